@@ -1,0 +1,2 @@
+export * from './canonical.js';
+export * from './site-config.js';

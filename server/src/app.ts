@@ -1,0 +1,147 @@
+/**
+ * Builds the application: plugins, routes, error handling and static files. It never listens;
+ * server.ts does, and tests call the app in-process.
+ */
+import { existsSync } from 'node:fs';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import etag from '@fastify/etag';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import { bulletinAdminRoutes, bulletinRoutes } from './bulletins/routes.js';
+import type { ServerConfig } from './config.js';
+import type { Db } from './db/connect.js';
+import { fileAdminRoutes, fileRoutes } from './files/routes.js';
+import type { RouteDeps } from './lib/deps.js';
+import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
+import { pageRoutes } from './page/routes.js';
+import { settingAdminRoutes, settingRoutes } from './settings/routes.js';
+
+export interface BuildOptions {
+  config: ServerConfig;
+  db: Db;
+}
+
+export async function buildApp({ config, db }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 30_000,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  const deps: RouteDeps = { db, config };
+
+  registerErrorHandling(app);
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        ip: request.ip,
+      },
+      'request',
+    );
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    // Public files and API answers are read by pages on other hosts (the site, its CDN).
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    frameguard: { action: 'deny' },
+    hsts: false,
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()');
+  });
+  await app.register(etag, { weak: true });
+  await app.register(compress, {
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    // Quality 4 keeps dynamic answers fast; hashed assets are compressed ahead of time at build.
+    brotliOptions: { params: { [(await import('node:zlib')).constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(cors, {
+        hook: 'onRequest',
+        delegator: (request, callback) =>
+          callback(null, request.url.startsWith('/v1/admin') ? { origin: false } : { origin: '*', maxAge: 86_400 }),
+      });
+      api.addHook('onSend', async (request, reply, payload) => {
+        if (request.method === 'GET' && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
+        return payload;
+      });
+      for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes]) await api.register(routes, deps);
+      if (config.adminToken !== undefined) await api.register(adminApi(config.adminToken), { ...deps, prefix: '/admin' });
+    },
+    { prefix: '/v1' },
+  );
+
+  app.get('/healthz', async (_request, reply) => {
+    try {
+      await db.kysely.selectNoFrom((eb) => eb.lit(1).as('ok')).execute();
+      return reply.header('cache-control', 'no-store').send({ status: 'ok' });
+    } catch (error) {
+      app.log.error({ err: error }, 'health check failed');
+      return reply.status(503).header('cache-control', 'no-store').send({ status: 503, msg: 'database unavailable' });
+    }
+  });
+
+  await app.register(pageRoutes, deps);
+  if (existsSync(config.webRoot)) {
+    await app.register(fastifyStatic, {
+      root: config.webRoot,
+      index: false,
+      preCompressed: true,
+      setHeaders: (res, path) => {
+        const hashed = /[/\\]assets[/\\]/.test(path);
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+      },
+    });
+  }
+  return app;
+}
+
+function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    const msg = status >= 500 ? 'internal server error' : error.message;
+    return reply.status(status).send({ status, msg });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const msg = request.url.startsWith('/v1/') ? `no such endpoint: ${request.method} ${request.url.split('?')[0]}` : 'not found';
+    return reply.status(404).send({ status: 404, msg });
+  });
+}
+
+/** The operator's API: only with a valid bearer token, which is compared in constant time. */
+function adminApi(token: string) {
+  const expected = createHash('sha256').update(token).digest();
+  return async (admin: FastifyInstance, deps: RouteDeps) => {
+    admin.addHook('onRequest', async (request, reply) => {
+      const header = request.headers.authorization ?? '';
+      const given = createHash('sha256').update(header.startsWith('Bearer ') ? header.slice(7) : '').digest();
+      if (!timingSafeEqual(given, expected)) {
+        return reply.status(401).header('www-authenticate', 'Bearer').send({ status: 401, msg: 'unauthorized' });
+      }
+    });
+    for (const routes of [bulletinAdminRoutes, packageAdminRoutes, settingAdminRoutes, fileAdminRoutes]) {
+      await admin.register(routes, deps);
+    }
+  };
+}

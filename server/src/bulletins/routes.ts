@@ -1,0 +1,108 @@
+import { BulletinDetail, BulletinPage, paging } from '@chat-site/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { notFound } from '../lib/errors.js';
+import type { RouteDeps } from '../lib/deps.js';
+import { errorResponses, Id } from '../lib/schemas.js';
+import {
+  createBulletin,
+  findBulletin,
+  listBulletinPage,
+  removeBulletin,
+  toDetail,
+  toListItem,
+  updateBulletin,
+} from './repository.js';
+
+export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  app.get(
+    '/bulletin/page',
+    {
+      schema: {
+        querystring: Type.Object({
+          page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: paging.defaultPageIndex }),
+          page_size: Type.Integer({ minimum: 1, maximum: paging.maxPageSize, default: paging.defaultPageSize }),
+        }),
+        response: { 200: BulletinPage, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { page_index, page_size } = request.query;
+      const { count, rows } = await listBulletinPage(db.kysely, { index: page_index, size: page_size });
+      return { count, list: rows.map((row) => toListItem(row, config.timeZone)) };
+    },
+  );
+
+  app.get(
+    '/bulletin/detail',
+    {
+      schema: {
+        querystring: Type.Object({ id: Id }),
+        response: { 200: BulletinDetail, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const row = await findBulletin(db.kysely, request.query.id);
+      if (row === undefined) throw notFound('announcement');
+      return toDetail(row, config.timeZone);
+    },
+  );
+};
+
+const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const Content = Type.String({ maxLength: 1_000_000 });
+const Topup = Type.Union([Type.Literal(0), Type.Literal(1)]);
+
+export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
+  app.post(
+    '/bulletins',
+    {
+      schema: {
+        body: Type.Object(
+          { title: Title, content: Content, topup: Type.Optional(Topup) },
+          { additionalProperties: false },
+        ),
+        response: { 201: Type.Object({ id: Type.Integer() }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { title, content, topup } = request.body;
+      const id = await createBulletin(db.kysely, { title: title.trim(), content, pinned: topup === 1 });
+      return reply.status(201).send({ id });
+    },
+  );
+
+  app.put(
+    '/bulletins/:id',
+    {
+      schema: {
+        params: Type.Object({ id: Id }),
+        body: Type.Object(
+          { title: Type.Optional(Title), content: Type.Optional(Content), topup: Type.Optional(Topup) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: Type.Object({ id: Type.Integer() }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const { title, content, topup } = request.body;
+      const found = await updateBulletin(db.kysely, id, {
+        ...(title !== undefined && { title: title.trim() }),
+        ...(content !== undefined && { content }),
+        ...(topup !== undefined && { pinned: topup === 1 }),
+      });
+      if (!found) throw notFound('announcement');
+      return { id };
+    },
+  );
+
+  app.delete(
+    '/bulletins/:id',
+    { schema: { params: Type.Object({ id: Id }), response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      if (!(await removeBulletin(db.kysely, request.params.id))) throw notFound('announcement');
+      return reply.status(204).send(null);
+    },
+  );
+};

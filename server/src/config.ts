@@ -1,0 +1,155 @@
+/**
+ * Every setting of the server, read and validated once at start-up. A bad setting stops the
+ * server with one message that names every problem, not just the first.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SiteConfig } from '@chat-site/contract';
+import { Value } from 'typebox/value';
+
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  demoContent: boolean;
+  site: SiteConfig;
+  siteConfigPath: string;
+  adminToken: string | undefined;
+  timeZone: string;
+  publicUrl: string | undefined;
+  trustProxy: boolean | number;
+  logLevel: string;
+  webRoot: string;
+  shutdownTimeoutMs: number;
+  uploadMaxBytes: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): ServerConfig {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  };
+  const flag = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'yes'].includes(raw)) return true;
+    if (['0', 'false', 'no'].includes(raw)) return false;
+    problems.push(`${name} must be 1 or 0, got "${raw}"`);
+    return fallback;
+  };
+
+  const siteConfigPath = resolve(env.SITE_CONFIG || './site.config.json');
+  const config: ServerConfig = {
+    port: int('PORT', 8080, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    database: parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/site.db', problems),
+    demoContent: flag('DEMO_CONTENT', true),
+    site: readSiteConfig(siteConfigPath, problems),
+    siteConfigPath,
+    adminToken: env.ADMIN_TOKEN || undefined,
+    timeZone: env.TIME_ZONE || 'Asia/Shanghai',
+    publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
+    logLevel: env.LOG_LEVEL || 'info',
+    webRoot: resolve(env.WEB_ROOT || resolve(repoRoot, 'web/dist')),
+    shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    uploadMaxBytes: int('UPLOAD_MAX_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+  };
+
+  if (config.adminToken !== undefined && config.adminToken.length < 16) {
+    problems.push('ADMIN_TOKEN must be at least 16 characters long');
+  }
+  if (!isTimeZone(config.timeZone)) problems.push(`TIME_ZONE "${config.timeZone}" is not a known IANA time zone`);
+  if (config.publicUrl !== undefined && !isHttpUrl(config.publicUrl)) {
+    problems.push(`PUBLIC_URL must be an http(s) URL, got "${config.publicUrl}"`);
+  }
+  if (!logLevels.includes(config.logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${logLevels.join(', ')}, got "${config.logLevel}"`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function parseDatabaseUrl(raw: string, problems: string[]): DatabaseTarget {
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length);
+    if (path === '') problems.push('DATABASE_URL "sqlite:" needs a file path, for example sqlite:./data/site.db');
+    return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(path) };
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      new URL(raw);
+    } catch {
+      problems.push('DATABASE_URL is not a valid postgres:// URL');
+    }
+    return { kind: 'postgres', url: raw };
+  }
+  problems.push(`DATABASE_URL must start with sqlite: or postgres://, got "${raw.replace(/\/\/.*@/, '//…@')}"`);
+  return { kind: 'sqlite', path: '' };
+}
+
+function parseTrustProxy(raw: string | undefined, problems: string[]): boolean | number {
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  const hops = Number(raw);
+  if (Number.isInteger(hops) && hops > 0 && hops < 100) return hops;
+  problems.push(`TRUST_PROXY must be 0, true, or the number of proxy hops in front of the server, got "${raw}"`);
+  return false;
+}
+
+function readSiteConfig(path: string, problems: string[]): SiteConfig {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    problems.push(`SITE_CONFIG ${path} cannot be read as JSON: ${(error as Error).message}`);
+    return {} as SiteConfig;
+  }
+  for (const error of Value.Errors(SiteConfig, value)) {
+    if (error.keyword === 'additionalProperties') continue; // reported per property below
+    const where = error.instancePath === '' ? 'the top level' : error.instancePath;
+    const message = error.keyword === 'boolean' ? 'is not a known setting' : error.message;
+    problems.push(`SITE_CONFIG ${where}: ${message}`);
+  }
+  return value as SiteConfig;
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,69 @@
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Db, Dialect } from './connect.js';
+
+/** One list of migrations for both dialects; the few types that differ are chosen per dialect. */
+function migrations(dialect: Dialect): Record<string, Migration> {
+  const blob = dialect === 'postgres' ? 'bytea' : 'blob';
+  return {
+    '0001_initial': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('bulletins')
+          .addColumn('id', dialect === 'postgres' ? 'serial' : 'integer', (col) =>
+            dialect === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement(),
+          )
+          .addColumn('title', 'text', (col) => col.notNull())
+          .addColumn('content', 'text', (col) => col.notNull())
+          .addColumn('pinned', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('created_at', 'text', (col) => col.notNull())
+          .addColumn('updated_at', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema
+          .createIndex('bulletins_order')
+          .on('bulletins')
+          .columns(['pinned', 'created_at', 'id'])
+          .execute();
+        await db.schema
+          .createTable('install_packages')
+          .addColumn('os', 'text', (col) => col.primaryKey())
+          .addColumn('download_url', 'text', (col) => col.notNull())
+          .addColumn('version', 'text')
+          .addColumn('size', 'bigint')
+          .addColumn('sha256', 'text')
+          .addColumn('released_at', 'text')
+          .addColumn('release_notes_url', 'text')
+          .addColumn('updated_at', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema
+          .createTable('settings')
+          .addColumn('key', 'text', (col) => col.primaryKey())
+          .addColumn('value', 'text', (col) => col.notNull())
+          .addColumn('updated_at', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema
+          .createTable('stored_files')
+          .addColumn('key', 'text', (col) => col.primaryKey())
+          .addColumn('name', 'text', (col) => col.notNull())
+          .addColumn('content_type', 'text', (col) => col.notNull())
+          .addColumn('size', 'bigint', (col) => col.notNull())
+          .addColumn('sha256', 'text', (col) => col.notNull())
+          .addColumn('data', sql.raw(blob), (col) => col.notNull())
+          .addColumn('created_at', 'text', (col) => col.notNull())
+          .execute();
+      },
+    },
+  };
+}
+
+/** Brings the schema up to date. Safe to run from several servers starting at once: Kysely
+ * takes a lock (an advisory lock on PostgreSQL) around the migration run. */
+export async function migrate(db: Db): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(db.dialect) };
+  const migrator = new Migrator({ db: db.kysely, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error !== undefined || failed !== undefined) {
+    const reason = error instanceof Error ? error.message : String(error ?? '');
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}

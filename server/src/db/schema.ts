@@ -1,0 +1,54 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Times are stored as ISO-8601 UTC strings: they sort as text in both dialects. */
+export interface BulletinTable {
+  id: Generated<number>;
+  title: string;
+  content: string;
+  pinned: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InstallPackageTable {
+  os: string;
+  download_url: string;
+  version: string | null;
+  size: number | null;
+  sha256: string | null;
+  released_at: string | null;
+  release_notes_url: string | null;
+  updated_at: string;
+}
+
+/** Small JSON documents the operator sets as a whole: the app config and the region document. */
+export interface SettingTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+/** Files the server hosts (announcement images, demo packages), kept in the database so that
+ * every server sharing it serves the same files. */
+export interface StoredFileTable {
+  key: string;
+  name: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  data: Uint8Array;
+  created_at: string;
+}
+
+export interface Database {
+  bulletins: BulletinTable;
+  install_packages: InstallPackageTable;
+  settings: SettingTable;
+  stored_files: StoredFileTable;
+}
+
+export type BulletinRow = Selectable<BulletinTable>;
+export type NewBulletin = Insertable<BulletinTable>;
+export type BulletinUpdate = Updateable<BulletinTable>;
+export type InstallPackageRow = Selectable<InstallPackageTable>;
+export type StoredFileRow = Selectable<StoredFileTable>;

@@ -1,0 +1,77 @@
+import { InstallPackage, InstallPackageList, operatingSystems, Timestamp } from '@chat-site/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { badRequest } from '../lib/errors.js';
+import type { RouteDeps } from '../lib/deps.js';
+import { apiBase } from '../lib/origin.js';
+import { errorResponses, HttpUrlString } from '../lib/schemas.js';
+import { fromWireTime } from '../lib/time.js';
+import { listPackages, replacePackages, toWirePackage, UnknownHostedFileError, type PackageEntry } from './repository.js';
+
+export const packageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  app.get(
+    '/common/getInstallPackageAddrs',
+    { schema: { response: { 200: InstallPackageList } } },
+    async (request) => {
+      const base = apiBase(request, config.publicUrl);
+      return (await listPackages(db.kysely)).map((row) => toWirePackage(row, config.timeZone, base));
+    },
+  );
+};
+
+/** An entry as the operator sends it: an absolute URL, or the path of a file this server hosts. */
+const EntryBody = Type.Object(
+  {
+    OS: InstallPackage.properties.OS,
+    DownloadURL: Type.String({
+      pattern: '^(https?://[^\\s/?#]+[^\\s]*|file/preview/[0-9a-f]{16}-[A-Za-z0-9._-]+)$',
+      maxLength: 2048,
+    }),
+    version: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+    sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+    released_at: Type.Optional(Timestamp),
+    release_notes_url: Type.Optional(HttpUrlString),
+  },
+  { additionalProperties: false },
+);
+
+export const packageAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  app.put(
+    '/packages',
+    {
+      schema: {
+        body: Type.Array(EntryBody, { maxItems: operatingSystems.length }),
+        response: { 200: InstallPackageList, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const seen = new Set<string>();
+      const entries: PackageEntry[] = request.body.map((entry, index) => {
+        if (seen.has(entry.OS)) throw badRequest(`body/${index}/OS: ${entry.OS} appears more than once`);
+        seen.add(entry.OS);
+        const releasedAt = entry.released_at === undefined ? undefined : fromWireTime(entry.released_at, config.timeZone);
+        if (entry.released_at !== undefined && releasedAt === undefined) {
+          throw badRequest(`body/${index}/released_at: ${entry.released_at} is not a real date and time`);
+        }
+        return {
+          os: entry.OS,
+          downloadUrl: entry.DownloadURL,
+          version: entry.version,
+          size: entry.size,
+          sha256: entry.sha256,
+          releasedAt,
+          releaseNotesUrl: entry.release_notes_url,
+        };
+      });
+      try {
+        await replacePackages(db.kysely, entries);
+      } catch (error) {
+        if (error instanceof UnknownHostedFileError) throw badRequest(error.message);
+        throw error;
+      }
+      const base = apiBase(request, config.publicUrl);
+      return (await listPackages(db.kysely)).map((row) => toWirePackage(row, config.timeZone, base));
+    },
+  );
+};

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { RouteDeps } from '../lib/deps.js';
+import { getAppConfig, getRegionDocument } from '../settings/repository.js';
+import { pageCsp } from './csp.js';
+
+const htmlEntities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => htmlEntities[char] ?? char);
+
+/** Shown at / until the site is built: proof that the server runs, with the API's entry points. */
+function placeholderPage(site: SiteConfig): string {
+  const name = escapeHtml(site.productName);
+  return `<!doctype html>
+<html lang="zh-CN">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${name}</title></head>
+<body><h1>${name}</h1><p>The site is not built yet. The API answers under <a href="/v1/ping">/v1/</a>.</p></body>
+</html>
+`;
+}
+
+/** The page with the operator's settings inside it, so the site needs no request before its
+ * first paint and no inline script. */
+export function renderPage(template: string, site: SiteConfig): string {
+  const meta = `<meta name="${siteConfigMetaName}" content="${escapeHtml(JSON.stringify(site))}">`;
+  return template.includes('</head>') ? template.replace('</head>', `${meta}\n</head>`) : `${meta}\n${template}`;
+}
+
+function readTemplate(webRoot: string, site: SiteConfig): string {
+  try {
+    return readFileSync(join(webRoot, 'index.html'), 'utf8');
+  } catch {
+    return placeholderPage(site);
+  }
+}
+
+export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
+  const page = renderPage(readTemplate(config.webRoot, config.site), config.site);
+  const handler = async (_request: unknown, reply: FastifyReply) => {
+    const [appConfig, region] = await Promise.all([getAppConfig(db.kysely), getRegionDocument(db.kysely)]);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', pageCsp(config.site, appConfig, region))
+      .send(page);
+  };
+  app.get('/', handler);
+  app.get('/index.html', handler);
+};

@@ -1,0 +1,50 @@
+/** The only file that opens a port: starts the server and stops it gracefully on SIGTERM. */
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type ServerConfig } from './config.js';
+import { connect } from './db/connect.js';
+import { migrate } from './db/migrations.js';
+import { loadDemoContent } from './demo/load.js';
+
+async function main(): Promise<void> {
+  let config: ServerConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+
+  const db = connect(config.database);
+  await migrate(db);
+  const app = await buildApp({ config, db });
+  if (config.demoContent && (await loadDemoContent(db.kysely))) app.log.info('loaded demo content into the empty database');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: finishing requests in flight');
+    const timer = setTimeout(() => {
+      app.log.error('requests still in flight after SHUTDOWN_TIMEOUT_MS; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    await app.close();
+    await db.close();
+    app.log.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info({ address, database: config.database.kind }, `serving on ${address.replace('0.0.0.0', 'localhost')}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Server failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

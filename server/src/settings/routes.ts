@@ -1,0 +1,66 @@
+import { AppConfig, PingAnswer, RegionDocument } from '@chat-site/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { badRequest } from '../lib/errors.js';
+import type { RouteDeps } from '../lib/deps.js';
+import { publicOrigin } from '../lib/origin.js';
+import { errorResponses, HttpUrlString } from '../lib/schemas.js';
+import { getAppConfig, getRegionDocument, setAppConfig, setRegionDocument } from './repository.js';
+
+export const settingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  app.get('/ping', { schema: { response: { 200: PingAnswer } } }, async () => ({ status: 200 as const }));
+
+  app.get('/common/appconfig', { schema: { response: { 200: AppConfig } } }, async () => getAppConfig(db.kysely));
+
+  // Until the operator publishes a region document, this server names itself.
+  app.get('/region', { schema: { response: { 200: RegionDocument } } }, async (request) => {
+    const stored = await getRegionDocument(db.kysely);
+    if (stored !== undefined) return stored;
+    const origin = publicOrigin(request, config.publicUrl);
+    return { api_addrs: [{ addr: origin }], allocator_addrs: [{ addr: `${origin}/v1/region` }] };
+  });
+};
+
+const AddrList = Type.Array(Type.Object({ addr: HttpUrlString }, { additionalProperties: false }), {
+  maxItems: 50,
+});
+
+export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
+  app.put(
+    '/appconfig',
+    {
+      schema: {
+        body: Type.Object(
+          {
+            use_cdn: Type.Union([Type.Literal(0), Type.Literal(1)]),
+            common_cdn_bucket_url: Type.Union([Type.Literal(''), HttpUrlString]),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: AppConfig, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const body = { ...request.body, common_cdn_bucket_url: request.body.common_cdn_bucket_url.replace(/\/+$/, '') };
+      if (body.use_cdn === 1 && body.common_cdn_bucket_url === '') {
+        throw badRequest('body/common_cdn_bucket_url: a CDN bucket URL is needed when use_cdn is 1');
+      }
+      await setAppConfig(db.kysely, body);
+      return body;
+    },
+  );
+
+  app.put(
+    '/region',
+    {
+      schema: {
+        body: Type.Object({ api_addrs: AddrList, allocator_addrs: AddrList }, { additionalProperties: false }),
+        response: { 200: RegionDocument, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await setRegionDocument(db.kysely, request.body);
+      return request.body;
+    },
+  );
+};
