@@ -10,7 +10,7 @@ import etag from '@fastify/etag';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { bulletinAdminRoutes, bulletinRoutes } from './bulletins/routes.js';
 import type { ServerConfig } from './config.js';
 import type { Db } from './db/connect.js';
@@ -19,6 +19,7 @@ import type { RouteDeps } from './lib/deps.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
 import { pageRoutes } from './page/routes.js';
 import { settingAdminRoutes, settingRoutes } from './settings/routes.js';
+import { validatorCompiler } from './lib/validation.js';
 
 export interface BuildOptions {
   config: ServerConfig;
@@ -36,8 +37,14 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
     bodyLimit: 1024 * 1024,
     requestTimeout: 30_000,
     return503OnClosing: true,
+    // Malformed URLs and over-long path parameters get the same {status, msg} as every error.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode ?? 400;
+      void (reply as FastifyReply).status(status).send({ status, msg: error.message });
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
   const deps: RouteDeps = { db, config };
 
   registerErrorHandling(app);
@@ -86,7 +93,8 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
         return payload;
       });
       for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes]) await api.register(routes, deps);
-      if (config.adminToken !== undefined) await api.register(adminApi(config.adminToken), { ...deps, prefix: '/admin' });
+      if (config.adminToken !== undefined)
+        await api.register(adminApi(config.adminToken), { ...deps, prefix: '/admin' });
     },
     { prefix: '/v1' },
   );
@@ -118,13 +126,16 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
 
 function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const status =
+      error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     const msg = status >= 500 ? 'internal server error' : error.message;
     return reply.status(status).send({ status, msg });
   });
   app.setNotFoundHandler((request, reply) => {
-    const msg = request.url.startsWith('/v1/') ? `no such endpoint: ${request.method} ${request.url.split('?')[0]}` : 'not found';
+    const msg = request.url.startsWith('/v1/')
+      ? `no such endpoint: ${request.method} ${request.url.split('?')[0]}`
+      : 'not found';
     return reply.status(404).send({ status: 404, msg });
   });
 }
@@ -132,16 +143,18 @@ function registerErrorHandling(app: FastifyInstance): void {
 /** The operator's API: only with a valid bearer token, which is compared in constant time. */
 function adminApi(token: string) {
   const expected = createHash('sha256').update(token).digest();
-  return async (admin: FastifyInstance, deps: RouteDeps) => {
+  return async (admin: FastifyInstance, { db, config }: RouteDeps) => {
     admin.addHook('onRequest', async (request, reply) => {
       const header = request.headers.authorization ?? '';
-      const given = createHash('sha256').update(header.startsWith('Bearer ') ? header.slice(7) : '').digest();
+      const given = createHash('sha256')
+        .update(header.startsWith('Bearer ') ? header.slice(7) : '')
+        .digest();
       if (!timingSafeEqual(given, expected)) {
         return reply.status(401).header('www-authenticate', 'Bearer').send({ status: 401, msg: 'unauthorized' });
       }
     });
     for (const routes of [bulletinAdminRoutes, packageAdminRoutes, settingAdminRoutes, fileAdminRoutes]) {
-      await admin.register(routes, deps);
+      await admin.register(routes, { db, config });
     }
   };
 }

@@ -37,6 +37,7 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const defaultDatabaseUrl = 'sqlite:./data/site.db';
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): ServerConfig {
@@ -64,7 +65,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const config: ServerConfig = {
     port: int('PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
-    database: parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/site.db', problems),
+    database: parseDatabaseUrl(env.DATABASE_URL || defaultDatabaseUrl, problems),
     demoContent: flag('DEMO_CONTENT', true),
     site: readSiteConfig(siteConfigPath, problems),
     siteConfigPath,
@@ -90,6 +91,15 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** Just the database, read the way the server reads it: for the operator's command line, which
+ * needs neither the site config nor an admin token. */
+export function loadDatabaseTarget(env: Env = process.env): DatabaseTarget {
+  const problems: string[] = [];
+  const target = parseDatabaseUrl(env.DATABASE_URL || defaultDatabaseUrl, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return target;
 }
 
 function parseDatabaseUrl(raw: string, problems: string[]): DatabaseTarget {

@@ -20,7 +20,8 @@ async function main(): Promise<void> {
   const db = connect(config.database);
   await migrate(db);
   const app = await buildApp({ config, db });
-  if (config.demoContent && (await loadDemoContent(db.kysely))) app.log.info('loaded demo content into the empty database');
+  if (config.demoContent && (await loadDemoContent(db.kysely)))
+    app.log.info('loaded demo content into the empty database');
 
   let stopping = false;
   const stop = async (signal: string) => {

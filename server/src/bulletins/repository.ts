@@ -21,7 +21,10 @@ export async function listBulletinPage(
   page: { index: number; size: number },
 ): Promise<{ count: number; rows: BulletinRow[] }> {
   const [counted, rows] = await Promise.all([
-    db.selectFrom('bulletins').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('bulletins')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('bulletins')
       .selectAll()
@@ -33,6 +36,17 @@ export async function listBulletinPage(
       .execute(),
   ]);
   return { count: Number(counted.count), rows };
+}
+
+/** Every bulletin, in the order the site shows them; for the operator's command line. */
+export async function listAllBulletins(db: DbHandle): Promise<BulletinRow[]> {
+  return db
+    .selectFrom('bulletins')
+    .selectAll()
+    .orderBy('pinned', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 export async function findBulletin(db: DbHandle, id: number): Promise<BulletinRow | undefined> {

@@ -15,13 +15,13 @@ export interface DemoBulletin {
 
 export const demoBulletins: readonly DemoBulletin[] = [
   {
-    title: "安卓客户端 5.0.1 小版本更新已推送",
-    content: "",
+    title: '安卓客户端 5.0.1 小版本更新已推送',
+    content: '',
     pinned: false,
     daysAgo: 0,
   },
   {
-    title: "星聊 5.0 正式版发布：全新界面，更快更稳",
+    title: '星聊 5.0 正式版发布：全新界面，更快更稳',
     content: `<p><img src="{{asset:release-notes.svg}}" alt="星聊 5.0 新版本"></p>
 <p>经过三个月的公测和数万名用户的反馈打磨，<strong>星聊 5.0 正式版</strong>今天起在全平台陆续推送。感谢每一位参与测试、提交建议的朋友！</p>
 <h2>本次更新亮点</h2>
@@ -48,7 +48,7 @@ export const demoBulletins: readonly DemoBulletin[] = [
     daysAgo: 3,
   },
   {
-    title: "本周六凌晨服务器例行维护通知",
+    title: '本周六凌晨服务器例行维护通知',
     content: `<p><img src="{{asset:maintenance.svg}}" alt="系统维护"></p>
 <p>为提升服务稳定性，星聊将于<strong>本周六 02:00–06:00</strong>进行机房网络设备升级和数据库例行维护。维护期间部分功能将暂时受影响，给您带来的不便敬请谅解。</p>
 <h2>受影响范围</h2>
@@ -72,7 +72,7 @@ export const demoBulletins: readonly DemoBulletin[] = [
     daysAgo: 6,
   },
   {
-    title: "警惕冒充客服诈骗！星聊不会要求您转账或共享屏幕",
+    title: '警惕冒充客服诈骗！星聊不会要求您转账或共享屏幕',
     content: `<p><img src="{{asset:security.svg}}" alt="防诈骗提醒"></p>
 <p>近期我们收到多起用户反馈：有不法分子冒充“星聊官方客服”“平台安全中心”，以账号异常、会员扣费、注销贷款等理由诱导转账。请大家务必提高警惕。</p>
 <blockquote>星聊官方客服<strong>绝不会</strong>以任何理由要求您转账、提供验证码、下载第三方会议软件或开启屏幕共享。</blockquote>
@@ -90,7 +90,7 @@ export const demoBulletins: readonly DemoBulletin[] = [
     daysAgo: 10,
   },
   {
-    title: "新功能上线：自定义表情，让聊天更有个性",
+    title: '新功能上线：自定义表情，让聊天更有个性',
     content: `<p>应大家呼声，<strong>自定义表情</strong>功能现已在 4.9.5 及以上版本开放。您可以把喜欢的图片、动图收藏为专属表情，在任意会话中一键发送。</p>
 <h2>如何添加自定义表情</h2>
 <ol>
@@ -109,7 +109,7 @@ export const demoBulletins: readonly DemoBulletin[] = [
     daysAgo: 18,
   },
   {
-    title: "万人群聊开启内测，社群运营者欢迎申请",
+    title: '万人群聊开启内测，社群运营者欢迎申请',
     content: `<p>为满足品牌社区、线上课程、兴趣社团等大型社群的需求，星聊推出<strong>万人群聊</strong>，单群成员上限提升至 10000 人，现开放首批内测申请。</p>
 <h2>群规格对比</h2>
 <table>
@@ -130,7 +130,7 @@ export const demoBulletins: readonly DemoBulletin[] = [
     daysAgo: 25,
   },
   {
-    title: "“阅后即焚”私密消息功能正式上线",
+    title: '“阅后即焚”私密消息功能正式上线',
     content: `<p>有些话，只想让对方看一眼。从 4.9.0 版本起，单聊中可以开启<strong>阅后即焚</strong>模式。</p>
 <h2>功能说明</h2>
 <ul>
@@ -146,7 +146,7 @@ export const demoBulletins: readonly DemoBulletin[] = [
     daysAgo: 33,
   },
   {
-    title: "五一假期客服服务时间安排",
+    title: '五一假期客服服务时间安排',
     content: `<p>五一劳动节将至，星聊客服团队假期期间的服务时间安排如下。祝大家假期愉快！</p>
 <table>
 <thead><tr><th>日期</th><th>在线客服</th><th>电话客服</th><th>邮件工单</th></tr></thead>
@@ -162,7 +162,7 @@ export const demoBulletins: readonly DemoBulletin[] = [
     daysAgo: 45,
   },
   {
-    title: "iOS TestFlight 测试版安装提醒",
+    title: 'iOS TestFlight 测试版安装提醒',
     content: `<p>感谢参与星聊 iOS 测试计划的朋友们。近期有不少测试用户反馈“测试版打不开”，这通常是因为<strong>TestFlight 版本已过期</strong>：每个测试版本自上传起 90 天后自动失效。</p>
 <h2>安装或更新步骤</h2>
 <ol>
@@ -181,7 +181,7 @@ export const demoBulletins: readonly DemoBulletin[] = [
     daysAgo: 52,
   },
   {
-    title: "《星聊隐私政策》更新说明",
+    title: '《星聊隐私政策》更新说明',
     content: `<p>为更清晰地说明我们如何处理您的个人信息，我们对《星聊隐私政策》进行了更新，新版本将在<strong>发布之日起 15 天后</strong>生效。</p>
 <h2>主要变更内容</h2>
 <ul>
@@ -197,7 +197,7 @@ export const demoBulletins: readonly DemoBulletin[] = [
     daysAgo: 60,
   },
   {
-    title: "账号安全小贴士：开启两步验证，守护你的聊天记录",
+    title: '账号安全小贴士：开启两步验证，守护你的聊天记录',
     content: `<p>密码泄露是账号被盗最常见的原因。开启<strong>两步验证</strong>后，即使密码被他人获知，对方在新设备登录时仍需通过您手机上的二次确认。</p>
 <h2>三分钟完成设置</h2>
 <ol>
@@ -216,7 +216,7 @@ export const demoBulletins: readonly DemoBulletin[] = [
     daysAgo: 75,
   },
   {
-    title: "欢迎来到星聊官方公告栏",
+    title: '欢迎来到星聊官方公告栏',
     content: `<p><img src="{{asset:welcome.svg}}" alt="欢迎使用星聊"></p>
 <p>你好！这里是<strong>星聊官方公告栏</strong>。今后，版本更新、系统维护、新功能介绍、安全提醒等重要消息都会第一时间发布在这里。</p>
 <h2>你可以在这里看到</h2>

@@ -48,7 +48,12 @@ export async function loadDemoContent(db: Kysely<Database>, now = new Date()): P
         content = content.replaceAll(`{{asset:${name}}}`, assetPaths.get(name) ?? '');
       }
       const createdAt = new Date(now.getTime() - bulletin.daysAgo * dayMs - 2 * 60 * 60 * 1000);
-      await createBulletin(trx, { title: bulletin.title, content, pinned: bulletin.pinned, createdAt: createdAt.toISOString() });
+      await createBulletin(trx, {
+        title: bulletin.title,
+        content,
+        pinned: bulletin.pinned,
+        createdAt: createdAt.toISOString(),
+      });
     }
     for (const [os, name] of Object.entries(demoPackages) as [OperatingSystem, string][]) {
       await setPackage(trx, {

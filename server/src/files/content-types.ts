@@ -39,7 +39,9 @@ export function looksLikeImage(contentType: string, data: Uint8Array): boolean {
     case 'image/webp':
       return head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP';
     case 'image/avif':
-      return head.subarray(4, 8).toString('latin1') === 'ftyp' && /avi[fs]/.test(head.subarray(8, 12).toString('latin1'));
+      return (
+        head.subarray(4, 8).toString('latin1') === 'ftyp' && /avi[fs]/.test(head.subarray(8, 12).toString('latin1'))
+      );
     case 'image/x-icon':
       return head[0] === 0 && head[1] === 0 && head[2] === 1 && head[3] === 0;
     case 'image/svg+xml':

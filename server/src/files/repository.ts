@@ -24,7 +24,11 @@ export async function storeFile(
   file: { name: string; contentType: string; data: Uint8Array },
 ): Promise<StoredFile> {
   const sha256 = createHash('sha256').update(file.data).digest('hex');
-  const cleanName = file.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(-120) || 'file';
+  const cleanName =
+    file.name
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[-.]+/, '')
+      .slice(-120) || 'file';
   const key = `${sha256.slice(0, 16)}-${cleanName}`;
   await db
     .insertInto('stored_files')

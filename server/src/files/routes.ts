@@ -30,8 +30,10 @@ export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
 
 export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const uploadTypes = [...new Set(Object.values(imageTypes))];
-  app.addContentTypeParser(uploadTypes, { parseAs: 'buffer', bodyLimit: config.uploadMaxBytes }, (_request, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    uploadTypes,
+    { parseAs: 'buffer', bodyLimit: config.uploadMaxBytes },
+    (_request, body, done) => done(null, body),
   );
 
   app.post(

@@ -38,12 +38,15 @@ export function fromWireTime(text: string, timeZone: string): string | undefined
   const match = wirePattern.exec(text);
   if (match === null) {
     const instant = new Date(text);
-    return /[zZ]|[+-]\d{2}:?\d{2}$/.test(text) && !Number.isNaN(instant.getTime())
-      ? instant.toISOString()
-      : undefined;
+    return /[zZ]|[+-]\d{2}:?\d{2}$/.test(text) && !Number.isNaN(instant.getTime()) ? instant.toISOString() : undefined;
   }
   const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(asUtc);

@@ -6,17 +6,19 @@ import type { RouteDeps } from '../lib/deps.js';
 import { apiBase } from '../lib/origin.js';
 import { errorResponses, HttpUrlString } from '../lib/schemas.js';
 import { fromWireTime } from '../lib/time.js';
-import { listPackages, replacePackages, toWirePackage, UnknownHostedFileError, type PackageEntry } from './repository.js';
+import {
+  listPackages,
+  replacePackages,
+  toWirePackage,
+  UnknownHostedFileError,
+  type PackageEntry,
+} from './repository.js';
 
 export const packageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
-  app.get(
-    '/common/getInstallPackageAddrs',
-    { schema: { response: { 200: InstallPackageList } } },
-    async (request) => {
-      const base = apiBase(request, config.publicUrl);
-      return (await listPackages(db.kysely)).map((row) => toWirePackage(row, config.timeZone, base));
-    },
-  );
+  app.get('/common/getInstallPackageAddrs', { schema: { response: { 200: InstallPackageList } } }, async (request) => {
+    const base = apiBase(request, config.publicUrl);
+    return (await listPackages(db.kysely)).map((row) => toWirePackage(row, config.timeZone, base));
+  });
 };
 
 /** An entry as the operator sends it: an absolute URL, or the path of a file this server hosts. */
@@ -50,7 +52,8 @@ export const packageAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       const entries: PackageEntry[] = request.body.map((entry, index) => {
         if (seen.has(entry.OS)) throw badRequest(`body/${index}/OS: ${entry.OS} appears more than once`);
         seen.add(entry.OS);
-        const releasedAt = entry.released_at === undefined ? undefined : fromWireTime(entry.released_at, config.timeZone);
+        const releasedAt =
+          entry.released_at === undefined ? undefined : fromWireTime(entry.released_at, config.timeZone);
         if (entry.released_at !== undefined && releasedAt === undefined) {
           throw badRequest(`body/${index}/released_at: ${entry.released_at} is not a real date and time`);
         }

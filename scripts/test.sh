@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole test suite, as `npm test` and CI run it: build, types, lint, then every server test
+# twice, on a real SQLite file and on a throwaway PostgreSQL cluster set up here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "build"
+npm run --silent build
+step "typecheck"
+npm run --silent typecheck
+step "lint"
+npm run --silent lint
+
+step "server tests on SQLite"
+npm run --silent test:server
+
+step "server tests on PostgreSQL"
+pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
+trap 'bash scripts/pg-cluster.sh stop "$pg_dir"' EXIT
+pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node scripts/free-port.mjs)")
+TEST_POSTGRES_URL=$pg_url npm run --silent test:server

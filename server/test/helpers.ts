@@ -1,0 +1,139 @@
+/**
+ * Test fixtures: a fresh real database per test file (a SQLite file, or a new database on the
+ * throwaway PostgreSQL cluster when TEST_POSTGRES_URL is set), the app in-process, and the real
+ * built server as a child process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type ServerConfig } from '../src/config.js';
+import { connect, type Db } from '../src/db/connect.js';
+import { migrate } from '../src/db/migrations.js';
+import { loadDemoContent } from '../src/demo/load.js';
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+export const adminToken = 'test-admin-token-0123456789';
+export const dialect = process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite';
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = process.env.TEST_POSTGRES_URL;
+  if (adminUrl === undefined || adminUrl === '') {
+    const dir = mkdtempSync(join(tmpdir(), 'chat-site-test-'));
+    return { url: `sqlite:${join(dir, 'site.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** The environment a test server runs with: the committed demo site config, quiet logs. */
+export function testEnv(database: TestDatabase, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: database.url,
+    SITE_CONFIG: join(repoRoot, 'site.config.json'),
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: 'silent',
+    DEMO_CONTENT: '0',
+    WEB_ROOT: join(repoRoot, '.tmp/no-web-build'),
+    ...extra,
+  };
+}
+
+export interface TestApp {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  db: Db;
+  config: ServerConfig;
+  close(): Promise<void>;
+}
+
+/** The app in-process on a fresh database, for `app.inject`. */
+export async function startTestApp(options: { demo?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig(testEnv(database, options.env));
+  const db = connect(config.database);
+  await migrate(db);
+  if (options.demo === true) await loadDemoContent(db.kysely);
+  const app = await buildApp({ config, db });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    close: async () => {
+      await app.close();
+      await db.close();
+      await database.drop();
+    },
+  };
+}
+
+export const bearer = { authorization: `Bearer ${adminToken}` };
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  logs: string[];
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts the built server (server/dist) as a real process on a free port. */
+export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [join(repoRoot, 'server/dist/server.js')], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const url = await new Promise<string>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`server did not start:\n${logs.join('\n')}`)), 20_000);
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        logs.push(line);
+        const address = /"address":"(http:\/\/[^"]+)"/.exec(line)?.[1];
+        if (address !== undefined) {
+          clearTimeout(timer);
+          done(address);
+        }
+      });
+    }
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`server exited with ${code} before listening:\n${logs.join('\n')}`));
+    });
+  });
+  return {
+    url,
+    child,
+    logs,
+    exited,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
