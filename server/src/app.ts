@@ -115,6 +115,7 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
       root: config.webRoot,
       index: false,
       preCompressed: true,
+      cacheControl: false,
       setHeaders: (res, path) => {
         const hashed = /[/\\]assets[/\\]/.test(path);
         res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');

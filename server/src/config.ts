@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SiteConfig } from '@chat-site/contract';
+import { Settings } from 'typebox/system';
 import { Value } from 'typebox/value';
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -35,6 +36,9 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** Wire timestamps are wall-clock times in this zone unless TIME_ZONE says otherwise. */
+export const defaultTimeZone = 'Asia/Shanghai';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const defaultDatabaseUrl = 'sqlite:./data/site.db';
@@ -70,7 +74,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     site: readSiteConfig(siteConfigPath, problems),
     siteConfigPath,
     adminToken: env.ADMIN_TOKEN || undefined,
-    timeZone: env.TIME_ZONE || 'Asia/Shanghai',
+    timeZone: env.TIME_ZONE || defaultTimeZone,
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     logLevel: env.LOG_LEVEL || 'info',
@@ -137,6 +141,7 @@ function readSiteConfig(path: string, problems: string[]): SiteConfig {
     problems.push(`SITE_CONFIG ${path} cannot be read as JSON: ${(error as Error).message}`);
     return {} as SiteConfig;
   }
+  Settings.Set({ maxErrors: 100 }); // report every problem, not TypeBox's default first eight
   for (const error of Value.Errors(SiteConfig, value)) {
     if (error.keyword === 'additionalProperties') continue; // reported per property below
     const where = error.instancePath === '' ? 'the top level' : error.instancePath;
@@ -155,7 +160,7 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-function isTimeZone(zone: string): boolean {
+export function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
     return true;

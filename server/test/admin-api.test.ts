@@ -58,17 +58,26 @@ describe('admin authentication', () => {
   });
 
   test('admin answers carry no CORS grant', async () => {
-    const res = await call('PUT', '/v1/admin/appconfig', { use_cdn: 0, common_cdn_bucket_url: '' }, {
-      ...bearer,
-      origin: 'https://evil.example.com',
-    });
+    const res = await call(
+      'PUT',
+      '/v1/admin/appconfig',
+      { use_cdn: 0, common_cdn_bucket_url: '' },
+      {
+        ...bearer,
+        origin: 'https://evil.example.com',
+      },
+    );
     assert.equal(res.headers['access-control-allow-origin'], undefined);
   });
 });
 
 describe('admin bulletins', () => {
   test('publish, edit, pin, unpin and remove an announcement', async () => {
-    const created = await call('POST', '/v1/admin/bulletins', { title: '  新版本发布  ', content: '<p>你好</p>', topup: 1 });
+    const created = await call('POST', '/v1/admin/bulletins', {
+      title: '  新版本发布  ',
+      content: '<p>你好</p>',
+      topup: 1,
+    });
     assert.equal(created.statusCode, 201);
     const { id } = created.json<{ id: number }>();
     assert.ok(Number.isInteger(id) && id > 0);
@@ -79,7 +88,10 @@ describe('admin bulletins', () => {
     let page = (await call('GET', '/v1/bulletin/page')).json<BulletinPage>();
     assert.equal(page.list.find((item) => item.id === id)?.topup, 1);
 
-    assert.equal((await call('PUT', `/v1/admin/bulletins/${id}`, { content: '<p>更新</p>', topup: 0 })).statusCode, 200);
+    assert.equal(
+      (await call('PUT', `/v1/admin/bulletins/${id}`, { content: '<p>更新</p>', topup: 0 })).statusCode,
+      200,
+    );
     detail = (await call('GET', `/v1/bulletin/detail?id=${id}`)).json<BulletinDetail>();
     assert.equal(detail.Title, '新版本发布');
     assert.equal(detail.Content, '<p>更新</p>');
@@ -194,11 +206,18 @@ describe('admin files and packages', () => {
     });
     const { path } = upload.json<{ path: string }>();
     const res = await call('PUT', '/v1/admin/packages', [
-      { OS: 'windows', DownloadURL: 'https://dl.example.com/setup.exe', version: '5.0.1', released_at: '2026-11-01 10:00:00' },
+      {
+        OS: 'windows',
+        DownloadURL: 'https://dl.example.com/setup.exe',
+        version: '5.0.1',
+        released_at: '2026-11-01 10:00:00',
+      },
       { OS: 'android', DownloadURL: path, size: 1, sha256: 'f'.repeat(64) },
     ]);
     assert.equal(res.statusCode, 200, res.body);
-    const list = (await call('GET', '/v1/common/getInstallPackageAddrs', undefined, { host: 'h.example' })).json<InstallPackageList>();
+    const list = (
+      await call('GET', '/v1/common/getInstallPackageAddrs', undefined, { host: 'h.example' })
+    ).json<InstallPackageList>();
     assert.deepEqual(list, [
       {
         OS: 'android',
@@ -206,13 +225,24 @@ describe('admin files and packages', () => {
         size: png.byteLength,
         sha256: createHash('sha256').update(png).digest('hex'),
       },
-      { OS: 'windows', DownloadURL: 'https://dl.example.com/setup.exe', version: '5.0.1', released_at: '2026-11-01 10:00:00' },
+      {
+        OS: 'windows',
+        DownloadURL: 'https://dl.example.com/setup.exe',
+        version: '5.0.1',
+        released_at: '2026-11-01 10:00:00',
+      },
     ]);
   });
 
   const badLists: [string, unknown][] = [
     ['an unknown OS', [{ OS: 'linux', DownloadURL: 'https://x.example/a' }]],
-    ['a duplicate OS', [{ OS: 'ios', DownloadURL: 'https://x.example/a' }, { OS: 'ios', DownloadURL: 'https://x.example/b' }]],
+    [
+      'a duplicate OS',
+      [
+        { OS: 'ios', DownloadURL: 'https://x.example/a' },
+        { OS: 'ios', DownloadURL: 'https://x.example/b' },
+      ],
+    ],
     ['a javascript: URL', [{ OS: 'ios', DownloadURL: 'javascript:alert(1)' }]],
     ['a missing hosted file', [{ OS: 'ios', DownloadURL: 'file/preview/0123456789abcdef-none.ipa' }]],
     ['an impossible date', [{ OS: 'ios', DownloadURL: 'https://x.example/a', released_at: '2026-02-30 10:00:00' }]],
@@ -232,7 +262,10 @@ describe('admin files and packages', () => {
 
 describe('admin app config and region document', () => {
   test('sets the CDN, and refuses use_cdn 1 without a bucket', async () => {
-    const res = await call('PUT', '/v1/admin/appconfig', { use_cdn: 1, common_cdn_bucket_url: 'https://cdn.example.com/b/' });
+    const res = await call('PUT', '/v1/admin/appconfig', {
+      use_cdn: 1,
+      common_cdn_bucket_url: 'https://cdn.example.com/b/',
+    });
     assert.equal(res.statusCode, 200);
     assert.deepEqual((await call('GET', '/v1/common/appconfig')).json(), {
       use_cdn: 1,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BulletinDetail, BulletinPage, InstallPackageList, RegionDocument } from '@chat-site/contract';
+import { BulletinDetail, BulletinPage, InstallPackageList, type RegionDocument } from '@chat-site/contract';
 import { Value } from 'typebox/value';
 import { startTestApp, type TestApp } from './helpers.js';
 
@@ -99,7 +99,17 @@ describe('GET /v1/bulletin/detail', () => {
     assert.deepEqual(res.json(), { status: 404, msg: 'announcement not found' });
   });
 
-  for (const query of ['', 'id=', 'id=0', 'id=-3', 'id=abc', 'id=1.5', 'id=2147483648', "id=1'%20OR%201=1", 'id=%E4%B8%80']) {
+  for (const query of [
+    '',
+    'id=',
+    'id=0',
+    'id=-3',
+    'id=abc',
+    'id=1.5',
+    'id=2147483648',
+    "id=1'%20OR%201=1",
+    'id=%E4%B8%80',
+  ]) {
     test(`rejects "${query}" with a 400`, async () => {
       const res = await get(`/v1/bulletin/detail?${query}`);
       assert.equal(res.statusCode, 400);
@@ -190,7 +200,11 @@ describe('HTTP behaviour of API reads', () => {
     const res = await t.app.inject({
       method: 'OPTIONS',
       url: '/v1/bulletin/page',
-      headers: { origin: 'https://site.example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'os' },
+      headers: {
+        origin: 'https://site.example.org',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'os',
+      },
     });
     assert.equal(res.statusCode, 204);
     assert.equal(res.headers['access-control-allow-origin'], '*');

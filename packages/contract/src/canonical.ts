@@ -46,6 +46,7 @@ export const InstallPackage = Type.Object({
 export type InstallPackage = Static<typeof InstallPackage>;
 
 export const InstallPackageList = Type.Array(InstallPackage, { maxItems: operatingSystems.length });
+export type InstallPackageList = Static<typeof InstallPackageList>;
 
 export const BulletinListItem = Type.Object({
   id: Type.Integer(),

@@ -21,90 +21,101 @@ interface ContentOptions {
 
 export function registerBulletinCommands(group: Command): void {
   group.description('list, publish, change and remove the announcements');
+  listCommand(group.command('list'));
+  showCommand(group.command('show'));
+  addCommand(group.command('add'));
+  editCommand(group.command('edit'));
+  removeCommand(group.command('remove'));
+  pinCommand(group.command('pin'), true);
+  pinCommand(group.command('unpin'), false);
+}
 
-  group
-    .command('list')
+function listCommand(command: Command): void {
+  command
     .description('list every announcement in the order the site shows them')
     .option('--json', 'print JSON for scripts')
     .action(async (options: { json?: boolean }) => {
       const zone = timeZone();
-      const rows = (await withDb(listAllBulletins)).map((row) => describe(row, zone));
-      if (options.json === true) return printJson(rows);
-      if (rows.length === 0) return print('no announcements');
+      const bulletins = (await withDb(listAllBulletins)).map((row) => toCliBulletin(row, zone));
+      if (options.json === true) return printJson(bulletins);
+      if (bulletins.length === 0) return print('no announcements');
       printTable(
         ['id', 'pinned', 'created_at', 'title'],
-        rows.map((row) => [String(row.id), row.pinned ? 'yes' : 'no', row.created_at, row.title]),
+        bulletins.map((row) => [String(row.id), row.pinned ? 'yes' : 'no', row.created_at, row.title]),
       );
     });
+}
 
-  group
-    .command('show')
+function showCommand(command: Command): void {
+  command
     .description('show one announcement with its HTML content')
     .argument('<id>', 'the announcement id', parseId)
     .option('--json', 'print JSON for scripts')
     .action(async (id: number, options: { json?: boolean }) => {
       const zone = timeZone();
       const row = await withDb(async (db) => (await findBulletin(db, id)) ?? notFound(id));
-      const bulletin = { ...describe(row, zone), content: row.content };
+      const bulletin = { ...toCliBulletin(row, zone), content: row.content };
       if (options.json === true) return printJson(bulletin);
       const { content, ...fields } = bulletin;
       printFields({ ...fields, pinned: fields.pinned ? 'yes' : 'no' });
       print();
       print(content);
     });
+}
 
-  withContentOptions(
-    group
-      .command('add')
-      .description('publish a new announcement; prints its id')
-      .requiredOption('--title <text>', 'the title, 1 to 200 characters', parseTitle),
-  )
+function addCommand(command: Command): void {
+  command
+    .description('publish a new announcement; prints its id')
+    .requiredOption('--title <text>', 'the title, 1 to 200 characters', parseTitle);
+  withContentOptions(command)
     .option('--pinned', 'show it above the unpinned ones')
     .option('--created-at <time>', 'its date as "YYYY-MM-DD HH:MM:SS" in TIME_ZONE (default: now)', parseWireTime)
     .action(async (options: ContentOptions & { title: string; pinned?: boolean; createdAt?: string }) => {
       const content = contentOf(options);
-      if (content === undefined) throw new UsageError('give the content with --content-file <path> or --content <html>');
+      if (content === undefined) {
+        throw new UsageError('give the content with --content-file <path> or --content <html>');
+      }
       const input = { title: options.title, content, pinned: options.pinned === true, createdAt: options.createdAt };
       print(String(await withDb((db) => createBulletin(db, input))));
     });
+}
 
-  withContentOptions(
-    group
-      .command('edit')
-      .description('change the title or the content of an announcement')
-      .argument('<id>', 'the announcement id', parseId)
-      .option('--title <text>', 'the new title, 1 to 200 characters', parseTitle),
-  ).action(async (id: number, options: ContentOptions & { title?: string }) => {
+function editCommand(command: Command): void {
+  command
+    .description('change the title or the content of an announcement')
+    .argument('<id>', 'the announcement id', parseId)
+    .option('--title <text>', 'the new title, 1 to 200 characters', parseTitle);
+  withContentOptions(command).action(async (id: number, options: ContentOptions & { title?: string }) => {
     const content = contentOf(options);
     if (options.title === undefined && content === undefined) {
       throw new UsageError('nothing to change: give --title, --content-file or --content');
     }
-    await change(id, { ...(options.title !== undefined && { title: options.title }), ...(content !== undefined && { content }) });
+    await change(id, {
+      ...(options.title !== undefined && { title: options.title }),
+      ...(content !== undefined && { content }),
+    });
     print(`updated announcement ${id}`);
   });
+}
 
-  group
-    .command('remove')
+function removeCommand(command: Command): void {
+  command
     .description('delete an announcement')
     .argument('<id>', 'the announcement id', parseId)
     .action(async (id: number) => {
-      await withDb(async (db) => (await removeBulletin(db, id)) || notFound(id));
+      if (!(await withDb((db) => removeBulletin(db, id)))) notFound(id);
       print(`removed announcement ${id}`);
     });
+}
 
-  for (const [name, pinned] of [
-    ['pin', true],
-    ['unpin', false],
-  ] as const) {
-    group
-      .command(name)
-      .description(pinned ? 'show an announcement above the unpinned ones' : 'list an announcement by date again')
-      .argument('<id>', 'the announcement id', parseId)
-      .action(async (id: number) => {
-        await change(id, { pinned });
-        print(`${name}ned announcement ${id}`);
-      });
-  }
+function pinCommand(command: Command, pinned: boolean): void {
+  command
+    .description(pinned ? 'show an announcement above the unpinned ones' : 'list an announcement by its date again')
+    .argument('<id>', 'the announcement id', parseId)
+    .action(async (id: number) => {
+      await change(id, { pinned });
+      print(`${pinned ? 'pinned' : 'unpinned'} announcement ${id}`);
+    });
 }
 
 function withContentOptions(command: Command): Command {
@@ -118,14 +129,14 @@ function contentOf(options: ContentOptions): string | undefined {
 }
 
 async function change(id: number, patch: BulletinPatch): Promise<void> {
-  await withDb(async (db) => (await updateBulletin(db, id, patch)) || notFound(id));
+  if (!(await withDb((db) => updateBulletin(db, id, patch)))) notFound(id);
 }
 
 function notFound(id: number): never {
   throw new UsageError(`there is no announcement with id ${id}`);
 }
 
-function describe(row: BulletinRow, zone: string) {
+function toCliBulletin(row: BulletinRow, zone: string) {
   return {
     id: row.id,
     title: row.title,

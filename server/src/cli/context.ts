@@ -1,7 +1,7 @@
 /** What every command shares: the database it works on, the time zone it shows times in, and
  * the error that marks a mistake of the operator rather than a failure of the system. */
 import type { Kysely } from 'kysely';
-import { ConfigError, loadDatabaseTarget } from '../config.js';
+import { ConfigError, defaultTimeZone, isTimeZone, loadDatabaseTarget } from '../config.js';
 import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrations.js';
 import type { Database } from '../db/schema.js';
@@ -34,11 +34,7 @@ function databaseTarget() {
 
 /** The zone the server shows times in: the same TIME_ZONE setting and default. */
 export function timeZone(): string {
-  const zone = process.env.TIME_ZONE || 'Asia/Shanghai';
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-  } catch {
-    throw new UsageError(`TIME_ZONE "${zone}" is not a known IANA time zone`);
-  }
+  const zone = process.env.TIME_ZONE || defaultTimeZone;
+  if (!isTimeZone(zone)) throw new UsageError(`TIME_ZONE "${zone}" is not a known IANA time zone`);
   return zone;
 }

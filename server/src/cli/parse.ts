@@ -27,10 +27,12 @@ export function parseTitle(text: string): string {
 }
 
 /** The same rule as the admin API: an absolute http(s) URL without spaces. */
+export function isHttpAddress(text: string): boolean {
+  return Value.Check(HttpUrlString, text) && isHttpUrl(text);
+}
+
 export function parseHttpUrl(text: string): string {
-  if (!Value.Check(HttpUrlString, text) || !isHttpUrl(text)) {
-    throw new InvalidArgumentError('expected an http:// or https:// URL');
-  }
+  if (!isHttpAddress(text)) throw new InvalidArgumentError('expected an http:// or https:// URL');
   return text;
 }
 

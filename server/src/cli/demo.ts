@@ -1,0 +1,22 @@
+/** `demo load`: the sample content the server can load on first start, on demand. */
+import type { Command } from 'commander';
+import { loadDemoContent } from '../demo/load.js';
+import { withDb } from './context.js';
+import { print } from './output.js';
+
+export function registerDemoCommands(group: Command): void {
+  group.description('sample content for trying the site out');
+
+  group
+    .command('load')
+    .description('load the demo announcements, packages and app config into an empty database')
+    .action(async () => {
+      const loaded = await withDb((db) => loadDemoContent(db));
+      // The load runs once per database and never over the operator's own content.
+      print(
+        loaded
+          ? 'loaded the demo content'
+          : 'loaded nothing: the demo content was loaded before, or there is content already',
+      );
+    });
+}

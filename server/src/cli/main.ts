@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+/**
+ * The operator's command line, `npm run admin -- <command>`. It works on the database named by
+ * DATABASE_URL directly, so it needs neither the site config nor the admin token, and it works
+ * whether or not a server is running. Exit codes: 0 done, 2 bad input, 1 anything else.
+ */
+import { Command, CommanderError } from 'commander';
+import { registerAppConfigCommands } from './appconfig.js';
+import { registerBulletinCommands } from './bulletins.js';
+import { UsageError } from './context.js';
+import { registerDemoCommands } from './demo.js';
+import { registerFileCommands } from './files.js';
+import { registerPackageCommands } from './packages.js';
+import { registerRegionCommands } from './region.js';
+
+const environmentHelp = `
+Environment:
+  DATABASE_URL  the database, as for the server (default: sqlite:./data/site.db)
+  TIME_ZONE     the zone times are shown and read in (default: Asia/Shanghai)
+
+From the repository: npm run admin -- <command>`;
+
+function buildProgram(): Command {
+  const program = new Command('chat-site-admin')
+    .description("manage the site's content directly in its database")
+    .exitOverride()
+    // Errors are written once, by report() below, whether commander or a command found them.
+    .configureOutput({ outputError: () => undefined })
+    .addHelpText('after', environmentHelp);
+  // Subcommands made with .command() inherit the exit and output settings above.
+  registerBulletinCommands(program.command('bulletins'));
+  registerFileCommands(program.command('files'));
+  registerPackageCommands(program.command('packages'));
+  registerAppConfigCommands(program.command('appconfig'));
+  registerRegionCommands(program.command('region'));
+  registerDemoCommands(program.command('demo'));
+  return program;
+}
+
+/** Writes what went wrong, if anything, and answers the exit code. */
+function report(error: unknown): number {
+  if (error instanceof CommanderError) {
+    if (error.exitCode === 0) return 0; // --help, or the help command
+    // A command group run without a command: commander has shown its help on stderr.
+    if (error.code === 'commander.help') return fail('a command is needed; the list is above', 2);
+    return fail(error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '), 2);
+  }
+  if (error instanceof UsageError) return fail(error.message, 2);
+  return fail(error instanceof Error ? error.message : String(error), 1);
+}
+
+function fail(message: string, code: number): number {
+  process.stderr.write(`error: ${message}\n`);
+  return code;
+}
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = report(error);
+}

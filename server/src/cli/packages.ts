@@ -1,0 +1,113 @@
+/** `packages …`: the install package the download page offers for each operating system. */
+import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
+import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
+import type { InstallPackageRow } from '../db/schema.js';
+import { keyPattern, previewPath, storeFile } from '../files/repository.js';
+import { toWireTime } from '../lib/time.js';
+import { listPackages, removePackage, setPackage, UnknownHostedFileError } from '../packages/repository.js';
+import { timeZone, UsageError, withDb } from './context.js';
+import { readUpload } from './files.js';
+import { print, printFields, printJson } from './output.js';
+import { parseHttpUrl, parseVersion, parseWireTime } from './parse.js';
+
+interface SetOptions {
+  url?: string;
+  file?: string;
+  version?: string;
+  releasedAt?: string;
+  releaseNotesUrl?: string;
+}
+
+export function registerPackageCommands(group: Command): void {
+  group.description('the install packages of the download page, one per operating system');
+  listCommand(group.command('list'));
+  setCommand(group.command('set'));
+  removeCommand(group.command('remove'));
+}
+
+function listCommand(command: Command): void {
+  command
+    .description('list the install packages')
+    .option('--json', 'print JSON for scripts')
+    .action(async (options: { json?: boolean }) => {
+      const zone = timeZone();
+      const entries = (await withDb(listPackages)).map((row) => toCliPackage(row, zone));
+      if (options.json === true) return printJson(entries);
+      if (entries.length === 0) return print('no install packages');
+      entries.forEach((entry, index) => {
+        if (index > 0) print();
+        printEntry(entry);
+      });
+    });
+}
+
+function setCommand(command: Command): void {
+  const url = new Option('--url <url>', 'an http(s) URL, or the file/preview/<key> path of an uploaded file');
+  command
+    .description('publish the package of one operating system, replacing its whole entry')
+    .addArgument(osArgument())
+    .addOption(url.argParser(parseDownloadUrl))
+    .addOption(new Option('--file <path>', 'upload this package and point the entry at it').conflicts('url'))
+    .option('--version <version>', 'the version it installs', parseVersion)
+    .option('--released-at <time>', 'its release date as "YYYY-MM-DD HH:MM:SS" in TIME_ZONE', parseWireTime)
+    .option('--release-notes-url <url>', 'where its release notes are', parseHttpUrl)
+    .action(async (os: OperatingSystem, options: SetOptions) => {
+      const zone = timeZone();
+      const source = options.file !== undefined ? readUpload(options.file, undefined, ['package']) : options.url;
+      if (source === undefined) throw new UsageError('give the package with --url <url> or --file <path>');
+      const { version, releasedAt, releaseNotesUrl } = options;
+      // One transaction: an upload is kept only when the entry pointing at it is saved too.
+      const row = await withDb((db) =>
+        db.transaction().execute(async (trx) => {
+          const downloadUrl = typeof source === 'string' ? source : (await storeFile(trx, source)).path;
+          await setPackage(trx, { os, downloadUrl, version, releasedAt, releaseNotesUrl }).catch(asUsageError);
+          return (await listPackages(trx)).find((entry) => entry.os === os);
+        }),
+      );
+      if (row !== undefined) printEntry(toCliPackage(row, zone));
+    });
+}
+
+function removeCommand(command: Command): void {
+  command
+    .description('stop offering the package of one operating system')
+    .addArgument(osArgument())
+    .action(async (os: OperatingSystem) => {
+      if (!(await withDb((db) => removePackage(db, os)))) throw new UsageError(`there is no ${os} install package`);
+      print(`removed the ${os} install package`);
+    });
+}
+
+function osArgument(): Argument {
+  return new Argument('<os>', 'the operating system').choices(operatingSystems);
+}
+
+function parseDownloadUrl(text: string): string {
+  if (text.startsWith(previewPath('')) && keyPattern.test(text.slice(previewPath('').length))) return text;
+  try {
+    return parseHttpUrl(text);
+  } catch {
+    throw new InvalidArgumentError('expected an http(s) URL or the file/preview/<key> path of an uploaded file');
+  }
+}
+
+function asUsageError(error: unknown): never {
+  throw error instanceof UnknownHostedFileError ? new UsageError(error.message) : error;
+}
+
+function toCliPackage(row: InstallPackageRow, zone: string) {
+  return {
+    os: row.os,
+    url: row.download_url,
+    version: row.version,
+    size: row.size === null ? null : Number(row.size),
+    sha256: row.sha256,
+    released_at: row.released_at === null ? null : toWireTime(row.released_at, zone),
+    release_notes_url: row.release_notes_url,
+  };
+}
+
+function printEntry({ os, ...fields }: ReturnType<typeof toCliPackage>): void {
+  print(os);
+  printFields(fields, '  ');
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { repoRoot } from './helpers.js';
+
+const siteConfigPath = join(repoRoot, 'site.config.json');
+const demoSite = JSON.parse(readFileSync(siteConfigPath, 'utf8')) as Record<string, unknown>;
+
+function writeSiteConfig(value: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'site-config-')), 'site.config.json');
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+  return path;
+}
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig({ SITE_CONFIG: siteConfigPath, ...env });
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.problems;
+  }
+  assert.fail('expected the configuration to be refused');
+}
+
+describe('loadConfig', () => {
+  test('the defaults: port 8080, SQLite in ./data, demo content on, the committed site config', () => {
+    const config = loadConfig({ SITE_CONFIG: siteConfigPath });
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '0.0.0.0');
+    assert.deepEqual(config.database, { kind: 'sqlite', path: join(process.cwd(), 'data/site.db') });
+    assert.equal(config.demoContent, true);
+    assert.equal(config.adminToken, undefined);
+    assert.equal(config.timeZone, 'Asia/Shanghai');
+    assert.equal(config.site.productName, demoSite.productName);
+  });
+
+  test('reads every environment setting', () => {
+    const config = loadConfig({
+      SITE_CONFIG: siteConfigPath,
+      PORT: '9000',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://u:p@db.internal:5432/site',
+      DEMO_CONTENT: '0',
+      ADMIN_TOKEN: 'a-long-enough-admin-token',
+      TIME_ZONE: 'Europe/Berlin',
+      PUBLIC_URL: 'https://chat.example.com/',
+      TRUST_PROXY: '2',
+    });
+    assert.equal(config.port, 9000);
+    assert.equal(config.host, '127.0.0.1');
+    assert.deepEqual(config.database, { kind: 'postgres', url: 'postgres://u:p@db.internal:5432/site' });
+    assert.equal(config.demoContent, false);
+    assert.equal(config.adminToken, 'a-long-enough-admin-token');
+    assert.equal(config.timeZone, 'Europe/Berlin');
+    assert.equal(config.publicUrl, 'https://chat.example.com');
+    assert.equal(config.trustProxy, 2);
+  });
+
+  test('names every problem at once', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://x',
+      DEMO_CONTENT: 'maybe',
+      ADMIN_TOKEN: 'short',
+      TIME_ZONE: 'Mars/Olympus',
+      PUBLIC_URL: 'ftp://x',
+      TRUST_PROXY: 'some',
+      LOG_LEVEL: 'loud',
+    });
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'DEMO_CONTENT',
+      'ADMIN_TOKEN',
+      'TIME_ZONE',
+      'PUBLIC_URL',
+      'TRUST_PROXY',
+      'LOG_LEVEL',
+    ]) {
+      assert.ok(
+        problems.some((problem) => problem.startsWith(name)),
+        `${name} missing from ${problems.join('\n')}`,
+      );
+    }
+    assert.equal(problems.length, 8);
+  });
+
+  test('a database password never appears in the message', () => {
+    const [problem] = problemsOf({ DATABASE_URL: 'mysql://admin:s3cret@db/x' });
+    assert.ok(problem !== undefined && !problem.includes('s3cret'));
+  });
+
+  test('an unreadable or non-JSON site config is a problem, not a crash', () => {
+    assert.match(problemsOf({ SITE_CONFIG: '/nonexistent/site.config.json' })[0] ?? '', /cannot be read/);
+    assert.match(problemsOf({ SITE_CONFIG: writeSiteConfig('{ not json') })[0] ?? '', /cannot be read as JSON/);
+  });
+
+  test('each bad site setting is named by its path', () => {
+    const problems = problemsOf({
+      SITE_CONFIG: writeSiteConfig({
+        ...demoSite,
+        productName: '',
+        primaryDomain: 'https://Example.com/',
+        apiAddrs: ['https://ok.example.com', 'not a url'],
+        iosAppStoreId: 'abc',
+        androidEdgeUrl: 'javascript:alert(1)',
+        contact: [{ label: 'x', url: 'tel:1' }],
+        unknownSetting: true,
+        privacyUrl: undefined,
+      }),
+    });
+    for (const path of [
+      '/productName',
+      '/primaryDomain',
+      '/apiAddrs/1',
+      '/iosAppStoreId',
+      '/androidEdgeUrl',
+      '/contact/0/url',
+      '/unknownSetting',
+      'privacyUrl',
+    ]) {
+      assert.ok(
+        problems.some((problem) => problem.includes(path)),
+        `${path} missing from:\n${problems.join('\n')}`,
+      );
+    }
+  });
+});

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import { siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
+import { bearer, repoRoot, startTestApp, type TestApp } from './helpers.js';
+
+const decodeEntities = (text: string) =>
+  text.replace(
+    /&(quot|amp|lt|gt|#39);/g,
+    (_, name: string) => ({ quot: '"', amp: '&', lt: '<', gt: '>', '#39': "'" })[name] ?? '',
+  );
+
+function siteConfigIn(html: string): SiteConfig {
+  const content = new RegExp(`<meta name="${siteConfigMetaName}" content="([^"]*)">`).exec(html)?.[1];
+  assert.ok(content !== undefined, 'the page carries the site config');
+  return JSON.parse(decodeEntities(content)) as SiteConfig;
+}
+
+function cspOf(headers: Record<string, unknown>): Map<string, string> {
+  const policy = String(headers['content-security-policy']);
+  return new Map(policy.split(';').map((part) => part.trim().split(/ (.*)/s) as [string, string]));
+}
+
+describe('the page before the site is built', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  test('/ is a plain page that carries the site config, with no inline script', async () => {
+    const res = await t.app.inject('/');
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
+    assert.equal(res.headers['cache-control'], 'no-cache');
+    const committed = JSON.parse(readFileSync(join(repoRoot, 'site.config.json'), 'utf8')) as SiteConfig;
+    assert.deepEqual(siteConfigIn(res.body), committed);
+    assert.doesNotMatch(res.body, /<script/i);
+    assert.match(res.body, /<html lang="zh-CN">/);
+  });
+
+  test('security headers: strict CSP, nosniff, no framing, referrer and permissions policies', async () => {
+    const res = await t.app.inject('/');
+    const csp = cspOf(res.headers);
+    assert.equal(csp.get('script-src'), "'self'");
+    assert.equal(csp.get('frame-ancestors'), "'none'");
+    assert.equal(csp.get('object-src'), "'none'");
+    assert.doesNotMatch(String(res.headers['content-security-policy']), /unsafe-(inline|eval)/);
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.equal(res.headers['x-frame-options'], 'DENY');
+    assert.equal(res.headers['referrer-policy'], 'strict-origin-when-cross-origin');
+    assert.match(String(res.headers['permissions-policy']), /camera=\(\)/);
+  });
+
+  test('the CSP lets the page reach the CDN and region API addresses the operator set, and nothing else', async () => {
+    await t.app.inject({
+      method: 'PUT',
+      url: '/v1/admin/appconfig',
+      headers: bearer,
+      payload: { use_cdn: 1, common_cdn_bucket_url: 'https://cdn.example.com/bucket' },
+    });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/v1/admin/region',
+      headers: bearer,
+      payload: {
+        api_addrs: [{ addr: 'https://api2.example.com' }],
+        allocator_addrs: [{ addr: 'https://r.example.com/v1/region' }],
+      },
+    });
+    const csp = cspOf((await t.app.inject('/')).headers);
+    assert.equal(csp.get('img-src'), "'self' data: https://api2.example.com https://cdn.example.com");
+    assert.equal(
+      csp.get('connect-src'),
+      "'self' https://api2.example.com https://r.example.com https://cdn.example.com",
+    );
+  });
+
+  test('an unknown path outside /v1/ is a 404', async () => {
+    const res = await t.app.inject('/no-such-page');
+    assert.equal(res.statusCode, 404);
+  });
+});
+
+describe('the page and assets of a built site', () => {
+  let t: TestApp;
+  let webRoot: string;
+  const script = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+  before(async () => {
+    webRoot = mkdtempSync(join(tmpdir(), 'web-dist-'));
+    mkdirSync(join(webRoot, 'assets'));
+    writeFileSync(
+      join(webRoot, 'index.html'),
+      '<!doctype html><html lang="zh-CN"><head><script type="module" src="/assets/app-3f9a1c.js"></script></head><body></body></html>',
+    );
+    writeFileSync(join(webRoot, 'assets/app-3f9a1c.js'), script);
+    writeFileSync(join(webRoot, 'assets/app-3f9a1c.js.br'), brotliCompressSync(script));
+    writeFileSync(join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    t = await startTestApp({ env: { WEB_ROOT: webRoot } });
+  });
+  after(() => t.close());
+
+  test('the built index.html gets the site config in its head', async () => {
+    for (const url of ['/', '/index.html']) {
+      const res = await t.app.inject(url);
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['cache-control'], 'no-cache');
+      assert.match(res.body, /<meta name="site-config" content="[^"]+">\n<\/head>/);
+      assert.equal(siteConfigIn(res.body).productName.length > 0, true);
+    }
+  });
+
+  test('hashed assets are immutable and served brotli-compressed ahead of time', async () => {
+    const res = await t.app.inject({ url: '/assets/app-3f9a1c.js', headers: { 'accept-encoding': 'br, gzip' } });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(res.headers['content-encoding'], 'br');
+    assert.deepEqual(res.rawPayload, brotliCompressSync(script));
+    const plain = await t.app.inject('/assets/app-3f9a1c.js');
+    assert.equal(plain.body, script);
+  });
+
+  test('other static files are cached briefly', async () => {
+    const res = await t.app.inject('/favicon.svg');
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['cache-control'], 'public, max-age=3600');
+    assert.equal((await t.app.inject('/assets/missing-000.js')).statusCode, 404);
+  });
+});

@@ -1,0 +1,135 @@
+/** The built server as a real process: start-up, bad settings, graceful stop, several servers. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { BulletinDetail, BulletinPage } from '@chat-site/contract';
+import { adminToken, createTestDatabase, repoRoot, spawnServer, testEnv } from './helpers.js';
+
+describe('the server process', () => {
+  test('first start on an empty database loads the demo content once, logs JSON lines', async () => {
+    const database = await createTestDatabase();
+    try {
+      for (let start = 0; start < 2; start++) {
+        const server = await spawnServer(testEnv(database, { DEMO_CONTENT: '1' }));
+        const page = (await (await fetch(`${server.url}/v1/bulletin/page`)).json()) as BulletinPage;
+        assert.equal(page.count, 12, 'a second start adds nothing');
+        assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+        assert.equal(await server.stop(), 0);
+        const requestLog = server.logs
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .find((l) => l.msg === 'request');
+        assert.equal(requestLog?.url, '/v1/bulletin/page');
+        assert.equal(requestLog?.status, 200);
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
+  test('DEMO_CONTENT=0 leaves an empty database empty', async () => {
+    const database = await createTestDatabase();
+    try {
+      const server = await spawnServer(testEnv(database, { DEMO_CONTENT: '0' }));
+      const page = (await (await fetch(`${server.url}/v1/bulletin/page`)).json()) as BulletinPage;
+      assert.deepEqual(page, { count: 0, list: [] });
+      await server.stop();
+    } finally {
+      await database.drop();
+    }
+  });
+
+  test('bad settings stop the server at once with exit code 2 and every problem named', () => {
+    const result = spawnSync(process.execPath, [join(repoRoot, 'server/dist/server.js')], {
+      env: {
+        ...process.env,
+        PORT: '99999',
+        DATABASE_URL: 'mongodb://x',
+        ADMIN_TOKEN: 'short',
+        SITE_CONFIG: '/nope.json',
+      },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(result.status, 2);
+    for (const name of ['PORT', 'DATABASE_URL', 'ADMIN_TOKEN', 'SITE_CONFIG'])
+      assert.match(result.stderr, new RegExp(name));
+  });
+
+  test('SIGTERM finishes a request in flight before the process exits', async () => {
+    const database = await createTestDatabase();
+    try {
+      const server = await spawnServer(testEnv(database));
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+        'base64',
+      );
+      // An upload whose body arrives in two parts, with SIGTERM sent in between.
+      const answer = new Promise<{ status: number; body: string }>((done, fail) => {
+        const req = request(
+          `${server.url}/v1/admin/files?name=slow.png`,
+          {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${adminToken}`,
+              'content-type': 'image/png',
+              'content-length': png.byteLength,
+            },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', fail);
+        req.write(png.subarray(0, 10));
+        setTimeout(() => {
+          server.child.kill('SIGTERM');
+          setTimeout(() => req.end(png.subarray(10)), 300);
+        }, 200);
+      });
+      const { status, body } = await answer;
+      assert.equal(status, 201, body);
+      assert.equal(await server.exited, 0);
+      assert.ok(server.logs.some((line) => line.includes('finishing requests in flight')));
+      await assert.rejects(fetch(`${server.url}/v1/ping`), 'the port is closed after the stop');
+    } finally {
+      await database.drop();
+    }
+  });
+
+  test('two servers on one database serve the same content: publish through one, read through the other', async () => {
+    const database = await createTestDatabase();
+    try {
+      const [first, second] = await Promise.all([
+        spawnServer(testEnv(database, { DEMO_CONTENT: '1' })),
+        spawnServer(testEnv(database, { DEMO_CONTENT: '1' })),
+      ]);
+      assert.ok(first && second);
+      const pageOf = async (url: string) => (await (await fetch(`${url}/v1/bulletin/page`)).json()) as BulletinPage;
+      assert.equal((await pageOf(second.url)).count, 12, 'the demo content was loaded exactly once');
+
+      const published = await fetch(`${first.url}/v1/admin/bulletins`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: '双机发布测试', content: '<p>ok</p>', topup: 1 }),
+      });
+      assert.equal(published.status, 201);
+      const { id } = (await published.json()) as { id: number };
+      const detail = (await (await fetch(`${second.url}/v1/bulletin/detail?id=${id}`)).json()) as BulletinDetail;
+      assert.equal(detail.Title, '双机发布测试');
+      assert.equal((await pageOf(second.url)).list[0]?.id, id);
+
+      await fetch(`${second.url}/v1/admin/bulletins/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      assert.equal((await fetch(`${first.url}/v1/bulletin/detail?id=${id}`)).status, 404);
+      await Promise.all([first.stop(), second.stop()]);
+    } finally {
+      await database.drop();
+    }
+  });
+});
