@@ -13,6 +13,9 @@ npm run --silent typecheck
 step "lint"
 npm run --silent lint
 
+step "contract tests (the tolerant readers of every server variant)"
+npm run --silent test:contract
+
 step "server tests on SQLite"
 npm run --silent test:server
 

@@ -1,0 +1,14 @@
+/**
+ * The site's tolerant readers: pure functions turning any server build's answer into one
+ * normalized form. No typebox and no DOM here, because this code ships to phones.
+ */
+export { ApiFailure, WrongShapeError } from './types.js';
+export type { Bulletin, CdnSettings, InstallPackageEntry, RegionAddrs } from './types.js';
+export { unwrapEnvelope } from './envelope.js';
+export { readFlag, readId } from './scalars.js';
+export { formatDate, formatMonthDay, readTimestamp } from './timestamp.js';
+export { readBulletinDetail, readBulletinList } from './bulletins.js';
+export { readInstallPackages } from './install-packages.js';
+export { readAppConfig } from './app-config.js';
+export { readEdgeUrl, readRegionDocument } from './addresses.js';
+export { cdnUrl, resolveDownloadUrl, resolveImageSrc } from './urls.js';

@@ -1,0 +1,108 @@
+/**
+ * Every timestamp becomes the canonical wall-clock text of the server's time zone, so screens
+ * show the same date whatever the server build sent, and slice it without date arithmetic.
+ */
+
+const canonicalPattern = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+const dateOnlyPattern = /^\d{4}-\d{2}-\d{2}$/;
+const numericPattern = /^\d+(?:\.\d+)?$/;
+const zonedPattern = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?\s*(Z|[+-]\d{2}(?::?\d{2})?)$/i;
+/** No zone given: Go and SQL drivers send this for values already in the server's wall clock. */
+const unzonedPattern = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?$/;
+const datePrefixPattern = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:$|[ T])/;
+
+/** Below this a number is unix seconds; 1e12 ms is 2001, 1e12 s is year 33658. */
+const secondsLimit = 1e12;
+
+/** Building a formatter is slow on phones and a list formats many dates; one per zone is enough. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+function wallClock(epochMs: number, timeZone: string): string {
+  if (!Number.isFinite(epochMs) || epochMs <= 0) return '';
+  const date = new Date(epochMs);
+  if (Number.isNaN(date.getTime())) return '';
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const part of formatterFor(timeZone).formatToParts(date)) parts[part.type] = part.value;
+  // Some older engines still print midnight as 24 despite h23.
+  const hour = parts.hour === '24' ? '00' : parts.hour;
+  const text = `${(parts.year ?? '').padStart(4, '0')}-${parts.month}-${parts.day} ${hour}:${parts.minute}:${parts.second}`;
+  return canonicalPattern.test(text) ? text : '';
+}
+
+/** 0 and negatives read as "unset" (Go's zero value), not as 1970. */
+function fromEpochNumber(value: number, timeZone: string): string {
+  return wallClock(value < secondsLimit ? value * 1000 : value, timeZone);
+}
+
+/** Date.parse reliably reads only offsets written +HH:MM (or Z). */
+function isoOffset(zone: string): string {
+  if (/^z$/i.test(zone)) return 'Z';
+  const digits = zone.slice(1).replace(':', '');
+  return `${zone.slice(0, 1)}${digits.slice(0, 2)}:${digits.slice(2).padEnd(2, '0')}`;
+}
+
+function fromZoned(match: RegExpExecArray, timeZone: string): string {
+  const [, day = '', time = '', fraction = '', zone = ''] = match;
+  const seconds = time.length === 5 ? ':00' : '';
+  // Go sends nanoseconds; Date.parse wants at most milliseconds.
+  const millis = fraction.slice(0, 4);
+  return wallClock(Date.parse(`${day}T${time}${seconds}${millis}${isoOffset(zone)}`), timeZone);
+}
+
+/**
+ * A timestamp of any tolerated form as "YYYY-MM-DD HH:MM:SS" in timeZone; "" when unreadable.
+ * Canonical text passes through untouched because it already is server wall-clock time.
+ */
+export function readTimestamp(value: unknown, timeZone = 'Asia/Shanghai'): string {
+  if (typeof value === 'number') return fromEpochNumber(value, timeZone);
+  if (typeof value !== 'string') return '';
+  const text = value.trim();
+  if (canonicalPattern.test(text)) return text;
+  if (dateOnlyPattern.test(text)) return `${text} 00:00:00`;
+  if (numericPattern.test(text)) return fromEpochNumber(Number(text), timeZone);
+  const zoned = zonedPattern.exec(text);
+  if (zoned) return fromZoned(zoned, timeZone);
+  const unzoned = unzonedPattern.exec(text);
+  if (unzoned) return `${unzoned[1]} ${unzoned[2]}`;
+  return '';
+}
+
+function dateParts(createdAt: string): [string, string, string] | undefined {
+  const match = datePrefixPattern.exec(createdAt.trim());
+  if (!match) return undefined;
+  const [, year = '', month = '', day = ''] = match;
+  const m = Number(month);
+  const d = Number(day);
+  if (m < 1 || m > 12 || d < 1 || d > 31) return undefined;
+  return [year, month.padStart(2, '0'), day.padStart(2, '0')];
+}
+
+/** "MM-DD" for the compact list and strip; "" when the text holds no date. */
+export function formatMonthDay(createdAt: string): string {
+  const parts = dateParts(createdAt);
+  return parts ? `${parts[1]}-${parts[2]}` : '';
+}
+
+/** "YYYY-MM-DD" for the detail header; "" when the text holds no date. */
+export function formatDate(createdAt: string): string {
+  const parts = dateParts(createdAt);
+  return parts ? parts.join('-') : '';
+}

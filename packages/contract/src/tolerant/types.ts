@@ -1,0 +1,44 @@
+/**
+ * What the site works with once a server answer has been read. Every tolerated variant of
+ * api-contract.md collapses into these, so screens never see which server build answered.
+ */
+
+export interface Bulletin {
+  id: string;
+  title: string;
+  content: string;
+  pinned: boolean;
+  /** "YYYY-MM-DD HH:MM:SS" wall clock in the server's time zone. */
+  createdAt: string;
+}
+
+export interface InstallPackageEntry {
+  /** Lower-cased, since servers disagree on "iOS" versus "ios". */
+  os: string;
+  downloadUrl: string;
+  version?: string;
+  size?: number;
+  sha256?: string;
+  releasedAt?: string;
+  releaseNotesUrl?: string;
+}
+
+export interface CdnSettings {
+  useCdn: boolean;
+  bucketUrl: string;
+}
+
+export interface RegionAddrs {
+  apiAddrs: string[];
+  allocatorAddrs: string[];
+}
+
+/** The HTTP call went through but the envelope says it failed, so the answer must not be shown. */
+export class ApiFailure extends Error {
+  override name = 'ApiFailure';
+}
+
+/** A list answer that is none of the accepted shapes: SPEC.md section 8 "data format error". */
+export class WrongShapeError extends Error {
+  override name = 'WrongShapeError';
+}

@@ -1,0 +1,45 @@
+import { lazy, Suspense } from 'react';
+import { Route, Router, Switch, useLocation } from 'wouter';
+import { useHashLocation } from 'wouter/use-hash-location';
+import { Loading } from '../components/ui/status';
+import { paths } from '../config/paths';
+import { ApiProvider } from '../features/api-bootstrap/api-provider';
+import { RouteErrorBoundary } from './error-boundary';
+import LandingRoute from './routes/landing';
+
+// The landing page ships in the first load; every other screen is its own chunk.
+const DownloadRoute = lazy(() => import('./routes/download'));
+const DownloadHelpRoute = lazy(() => import('./routes/download-help'));
+const AnnouncementRoute = lazy(() => import('./routes/announcement'));
+const AnnouncementsRoute = lazy(() => import('./routes/announcements'));
+const NotFoundRoute = lazy(() => import('./routes/not-found'));
+
+function Routes() {
+  // A new route gets a fresh error boundary, so one failed screen does not stick.
+  const [location] = useLocation();
+  return (
+    <RouteErrorBoundary key={location}>
+      <Suspense fallback={<Loading />}>
+        <Switch>
+          <Route path={paths.home} component={LandingRoute} />
+          <Route path={paths.download} component={DownloadRoute} />
+          <Route path={paths.downloadHelp} component={DownloadHelpRoute} />
+          <Route path={paths.announcementPattern} component={AnnouncementRoute} />
+          <Route path={paths.announcements} component={AnnouncementsRoute} />
+          <Route path={paths.announcementsItemPattern} component={AnnouncementsRoute} />
+          <Route component={NotFoundRoute} />
+        </Switch>
+      </Suspense>
+    </RouteErrorBoundary>
+  );
+}
+
+export function App() {
+  return (
+    <ApiProvider>
+      <Router hook={useHashLocation}>
+        <Routes />
+      </Router>
+    </ApiProvider>
+  );
+}

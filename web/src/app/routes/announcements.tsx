@@ -1,0 +1,12 @@
+import { useParams } from 'wouter';
+import { PageShell } from '../../components/layout/page-shell';
+import { AnnouncementsScreen } from '../../features/announcements/components/announcements-screen';
+
+export default function AnnouncementsRoute() {
+  const { id } = useParams<{ id?: string }>();
+  return (
+    <PageShell footer={false} scrollToTop={false}>
+      <AnnouncementsScreen routeId={id} />
+    </PageShell>
+  );
+}

@@ -1,0 +1,64 @@
+import { Fragment, useEffect } from 'react';
+import { Link } from 'wouter';
+import { paths } from '../../config/paths';
+import { isPrimaryHost, siteConfig } from '../../config/site-config';
+import { t } from '../../lib/i18n';
+import { buttonClass } from '../ui/button';
+import { ExternalLink } from '../ui/external-link';
+import { Logo } from './logo';
+import { SkipLink } from './skip-link';
+
+const linkClass = 'rounded-md text-sm text-muted transition-colors hover:text-fg md:px-3 md:py-2 md:text-[15px]';
+
+export function Header() {
+  // SPEC.md: every render of the header brings the page back to the top.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  });
+  const links = [
+    <Link key="announcements" href={paths.announcements} className={linkClass}>
+      {t('nav.announcements')}
+    </Link>,
+    <Link key="download" href={paths.download} className={linkClass}>
+      {t('nav.download')}
+    </Link>,
+    ...(isPrimaryHost()
+      ? [
+          <ExternalLink key="member" href={siteConfig.memberCentreUrl} className={linkClass}>
+            {t('nav.memberCentre')}
+          </ExternalLink>,
+        ]
+      : []),
+  ];
+  return (
+    <header className="sticky top-0 z-40 border-b border-line/70 bg-bg/85 backdrop-blur-md">
+      <SkipLink />
+      <div className="mx-auto flex h-14 max-w-6xl items-center justify-between gap-3 px-4 md:h-16 md:px-6">
+        <Link
+          href={paths.home}
+          className="flex shrink-0 items-center gap-2 rounded-md text-base font-semibold md:text-lg"
+        >
+          <Logo className="size-7 md:size-8" />
+          <span>{siteConfig.productName}</span>
+        </Link>
+        <nav aria-label={t('nav.label')} className="flex items-center gap-2 md:gap-1">
+          {links.map((link, index) => (
+            <Fragment key={link.key}>
+              {index > 0 && (
+                <span aria-hidden="true" className="text-xs text-line md:hidden">
+                  |
+                </span>
+              )}
+              {link}
+            </Fragment>
+          ))}
+          <span className="ms-3 hidden md:block">
+            <ExternalLink href={siteConfig.webClientUrl} className={buttonClass({ size: 'sm' })}>
+              {t('nav.webClient')}
+            </ExternalLink>
+          </span>
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,28 @@
+import type { ReactNode } from 'react';
+import { Footer } from './footer';
+import { Header } from './header';
+import { ScrollToTop } from './scroll-to-top';
+import { mainContentId } from './skip-link';
+
+/** What the routes of SPEC.md section 2 share: header, content, and (on the routes that have
+ * them) footer and scroll-to-top button. */
+export function PageShell({
+  children,
+  footer = true,
+  scrollToTop = true,
+}: {
+  children: ReactNode;
+  footer?: boolean;
+  scrollToTop?: boolean;
+}) {
+  return (
+    <>
+      <Header />
+      <main id={mainContentId} tabIndex={-1} className="outline-none">
+        {children}
+      </main>
+      {footer && <Footer />}
+      {scrollToTop && <ScrollToTop />}
+    </>
+  );
+}

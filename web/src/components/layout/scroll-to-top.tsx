@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react';
+import { scrollTopThresholdPx } from '../../config/constants';
+import { cn } from '../../lib/cn';
+import { t } from '../../lib/i18n';
+
+export function ScrollToTop() {
+  const [visible, setVisible] = useState(false);
+  useEffect(() => {
+    const update = () => setVisible(window.scrollY > scrollTopThresholdPx);
+    update();
+    window.addEventListener('scroll', update, { passive: true });
+    return () => window.removeEventListener('scroll', update);
+  }, []);
+  return (
+    <button
+      type="button"
+      aria-label={t('scrollTop.label')}
+      title={t('scrollTop.label')}
+      hidden={!visible}
+      onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
+      className={cn(
+        'fixed end-4 bottom-5 z-40 grid size-11 place-items-center rounded-full border border-line bg-surface/90 text-fg shadow-lg backdrop-blur transition hover:bg-surface-2 md:end-8 md:bottom-8',
+      )}
+    >
+      <svg
+        viewBox="0 0 24 24"
+        className="size-5"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        aria-hidden="true"
+      >
+        <path d="M12 19V5m-7 7 7-7 7 7" />
+      </svg>
+    </button>
+  );
+}

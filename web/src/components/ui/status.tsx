@@ -1,0 +1,26 @@
+import type { ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+import { t } from '../../lib/i18n';
+
+/** An error of SPEC.md section 8, shown in red in place of the page's content. */
+export function ErrorMessage({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <p role="alert" className={cn('py-16 text-center text-base font-medium text-danger', className)}>
+      {children}
+    </p>
+  );
+}
+
+export function Loading({ className }: { className?: string }) {
+  return (
+    <p role="status" className={cn('flex items-center justify-center gap-3 py-16 text-muted', className)}>
+      <span className="size-4 animate-spin rounded-full border-2 border-line border-t-brand" aria-hidden="true" />
+      {t('common.loading')}
+    </p>
+  );
+}
+
+/** A quiet message for an empty state. */
+export function Notice({ children, className }: { children: ReactNode; className?: string }) {
+  return <p className={cn('py-16 text-center text-muted', className)}>{children}</p>;
+}

@@ -1,0 +1,8 @@
+/** The numbers of SPEC.md section 9, named once. */
+export const timeouts = { defaultMs: 10_000, pingMs: 1_000, regionDocumentMs: 1_000 } as const;
+export const carouselDelayMs = 3_000;
+export const scrollTopThresholdPx = 400;
+export const mobileBreakpointPx = 768;
+export const detailScrollResetMs = 100;
+/** How many announcements the list screen asks for at once: the API's largest page. */
+export const announcementPageSize = 100;

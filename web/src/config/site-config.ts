@@ -1,0 +1,19 @@
+import { siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
+
+/**
+ * The operator's settings, which the server writes into the page as <meta name="site-config">.
+ * Read once: the page never changes them.
+ */
+function readSiteConfig(): SiteConfig {
+  const meta = document.querySelector<HTMLMetaElement>(`meta[name="${siteConfigMetaName}"]`);
+  if (meta === null) throw new Error('the page carries no site config; is it served by the server?');
+  return JSON.parse(meta.content) as SiteConfig;
+}
+
+export const siteConfig: SiteConfig = readSiteConfig();
+
+/** The member centre and the Android-only download screen belong to the primary domain. */
+export function isPrimaryHost(hostname: string = window.location.hostname): boolean {
+  const domain = siteConfig.primaryDomain;
+  return hostname === domain || hostname === `www.${domain}`;
+}

@@ -1,0 +1,23 @@
+import { readBulletinList, WrongShapeError, type Bulletin } from '@chat-site/contract';
+import { announcementPageSize } from '../../../config/constants';
+import { apiUrl, getJson, logFailure } from '../../../lib/http';
+
+export class AnnouncementListError extends Error {
+  constructor(readonly kind: 'shape' | 'fetch') {
+    super(kind === 'shape' ? 'announcement list has the wrong shape' : 'announcement list call failed');
+  }
+}
+
+/** The announcements, pinned first as the server orders them. Logs, then rethrows a failure as
+ * the kind SPEC.md section 8 tells apart (wrong shape or failed call). */
+export async function getAnnouncements(apiAddr: string | null): Promise<Bulletin[]> {
+  try {
+    if (apiAddr === null) throw new Error('no API address');
+    return readBulletinList(
+      await getJson(apiUrl(apiAddr, `bulletin/page?page_index=1&page_size=${announcementPageSize}`)),
+    );
+  } catch (error) {
+    logFailure('announcement list', error);
+    throw new AnnouncementListError(error instanceof WrongShapeError ? 'shape' : 'fetch');
+  }
+}

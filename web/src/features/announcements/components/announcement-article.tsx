@@ -1,0 +1,30 @@
+import { formatDate, resolveImageSrc, type Bulletin } from '@chat-site/contract';
+import { useMemo } from 'react';
+import { useApi } from '../../api-bootstrap/api-provider';
+import { Notice } from '../../../components/ui/status';
+import { t } from '../../../lib/i18n';
+import { sanitizeBulletinHtml } from '../../../lib/sanitize';
+
+/** Title, publish date and the cleaned HTML body of one announcement. */
+export function AnnouncementArticle({ bulletin }: { bulletin: Bulletin }) {
+  const api = useApi();
+  const html = useMemo(() => {
+    const apiAddr = api.status === 'ready' ? api.apiAddr : null;
+    const cdn = api.status === 'ready' ? api.cdn : { useCdn: false, bucketUrl: '' };
+    return sanitizeBulletinHtml(bulletin.content, (src) => resolveImageSrc(src, { apiAddr, cdn }));
+  }, [bulletin.content, api]);
+  return (
+    <article className="mx-auto w-full max-w-[600px]">
+      <h1 className="text-xl leading-snug font-bold md:text-2xl">{bulletin.title}</h1>
+      <p className="mt-2 text-sm text-muted">
+        {t('announcements.publishDate', { date: formatDate(bulletin.createdAt) })}
+      </p>
+      <hr className="my-5 border-line" />
+      {html.trim() === '' ? (
+        <Notice>{t('announcements.emptyBody')}</Notice>
+      ) : (
+        <div className="prose-bulletin" dangerouslySetInnerHTML={{ __html: html }} />
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,19 @@
+import { useCallback } from 'react';
+import { ErrorMessage, Loading, Notice } from '../../../components/ui/status';
+import { t } from '../../../lib/i18n';
+import { useAsync } from '../../../lib/use-async';
+import { useApi } from '../../api-bootstrap/api-provider';
+import { getAnnouncementDetail } from '../api/get-announcement-detail';
+import { AnnouncementArticle } from './announcement-article';
+
+/** Loads one announcement and renders each state it can be in. */
+export function AnnouncementDetail({ id }: { id: string }) {
+  const api = useApi();
+  const apiAddr = api.status === 'ready' ? api.apiAddr : null;
+  const load = useCallback(() => getAnnouncementDetail(apiAddr, id), [apiAddr, id]);
+  const state = useAsync(api.status === 'ready' ? load : null, `${api.status}:${apiAddr ?? ''}:${id}`);
+  if (state.status === 'idle' || state.status === 'loading') return <Loading />;
+  if (state.status === 'error') return <ErrorMessage>{t('error.detail')}</ErrorMessage>;
+  if (state.data === null) return <Notice>{t('announcements.notFound')}</Notice>;
+  return <AnnouncementArticle bulletin={state.data} />;
+}

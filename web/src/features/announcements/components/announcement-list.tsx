@@ -1,0 +1,82 @@
+import { formatDate, type Bulletin } from '@chat-site/contract';
+import { useId, useState } from 'react';
+import { Link } from 'wouter';
+import { Notice } from '../../../components/ui/status';
+import { cn } from '../../../lib/cn';
+import { t } from '../../../lib/i18n';
+
+/** The titles, under a heading whose chevron folds the list away (open by default). */
+export function AnnouncementList({
+  items,
+  selectedId,
+  hrefOf,
+}: {
+  items: Bulletin[];
+  selectedId: string | undefined;
+  hrefOf: (id: string) => string;
+}) {
+  const [expanded, setExpanded] = useState(true);
+  const listId = useId();
+  return (
+    <nav aria-labelledby={`${listId}-title`} className="rounded-3xl border border-line bg-surface">
+      <div className="flex items-center justify-between px-5 py-4">
+        <h1 id={`${listId}-title`} className="text-lg font-semibold">
+          {t('announcements.heading')}
+        </h1>
+        <button
+          type="button"
+          aria-expanded={expanded}
+          aria-controls={listId}
+          aria-label={t('announcements.toggleList')}
+          onClick={() => setExpanded((open) => !open)}
+          className="grid size-9 place-items-center rounded-full text-muted hover:bg-surface-2 hover:text-fg"
+        >
+          <svg
+            viewBox="0 0 24 24"
+            className={cn('size-5 transition-transform', !expanded && '-rotate-90')}
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            aria-hidden="true"
+          >
+            <path d="m6 9 6 6 6-6" />
+          </svg>
+        </button>
+      </div>
+      <div id={listId} hidden={!expanded} className="border-t border-line">
+        {items.length === 0 ? (
+          <Notice className="py-10">{t('announcements.empty')}</Notice>
+        ) : (
+          <ul className="max-h-none overflow-y-auto p-2 md:max-h-[calc(100dvh-14rem)]">
+            {items.map((item) => {
+              const selected = item.id === selectedId;
+              return (
+                <li key={item.id}>
+                  <Link
+                    href={hrefOf(item.id)}
+                    aria-current={selected ? 'true' : undefined}
+                    className={cn(
+                      'block rounded-2xl px-3 py-3 transition-colors hover:bg-surface-2',
+                      selected && 'bg-brand/15 text-fg ring-1 ring-brand/40 hover:bg-brand/20',
+                    )}
+                  >
+                    <span className="flex items-start gap-2">
+                      {item.pinned && (
+                        <span className="mt-0.5 shrink-0 rounded bg-brand/20 px-1.5 text-xs leading-5 text-brand">
+                          {t('announcements.pinned')}
+                        </span>
+                      )}
+                      <span className="line-clamp-2 text-[15px] leading-6">{item.title}</span>
+                    </span>
+                    <span className="mt-1 block text-xs text-muted tabular-nums">{formatDate(item.createdAt)}</span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+    </nav>
+  );
+}

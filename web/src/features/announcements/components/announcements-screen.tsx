@@ -1,0 +1,58 @@
+import { useCallback, useEffect, useRef } from 'react';
+import { ErrorMessage, Loading, Notice } from '../../../components/ui/status';
+import { detailScrollResetMs, mobileBreakpointPx } from '../../../config/constants';
+import { paths } from '../../../config/paths';
+import { t } from '../../../lib/i18n';
+import { useAsync } from '../../../lib/use-async';
+import { useMediaQuery } from '../../../lib/use-media-query';
+import { useApi } from '../../api-bootstrap/api-provider';
+import { AnnouncementListError, getAnnouncements } from '../api/get-announcements';
+import { AnnouncementDetail } from './announcement-detail';
+import { AnnouncementList } from './announcement-list';
+
+/** List and detail side by side from 768 px; below it the list alone, and a tap opens the
+ * single announcement view. */
+export function AnnouncementsScreen({ routeId }: { routeId: string | undefined }) {
+  const api = useApi();
+  const apiAddr = api.status === 'ready' ? api.apiAddr : null;
+  const wide = useMediaQuery(`(min-width: ${mobileBreakpointPx}px)`);
+  const load = useCallback(() => getAnnouncements(apiAddr), [apiAddr]);
+  const list = useAsync(api.status === 'ready' ? load : null, `${api.status}:${apiAddr ?? ''}`);
+  const pane = useRef<HTMLDivElement>(null);
+  const items = list.status === 'success' ? list.data : [];
+  const selectedId = routeId ?? items[0]?.id;
+
+  useEffect(() => {
+    if (!wide || selectedId === undefined) return;
+    const timer = setTimeout(() => pane.current?.scrollTo({ top: 0 }), detailScrollResetMs);
+    return () => clearTimeout(timer);
+  }, [wide, selectedId]);
+
+  if (list.status === 'idle' || list.status === 'loading') return <Loading />;
+  if (list.status === 'error') {
+    const shape = list.error instanceof AnnouncementListError && list.error.kind === 'shape';
+    return <ErrorMessage>{t(shape ? 'error.listShape' : 'error.list')}</ErrorMessage>;
+  }
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-6 md:grid md:grid-cols-[320px_minmax(0,1fr)] md:items-start md:gap-6 md:px-6 md:py-10">
+      <AnnouncementList
+        items={items}
+        selectedId={selectedId}
+        hrefOf={wide ? paths.announcementsItem : paths.announcement}
+      />
+      {wide && (
+        <div
+          ref={pane}
+          data-testid="announcement-pane"
+          className="sticky top-20 max-h-[calc(100dvh-6rem)] overflow-y-auto rounded-3xl border border-line bg-surface p-6 lg:p-10"
+        >
+          {selectedId === undefined ? (
+            <Notice>{t('announcements.selectOne')}</Notice>
+          ) : (
+            <AnnouncementDetail id={selectedId} />
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import type { InstallPackageEntry } from '@chat-site/contract';
+import { useCallback } from 'react';
+import { siteConfig } from '../../config/site-config';
+import { useAsync } from '../../lib/use-async';
+import { useApi } from '../api-bootstrap/api-provider';
+import { getEdgeUrl } from './api/get-edge-url';
+import { getInstallPackages } from '../../lib/api/get-install-packages';
+
+export interface DownloadLinks {
+  loading: boolean;
+  packages: InstallPackageEntry[];
+  edgeUrl: string | undefined;
+}
+
+/** The package list and, when configured, the edge service's Android URL. Failures leave the
+ * lists empty: they are logged, never shown. */
+export function useDownloadLinks({ edge }: { edge: boolean }): DownloadLinks {
+  const api = useApi();
+  const apiAddr = api.status === 'ready' ? api.apiAddr : null;
+  const cdn = api.status === 'ready' ? api.cdn : null;
+  const loadPackages = useCallback(
+    () => (apiAddr === null || cdn === null ? Promise.resolve([]) : getInstallPackages(apiAddr, cdn).catch(() => [])),
+    [apiAddr, cdn],
+  );
+  const packages = useAsync(api.status === 'ready' ? loadPackages : null, `${api.status}:${apiAddr ?? ''}`);
+  const edgeServiceUrl = siteConfig.androidEdgeUrl;
+  const edgeState = useAsync(
+    edge && edgeServiceUrl !== undefined ? () => getEdgeUrl(edgeServiceUrl) : null,
+    String(edge),
+  );
+  return {
+    loading: packages.status === 'loading' || packages.status === 'idle',
+    packages: packages.status === 'success' ? packages.data : [],
+    edgeUrl: edgeState.status === 'success' ? edgeState.data : undefined,
+  };
+}
+
+export const packageFor = (packages: InstallPackageEntry[], os: string) =>
+  packages.find((entry) => entry.os === os)?.downloadUrl;

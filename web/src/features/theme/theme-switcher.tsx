@@ -1,0 +1,35 @@
+import { t } from '../../lib/i18n';
+import { cn } from '../../lib/cn';
+import { themes } from './theme';
+import { useTheme } from './use-theme';
+import { ThemeIcon } from './theme-icon';
+
+/** Light, dark or system, as a group of three radio buttons. */
+export function ThemeSwitcher({ className }: { className?: string }) {
+  const [theme, setTheme] = useTheme();
+  return (
+    <div
+      role="radiogroup"
+      aria-label={t('theme.label')}
+      className={cn('inline-flex rounded-full border border-line p-0.5', className)}
+    >
+      {themes.map((option) => (
+        <button
+          key={option}
+          type="button"
+          role="radio"
+          aria-checked={theme === option}
+          aria-label={t(`theme.${option}`)}
+          title={t(`theme.${option}`)}
+          onClick={() => setTheme(option)}
+          className={cn(
+            'grid size-8 place-items-center rounded-full text-muted transition-colors hover:text-fg',
+            theme === option && 'bg-surface-2 text-fg shadow-sm',
+          )}
+        >
+          <ThemeIcon theme={option} />
+        </button>
+      ))}
+    </div>
+  );
+}

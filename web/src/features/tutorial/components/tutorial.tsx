@@ -1,0 +1,104 @@
+import step1 from '../../../assets/illustrations/step-1-download-testflight.svg';
+import step2 from '../../../assets/illustrations/step-2-open-link.svg';
+import step3 from '../../../assets/illustrations/step-3-start-testing.svg';
+import step4 from '../../../assets/illustrations/step-4-accept.svg';
+import step5 from '../../../assets/illustrations/step-5-install.svg';
+import step6 from '../../../assets/illustrations/step-6-next.svg';
+import step7 from '../../../assets/illustrations/step-7-start-testing.svg';
+import { Link } from 'wouter';
+import { Logo } from '../../../components/layout/logo';
+import { buttonClass } from '../../../components/ui/button';
+import { ExternalLink } from '../../../components/ui/external-link';
+import { paths } from '../../../config/paths';
+import { siteConfig } from '../../../config/site-config';
+import { t } from '../../../lib/i18n';
+import { useIosPackageUrl } from '../use-ios-package';
+
+const steps = [
+  ['tutorial.step1', step1],
+  ['tutorial.step2', step2],
+  ['tutorial.step3', step3],
+  ['tutorial.step4', step4],
+  ['tutorial.step5', step5],
+  ['tutorial.step6', step6],
+  ['tutorial.step7', step7],
+] as const;
+
+function Instruction({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <li className="rounded-3xl border border-line bg-surface p-5 md:p-6">
+      <h2 className="font-semibold">{title}</h2>
+      <div className="mt-4 flex flex-col items-start gap-3">{children}</div>
+    </li>
+  );
+}
+
+export function Tutorial() {
+  const iosUrl = useIosPackageUrl();
+  return (
+    <article className="mx-auto max-w-3xl px-4 py-10 md:py-16">
+      <header className="flex flex-col items-center text-center">
+        <Link
+          href={paths.download}
+          className="inline-flex items-center gap-1 self-start text-sm text-muted hover:text-fg"
+        >
+          <span aria-hidden="true">←</span> {t('tutorial.back')}
+        </Link>
+        <Logo className="mt-6 size-14" />
+        <h1 className="mt-4 text-2xl font-bold md:text-3xl">
+          {t('tutorial.title', { product: siteConfig.productName })}
+        </h1>
+      </header>
+      <ol className="mt-10 space-y-4">
+        <Instruction title={t('tutorial.stepOne')}>
+          <ExternalLink href={siteConfig.testflightUrl} className={buttonClass({})}>
+            {t('tutorial.stepOneButton')}
+          </ExternalLink>
+        </Instruction>
+        <Instruction title={t('tutorial.stepTwo')}>
+          {iosUrl === undefined ? (
+            <span
+              aria-disabled="true"
+              className={buttonClass({ variant: 'secondary' }, 'cursor-not-allowed opacity-50')}
+            >
+              {t('tutorial.stepTwoButton')}
+            </span>
+          ) : (
+            <>
+              <a href={iosUrl} className={buttonClass({})}>
+                {t('tutorial.stepTwoButton')}
+              </a>
+              <a href={iosUrl} className="max-w-full text-sm break-all text-brand underline underline-offset-2">
+                {iosUrl}
+              </a>
+            </>
+          )}
+        </Instruction>
+      </ol>
+      <h2 className="mt-14 text-center text-xl font-semibold">{t('tutorial.stepsTitle')}</h2>
+      <ol className="mt-8 grid grid-cols-2 gap-x-4 gap-y-8 sm:grid-cols-3 md:grid-cols-4">
+        {steps.map(([key, image], index) => (
+          <li key={key} className="flex flex-col items-center text-center">
+            <img
+              src={image}
+              width={180}
+              height={320}
+              alt=""
+              loading="lazy"
+              className="w-full max-w-[160px] rounded-2xl border border-line bg-surface-2"
+            />
+            <p className="mt-3 text-sm">
+              <span className="me-1 inline-grid size-6 place-items-center rounded-full bg-brand text-xs font-semibold text-brand-fg">
+                {index + 1}
+              </span>
+              {t(key)}
+            </p>
+          </li>
+        ))}
+      </ol>
+      <p className="mt-12 rounded-2xl border border-brand/30 bg-brand/10 px-5 py-4 text-center text-sm">
+        {t('tutorial.certificate')}
+      </p>
+    </article>
+  );
+}

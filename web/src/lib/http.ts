@@ -1,0 +1,53 @@
+import { timeouts } from '../config/constants';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly url: string,
+  ) {
+    super(`HTTP ${status} from ${url}`);
+    this.name = 'HttpError';
+  }
+}
+
+/**
+ * GET a JSON answer with the `os: WEB` header every call carries. The timeout is built by hand
+ * rather than with AbortSignal.timeout/any, which older phone browsers lack.
+ */
+export async function getJson(url: string, timeoutMs: number = timeouts.defaultMs): Promise<unknown> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
+  try {
+    const response = await fetch(url, { headers: { os: 'WEB' }, signal: controller.signal, cache: 'no-cache' });
+    if (!response.ok) throw new HttpError(response.status, url);
+    return (await response.json()) as unknown;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The URL of an API call: every call lives under {api}/v1/. */
+export const apiUrl = (apiAddr: string, path: string) => `${apiAddr}/v1/${path}`;
+
+/** A ping succeeds only on status 200, within the ping timeout. */
+export async function ping(apiAddr: string): Promise<boolean> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeouts.pingMs);
+  try {
+    const response = await fetch(apiUrl(apiAddr, 'ping'), {
+      headers: { os: 'WEB' },
+      signal: controller.signal,
+      cache: 'no-store',
+    });
+    return response.status === 200;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Failures the spec says are only logged go through here, so they are easy to find. */
+export function logFailure(what: string, error: unknown): void {
+  console.warn(`[site] ${what}:`, error instanceof Error ? error.message : error);
+}

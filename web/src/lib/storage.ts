@@ -1,0 +1,40 @@
+/** The site's local storage (SPEC.md section 3). Reads and writes never throw: storage can be
+ * full, disabled, or blocked in a private window, and the site must work without it. */
+export const storageKeys = {
+  apiAddrs: 'chat-site.api-addrs',
+  allocatorAddrs: 'chat-site.allocator-addrs',
+  lastApiAddr: 'chat-site.last-api-addr',
+  theme: 'chat-site.theme',
+  downloadBase: 'chat-site.download-base',
+} as const;
+
+type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
+
+export function readString(key: StorageKey): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeString(key: StorageKey, value: string): void {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    // Nothing to do: the value is only a hint for the next visit.
+  }
+}
+
+export function readStringList(key: StorageKey): string[] {
+  try {
+    const value: unknown = JSON.parse(readString(key) ?? '[]');
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function writeStringList(key: StorageKey, value: readonly string[]): void {
+  writeString(key, JSON.stringify(value));
+}
