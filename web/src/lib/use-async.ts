@@ -1,10 +1,7 @@
 import { useEffect, useState } from 'react';
 
 export type AsyncState<T> =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'success'; data: T }
-  | { status: 'error'; error: unknown };
+  { status: 'idle' } | { status: 'loading' } | { status: 'success'; data: T } | { status: 'error'; error: unknown };
 
 /**
  * Runs `load` whenever `key` changes (and `load` is not null) and answers the latest result;
