@@ -17,7 +17,11 @@ export function ScrollToTop() {
       aria-label={t('scrollTop.label')}
       title={t('scrollTop.label')}
       hidden={!visible}
-      onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
+      onClick={(event) => {
+        // Hiding a focused button mid-scroll makes Chromium stop the smooth scroll halfway.
+        event.currentTarget.blur();
+        window.scrollTo({ top: 0, behavior: 'smooth' });
+      }}
       className={cn(
         'fixed end-4 bottom-5 z-40 grid size-11 place-items-center rounded-full border border-line bg-surface/90 text-fg shadow-lg backdrop-blur transition hover:bg-surface-2 md:end-8 md:bottom-8',
       )}
