@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite, as `npm test` and CI run it: build, types, lint, then every server test
-# twice, on a real SQLite file and on a throwaway PostgreSQL cluster set up here.
+# The whole test suite, as `npm test` and CI run it: build, types, lint, the contract tests,
+# every server test twice (on a real SQLite file and on a throwaway PostgreSQL cluster set up
+# here), then the browser tests in Debian's Chromium against the real server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,3 +25,7 @@ pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
 trap 'bash scripts/pg-cluster.sh stop "$pg_dir"' EXIT
 pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node scripts/free-port.mjs)")
 TEST_POSTGRES_URL=$pg_url npm run --silent test:server
+
+step "browser tests in Chromium"
+bash scripts/ensure-chromium.sh
+npm run --silent test:e2e

@@ -1,0 +1,186 @@
+/** The announcements screens of SPEC.md section 2: list and detail, every state, both widths. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from './support/browser.js';
+import { assertNoProblems, openPage, routeOf, waitForRoute } from './support/page-helpers.js';
+import { adminToken, startServer, type RunningServer } from './support/server.js';
+
+let server: RunningServer;
+let browser: Browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function admin(method: string, path: string, body: unknown): Promise<Response> {
+  return fetch(`${server.url}/v1/admin/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('desktop: list and detail side by side', () => {
+  test('the first announcement is selected, a click loads another in place, highlighted, pane back at its top', async () => {
+    const open = await openPage(browser, 'desktop');
+    const { page } = open;
+    try {
+      await page.goto(`${server.url}/#/announcements`);
+      const list = page.getByRole('navigation', { name: '平台公告' });
+      const pane = page.getByTestId('announcement-pane');
+      const links = list.getByRole('link');
+      await links.first().waitFor();
+      assert.equal(await links.count(), 12);
+      assert.equal(await links.first().getAttribute('aria-current'), 'true');
+      const firstTitle = (await links.first().innerText()).split('\n').find((line) => line.length > 4) ?? '';
+      await pane.getByRole('heading', { level: 1, name: firstTitle }).waitFor();
+
+      await pane.evaluate((el) => el.scrollTo({ top: 400 }));
+      const third = links.nth(2);
+      await third.click();
+      const id = /\/announcements\/(\d+)$/.exec(routeOf(page))?.[1];
+      assert.ok(id !== undefined, `route is ${routeOf(page)}`);
+      assert.equal(await third.getAttribute('aria-current'), 'true');
+      assert.equal(await links.first().getAttribute('aria-current'), null);
+      await pane.getByText(/^发布日期：\d{4}-\d{2}-\d{2}$/).waitFor();
+      await page.waitForFunction(() => document.querySelector('[data-testid="announcement-pane"]')?.scrollTop === 0);
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('the chevron folds the list away and back; it starts expanded', async () => {
+    const { page, close } = await openPage(browser, 'desktop');
+    try {
+      await page.goto(`${server.url}/#/announcements`);
+      const toggle = page.getByRole('button', { name: '展开或收起公告列表' });
+      const list = page.getByRole('navigation', { name: '平台公告' }).getByRole('list');
+      await list.waitFor();
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+      await toggle.click();
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+      assert.equal(await list.isVisible(), false);
+      await toggle.click();
+      await list.waitFor();
+    } finally {
+      await close();
+    }
+  });
+
+  test('empty body, unknown id, and images resolved against the API address', async () => {
+    const { page, close } = await openPage(browser, 'desktop');
+    try {
+      await page.goto(`${server.url}/#/announcements/12`);
+      await page.getByText('暂无详细内容').waitFor();
+      await page.goto(`${server.url}/#/announcements/99999`);
+      await page.getByText('未找到该公告').waitFor();
+      await page.goto(`${server.url}/#/announcements/11`);
+      const image = page.getByTestId('announcement-pane').locator('img').first();
+      await image.waitFor();
+      assert.match((await image.getAttribute('src')) ?? '', new RegExp(`^${server.url}/v1/file/preview/[0-9a-f]{16}-`));
+      await page.waitForFunction(
+        () => (document.querySelector('[data-testid="announcement-pane"] img') as HTMLImageElement)?.naturalWidth > 0,
+      );
+    } finally {
+      await close();
+    }
+  });
+
+  test('loading shows 加载中... until the list arrives', async () => {
+    const { page, close } = await openPage(browser, 'desktop');
+    try {
+      await page.route('**/v1/bulletin/page*', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        await route.continue();
+      });
+      await page.goto(`${server.url}/#/announcements`);
+      await page.getByText('加载中...').waitFor();
+      await page.getByRole('navigation', { name: '平台公告' }).getByRole('link').first().waitFor();
+      assert.equal(await page.getByText('加载中...').count(), 0);
+    } finally {
+      await close();
+    }
+  });
+
+  test('announcement HTML is cleaned before it is inserted, and titles stay text', async () => {
+    const created = await admin('POST', 'bulletins', {
+      title: '<img src=x onerror="window.__titleRan=1">标题',
+      content:
+        '<p id="safe">正文</p><img src="x" onerror="window.__ran=1"><script>window.__ran=2</script><a href="javascript:window.__ran=3">x</a>',
+    });
+    const { id } = (await created.json()) as { id: number };
+    const { page, close } = await openPage(browser, 'desktop');
+    try {
+      await page.goto(`${server.url}/#/announcements/${id}`);
+      await page.locator('#safe').waitFor();
+      await page.getByRole('heading', { level: 1, name: '<img src=x onerror="window.__titleRan=1">标题' }).waitFor();
+      await page
+        .locator('[data-testid="announcement-pane"] a', { hasText: 'x' })
+        .click()
+        .catch(() => undefined);
+      await page.waitForTimeout(300);
+      assert.deepEqual(await page.evaluate(() => [(window as never)['__ran'], (window as never)['__titleRan']]), [
+        undefined,
+        undefined,
+      ]);
+      assert.equal(await page.locator('[data-testid="announcement-pane"] script').count(), 0);
+    } finally {
+      await close();
+      await admin('DELETE', `bulletins/${id}`, undefined);
+    }
+  });
+});
+
+describe('phone: list, then a separate view', () => {
+  test('a tap opens /announcement/{id}; the back arrow returns to the list', async () => {
+    const open = await openPage(browser, 'phone');
+    const { page } = open;
+    try {
+      await page.goto(`${server.url}/#/announcements`);
+      assert.equal(await page.getByTestId('announcement-pane').count(), 0);
+      const item = page.getByRole('navigation', { name: '平台公告' }).getByRole('link').nth(3);
+      const title = (await item.innerText()).split('\n')[0] ?? '';
+      await item.click();
+      assert.match(routeOf(page), /^\/announcement\/\d+$/);
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await page.getByRole('link', { name: '返回公告列表' }).click();
+      await waitForRoute(page, '/announcements');
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('an unknown id in the single view says so', async () => {
+    const { page, close } = await openPage(browser, 'phone');
+    try {
+      await page.goto(`${server.url}/#/announcement/424242`);
+      await page.getByText('未找到该公告').waitFor();
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('no announcements at all', () => {
+  for (const viewport of ['phone', 'desktop'] as const) {
+    test(`${viewport}: the list says 暂无公告${viewport === 'desktop' ? ' and the pane asks to choose one' : ''}`, async () => {
+      const empty = await startServer({ DEMO_CONTENT: '0' });
+      const { page, close } = await openPage(browser, viewport);
+      try {
+        await page.goto(`${empty.url}/#/announcements`);
+        await page.getByText('暂无公告').waitFor();
+        if (viewport === 'desktop') await page.getByText('请选择一条公告').waitFor();
+      } finally {
+        await close();
+        await empty.stop();
+      }
+    });
+  }
+});

@@ -1,0 +1,183 @@
+/** The download screen, its host rule, and the iOS tutorial (SPEC.md sections 2 and 6). */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from './support/browser.js';
+import { assertNoProblems, openPage } from './support/page-helpers.js';
+import { adminToken, repoRoot, startServer, type RunningServer } from './support/server.js';
+
+const site = JSON.parse(readFileSync(join(repoRoot, 'site.config.json'), 'utf8')) as Record<string, unknown>;
+const primaryDomain = String(site.primaryDomain);
+let server: RunningServer;
+let browser: Browser;
+let packages: { OS: string; DownloadURL: string }[];
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser([
+    `--host-resolver-rules=MAP ${primaryDomain} 127.0.0.1, MAP www.${primaryDomain} 127.0.0.1, MAP other.example.test 127.0.0.1`,
+  ]);
+  packages = (await (await fetch(`${server.url}/v1/common/getInstallPackageAddrs`)).json()) as typeof packages;
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const packageUrl = (os: string) => packages.find((entry) => entry.OS === os)?.DownloadURL;
+
+describe('download screen off the primary domain', () => {
+  for (const viewport of ['phone', 'desktop'] as const) {
+    test(`${viewport}: title, subtitle, terms, four cards with minimum versions and the right targets`, async () => {
+      const open = await openPage(browser, viewport);
+      const { page } = open;
+      try {
+        await page.goto(`${server.url}/#/download`);
+        await page.getByText('在各种设备上使用').waitFor();
+        await page.getByText('安装即表示您同意《服务用户协议》和《隐私政策》').waitFor();
+        for (const text of ['Android 10 及以上', 'iOS 12 及以上', 'Windows 7 及以上', 'macOS 10.13 及以上']) {
+          await page.getByText(text).waitFor();
+        }
+        const button = (name: string) => page.getByRole('link', { name: `下载 ${name}` });
+        await page.waitForFunction(() => document.querySelectorAll('a[aria-label^="下载 "]').length === 4);
+        assert.equal(await button('Android').getAttribute('href'), packageUrl('android'));
+        assert.equal(
+          await button('iOS').getAttribute('href'),
+          `https://apps.apple.com/app/id${String(site.iosAppStoreId)}`,
+        );
+        assert.equal(await button('iOS').getAttribute('target'), '_blank');
+        assert.equal(await button('Windows').getAttribute('href'), packageUrl('windows'));
+        assert.equal(await button('Mac').getAttribute('href'), packageUrl('mac'));
+        const [download] = await Promise.all([page.waitForEvent('download'), button('Windows').click()]);
+        assert.equal(download.suggestedFilename(), 'xingliao-windows-demo.exe');
+        assertNoProblems(open);
+      } finally {
+        await open.close();
+      }
+    });
+  }
+
+  test('with the CDN on, package URLs point at the bucket', async () => {
+    const cdnServer = await startServer();
+    const put = await fetch(`${cdnServer.url}/v1/admin/appconfig`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ use_cdn: 1, common_cdn_bucket_url: 'https://cdn.example.test/bucket' }),
+    });
+    assert.equal(put.status, 200);
+    const { page, close } = await openPage(browser, 'desktop');
+    try {
+      await page.goto(`${cdnServer.url}/#/download`);
+      const mac = page.getByRole('link', { name: '下载 Mac' });
+      await mac.waitFor();
+      assert.match(
+        (await mac.getAttribute('href')) ?? '',
+        /^https:\/\/cdn\.example\.test\/bucket\/[0-9a-f]{16}-xingliao-mac-demo\.dmg$/,
+      );
+    } finally {
+      await close();
+      await cdnServer.stop();
+    }
+  });
+
+  test('Android prefers the edge service URL, in a new tab, when it answers', async () => {
+    const edge: Server = createServer((_request, response) => {
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'access-control-allow-origin': '*',
+        'access-control-allow-headers': 'os',
+      });
+      response.end(JSON.stringify({ success: true, data: { url: 'https://edge.example.test/xingliao.apk' } }));
+    });
+    await new Promise<void>((resolve) => edge.listen(0, '127.0.0.1', resolve));
+    const address = edge.address();
+    const edgeUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/android`;
+    const configPath = join(mkdtempSync(join(tmpdir(), 'site-config-')), 'site.config.json');
+    writeFileSync(configPath, JSON.stringify({ ...site, androidEdgeUrl: edgeUrl }));
+    const edgeServer = await startServer({ SITE_CONFIG: configPath });
+    const { page, close } = await openPage(browser, 'phone');
+    try {
+      await page.goto(`${edgeServer.url}/#/download`);
+      const android = page.getByRole('link', { name: '下载 Android' });
+      await page.waitForFunction(
+        () => document.querySelector('a[aria-label="下载 Android"]')?.getAttribute('target') === '_blank',
+      );
+      assert.equal(await android.getAttribute('href'), 'https://edge.example.test/xingliao.apk');
+    } finally {
+      await close();
+      await edgeServer.stop();
+      edge.close();
+    }
+  });
+});
+
+describe('the primary domain', () => {
+  for (const host of [primaryDomain, `www.${primaryDomain}`]) {
+    test(`${host}: only the Android card, downloading the fixed APK; the member centre in the header`, async () => {
+      const { page, close } = await openPage(browser, 'desktop');
+      try {
+        await page.goto(`http://${host}:${server.port}/#/download`);
+        const android = page.getByRole('link', { name: '下载 Android' });
+        await android.waitFor();
+        assert.equal(await android.getAttribute('href'), site.androidApkUrl);
+        assert.equal(await page.locator('a[aria-label^="下载 "]').count(), 1);
+        assert.equal(await page.getByText('iOS 12 及以上').count(), 0);
+        const member = page.getByRole('banner').getByRole('link', { name: '会员中心' });
+        assert.equal(await member.getAttribute('href'), site.memberCentreUrl);
+        assert.equal(await member.getAttribute('target'), '_blank');
+      } finally {
+        await close();
+      }
+    });
+  }
+
+  test('another host mapped the same way is not the primary domain', async () => {
+    const { page, close } = await openPage(browser, 'phone');
+    try {
+      await page.goto(`http://other.example.test:${server.port}/#/download`);
+      await page.getByRole('link', { name: '下载 Mac' }).waitFor();
+      assert.equal(await page.getByRole('link', { name: '会员中心' }).count(), 0);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('iOS tutorial', () => {
+  for (const viewport of ['phone', 'desktop'] as const) {
+    test(`${viewport}: no header, TestFlight button, start download to the iOS package shown as a link, seven steps, the certificate note`, async () => {
+      const open = await openPage(browser, viewport);
+      const { page } = open;
+      try {
+        await page.goto(`${server.url}/#/downloadHelp`);
+        await page.getByRole('heading', { level: 1, name: '星聊下载教程' }).waitFor();
+        assert.equal(await page.getByRole('banner').count(), 0);
+        const testflight = page.getByRole('link', { name: '获取 TestFlight' });
+        assert.equal(await testflight.getAttribute('href'), site.testflightUrl);
+        assert.equal(await testflight.getAttribute('target'), '_blank');
+        const start = page.getByRole('link', { name: '开始下载' });
+        await start.waitFor();
+        assert.equal(await start.getAttribute('href'), packageUrl('ios'));
+        await page.getByRole('link', { name: packageUrl('ios') ?? '' }).waitFor();
+        const steps = [
+          '下载 TestFlight',
+          '打开链接',
+          '点击“开始测试”',
+          '点击“接受”',
+          '点击“安装”',
+          '打开应用，点击“下一步”',
+        ];
+        for (const step of steps) await page.getByText(step, { exact: false }).first().waitFor();
+        assert.equal(await page.locator('ol').nth(1).locator('li img').count(), 7);
+        await page.getByText('签名证书自动续期，永不过期').waitFor();
+        assertNoProblems(open);
+      } finally {
+        await open.close();
+      }
+    });
+  }
+});
