@@ -16,13 +16,13 @@ export function PageShell({
   scrollToTop?: boolean;
 }) {
   return (
-    <>
+    <div className="flex min-h-dvh flex-col">
       <Header />
-      <main id={mainContentId} tabIndex={-1} className="outline-none">
+      <main id={mainContentId} tabIndex={-1} className="flex-1 outline-none">
         {children}
       </main>
       {footer && <Footer />}
       {scrollToTop && <ScrollToTop />}
-    </>
+    </div>
   );
 }
