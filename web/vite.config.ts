@@ -31,8 +31,24 @@ function precompress(): Plugin {
   };
 }
 
+/** In development the page comes from Vite, not the server: carry the committed site config
+ * the way the server does, so `npm run dev -w web` behaves like the real thing. */
+function devSiteConfig(): Plugin {
+  return {
+    name: 'dev-site-config',
+    apply: 'serve',
+    transformIndexHtml: () => [
+      {
+        tag: 'meta',
+        attrs: { name: 'site-config', content: readFileSync(new URL('../site.config.json', import.meta.url), 'utf8') },
+        injectTo: 'head',
+      },
+    ],
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), precompress(), devSiteConfig()],
   resolve: { conditions: ['source', ...defaultClientConditions] },
   // Illustrations stay separate files: cached on their own, and lazy below the fold.
   build: { outDir: 'dist', assetsDir: 'assets', target: 'es2022', sourcemap: false, assetsInlineLimit: 0 },
