@@ -68,7 +68,9 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     frameguard: { action: 'deny' },
-    hsts: false,
+    // Only when the operator says visitors arrive over HTTPS: HSTS on plain HTTP would lock
+    // visitors out of a site that has no certificate.
+    hsts: config.behindTls ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()');

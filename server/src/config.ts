@@ -26,6 +26,8 @@ export interface ServerConfig {
   webRoot: string;
   shutdownTimeoutMs: number;
   uploadMaxBytes: number;
+  /** The operator says visitors reach the site over HTTPS: send HSTS. */
+  behindTls: boolean;
 }
 
 export class ConfigError extends Error {
@@ -81,6 +83,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     webRoot: resolve(env.WEB_ROOT || resolve(repoRoot, 'web/dist')),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     uploadMaxBytes: int('UPLOAD_MAX_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    behindTls: flag('BEHIND_TLS', false),
   };
 
   if (config.adminToken !== undefined && config.adminToken.length < 16) {

@@ -79,6 +79,18 @@ describe('the page before the site is built', () => {
     );
   });
 
+  test('no HSTS unless the operator says the site is behind TLS', async () => {
+    assert.equal((await t.app.inject('/')).headers['strict-transport-security'], undefined);
+    const tls = await startTestApp({ env: { BEHIND_TLS: '1' } });
+    try {
+      const res = await tls.app.inject('/');
+      assert.equal(res.headers['strict-transport-security'], 'max-age=31536000; includeSubDomains');
+      assert.equal(res.headers['cross-origin-opener-policy'], 'same-origin');
+    } finally {
+      await tls.close();
+    }
+  });
+
   test('an unknown path outside /v1/ is a 404', async () => {
     const res = await t.app.inject('/no-such-page');
     assert.equal(res.statusCode, 404);
