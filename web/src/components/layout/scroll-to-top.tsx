@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { scrollTopThresholdPx } from '../../config/constants';
 import { cn } from '../../lib/cn';
 import { t } from '../../lib/i18n';
+import { Icon, iconPaths } from '../ui/icon';
 
 export function ScrollToTop() {
   const [visible, setVisible] = useState(false);
@@ -26,17 +27,7 @@ export function ScrollToTop() {
         'fixed end-4 bottom-5 z-40 grid size-11 place-items-center rounded-full border border-line bg-surface/90 text-fg shadow-lg backdrop-blur transition hover:bg-surface-2 md:end-8 md:bottom-8',
       )}
     >
-      <svg
-        viewBox="0 0 24 24"
-        className="size-5"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        aria-hidden="true"
-      >
-        <path d="M12 19V5m-7 7 7-7 7 7" />
-      </svg>
+      <Icon path={iconPaths.arrowUp} />
     </button>
   );
 }

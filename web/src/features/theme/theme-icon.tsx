@@ -1,4 +1,5 @@
 import type { Theme } from './theme';
+import { Icon } from '../../components/ui/icon';
 
 const paths: Record<Theme, string> = {
   light:
@@ -8,18 +9,5 @@ const paths: Record<Theme, string> = {
 };
 
 export function ThemeIcon({ theme }: { theme: Theme }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      className="size-4"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
-      <path d={paths[theme]} />
-    </svg>
-  );
+  return <Icon path={paths[theme]} className="size-4" />;
 }

@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { Notice } from '../../../components/ui/status';
 import { cn } from '../../../lib/cn';
 import { t } from '../../../lib/i18n';
+import { Icon, iconPaths } from '../../../components/ui/icon';
 
 /** The titles, under a heading whose chevron folds the list away (open by default). */
 export function AnnouncementList({
@@ -31,17 +32,7 @@ export function AnnouncementList({
           onClick={() => setExpanded((open) => !open)}
           className="grid size-9 place-items-center rounded-full text-muted hover:bg-surface-2 hover:text-fg"
         >
-          <svg
-            viewBox="0 0 24 24"
-            className={cn('size-5 transition-transform', !expanded && '-rotate-90')}
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            aria-hidden="true"
-          >
-            <path d="m6 9 6 6 6-6" />
-          </svg>
+          <Icon path={iconPaths.chevronDown} className={cn('transition-transform', !expanded && '-rotate-90')} />
         </button>
       </div>
       <div id={listId} hidden={!expanded} className="border-t border-line">

@@ -1,3 +1,5 @@
+import { Icon } from '../../../components/ui/icon';
+
 export type Platform = 'android' | 'ios' | 'windows' | 'mac';
 
 const icons: Record<Platform, string> = {
@@ -9,18 +11,5 @@ const icons: Record<Platform, string> = {
 };
 
 export function PlatformIcon({ platform, className }: { platform: Platform; className?: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      className={className}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.6"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
-      <path d={icons[platform]} />
-    </svg>
-  );
+  return <Icon path={icons[platform]} className={className} strokeWidth={1.6} />;
 }
