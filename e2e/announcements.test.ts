@@ -118,7 +118,7 @@ describe('desktop: list and detail side by side', () => {
     const { page, close } = await openPage(browser, 'desktop');
     try {
       await page.goto(`${server.url}/#/announcements/${id}`);
-      await page.locator('#safe').waitFor();
+      await page.getByTestId('announcement-pane').getByText('正文').waitFor();
       await page.getByRole('heading', { level: 1, name: '<img src=x onerror="window.__titleRan=1">标题' }).waitFor();
       await page
         .locator('[data-testid="announcement-pane"] a', { hasText: 'x' })

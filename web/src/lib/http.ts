@@ -10,6 +10,16 @@ export class HttpError extends Error {
   }
 }
 
+type UnreachableListener = (url: string) => void;
+const unreachableListeners = new Set<UnreachableListener>();
+
+/** Calls `listener` with the URL of every `getJson` call that got no answer at all (refused,
+ * reset, timed out): the sign that an address died. Answers a function that stops it. */
+export function onUnreachable(listener: UnreachableListener): () => void {
+  unreachableListeners.add(listener);
+  return () => unreachableListeners.delete(listener);
+}
+
 /**
  * GET a JSON answer with the `os: WEB` header every call carries. The timeout is built by hand
  * rather than with AbortSignal.timeout/any, which older phone browsers lack.
@@ -18,7 +28,13 @@ export async function getJson(url: string, timeoutMs: number = timeouts.defaultM
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
   try {
-    const response = await fetch(url, { headers: { os: 'WEB' }, signal: controller.signal, cache: 'no-cache' });
+    let response: Response;
+    try {
+      response = await fetch(url, { headers: { os: 'WEB' }, signal: controller.signal, cache: 'no-cache' });
+    } catch (error) {
+      for (const listener of unreachableListeners) listener(url);
+      throw error;
+    }
     if (!response.ok) throw new HttpError(response.status, url);
     return (await response.json()) as unknown;
   } finally {
