@@ -1,0 +1,262 @@
+/**
+ * For scripts/bench-load.ts: the real built server on a fresh SQLite file and a free 127.0.0.1
+ * port, realistic content published through the admin API, and the server's RSS read from /proc.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const repoRoot = resolve(import.meta.dirname, '..');
+
+export interface BenchServer {
+  url: string;
+  pid: number;
+  adminToken: string;
+  databasePath: string;
+  /** The server's own copy of web/dist, and the main hashed script in it. */
+  webRoot: string;
+  asset: string;
+  /** Every line the server wrote (at LOG_LEVEL=warn: only warnings and errors). */
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => done(port));
+    });
+  });
+}
+
+function requireBuild(): void {
+  for (const file of ['server/dist/server.js', 'web/dist/index.html']) {
+    if (!existsSync(join(repoRoot, file))) {
+      throw new Error(`${file} is missing: run \`npm run build\` first`);
+    }
+  }
+}
+
+/**
+ * A private copy of the built site: a rebuild of web/dist during a run (hashes change, old
+ * assets vanish) would otherwise turn the asset target into 404s. Answers the copy's root and
+ * the main hashed script that its index.html loads (index-<hash>.js).
+ */
+function snapshotSite(dir: string): { webRoot: string; asset: string } {
+  const webRoot = join(dir, 'web');
+  cpSync(join(repoRoot, 'web/dist'), webRoot, { recursive: true });
+  const html = readFileSync(join(webRoot, 'index.html'), 'utf8');
+  const asset = /src="\/assets\/(index-[\w-]+\.js)"/.exec(html)?.[1];
+  if (asset === undefined || !existsSync(join(webRoot, 'assets', asset))) {
+    throw new Error('web/dist is incomplete (a build in progress?): run `npm run build` and try again');
+  }
+  return { webRoot, asset };
+}
+
+/** `nodeArgs` go to node before the script, e.g. ['--trace-gc'] when looking into memory. */
+export async function startBenchServer(nodeArgs: string[] = []): Promise<BenchServer> {
+  requireBuild();
+  const dir = mkdtempSync(join(tmpdir(), 'chat-site-bench-'));
+  const databasePath = join(dir, 'site.db');
+  let site: { webRoot: string; asset: string };
+  try {
+    site = snapshotSite(dir);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const { webRoot, asset } = site;
+  const adminToken = `bench-${randomBytes(12).toString('hex')}`;
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, join(repoRoot, 'server/dist/server.js')], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${databasePath}`,
+      DEMO_CONTENT: '0',
+      ADMIN_TOKEN: adminToken,
+      // One log line per request would cost more than many of the requests themselves.
+      LOG_LEVEL: 'warn',
+      SITE_CONFIG: join(repoRoot, 'site.config.json'),
+      WEB_ROOT: webRoot,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (l) => logs.push(l));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  // However this script ends, the server and its files go with it.
+  const cleanUp = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', cleanUp);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const failure =
+      child.exitCode !== null
+        ? `the server exited with ${child.exitCode}`
+        : Date.now() > deadline
+          ? 'the server did not answer /healthz within 20 s'
+          : undefined;
+    if (failure !== undefined) {
+      cleanUp();
+      throw new Error(`${failure}:\n${logs.join('\n')}`);
+    }
+    try {
+      if ((await fetch(`${url}/healthz`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  if (child.pid === undefined) throw new Error('the server has no pid');
+
+  return {
+    url,
+    pid: child.pid,
+    adminToken,
+    databasePath,
+    webRoot,
+    asset,
+    logs,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      process.removeListener('exit', cleanUp);
+      cleanUp();
+    },
+  };
+}
+
+// A 1×1 PNG: the image the announcements link to, uploaded like an operator would.
+const png = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const topics = ['服务器维护通知', '新版本发布', '安全提醒', '春节活动', '功能更新', '服务条款更新'];
+
+// Common characters to write varied prose from: repeated boilerplate would compress far better
+// than real announcements do, and make the compressed answers unrealistically cheap.
+const characters =
+  '的一是在不了有和人这中大为上个我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经' +
+  '十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天四日那社事平形相' +
+  '全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系很情者最立代想已通并提直题程展五果';
+
+/** The same text for the same seed, so that runs are comparable. */
+function prose(seed: number, length: number): string {
+  let state = seed * 2654435761;
+  let text = '';
+  for (let i = 0; i < length; i++) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    text += characters[state % characters.length];
+    if (i % 23 === 22) text += state % 3 === 0 ? '。' : '，';
+  }
+  return `${text}。`;
+}
+
+/** Announcement HTML of about 1–2 KB: headings, paragraphs, a list, a link and a relative image. */
+function announcementHtml(n: number, imagePath: string): string {
+  const items = Array.from({ length: 2 + (n % 3) }, (_, i) => `<li>${prose(n * 100 + i, 18)}</li>`);
+  const paragraphs = Array.from({ length: 2 + (n % 2) }, (_, i) => `<p>${prose(n * 10 + i, 110 + ((n * 7) % 70))}</p>`);
+  return (
+    `<h2>${topics[n % topics.length]}（${n}）</h2>${paragraphs.join('')}` +
+    `<ul>${items.join('')}</ul>` +
+    `<p><img src="${imagePath}" alt="公告配图" width="640" height="320" /></p>` +
+    `<p>详情请见 <a href="https://example.com/notes/${n}">更新说明</a>。</p>`
+  );
+}
+
+/** Publishes `count` announcements (a few pinned): their ids, oldest first, and their mean size. */
+export async function publishAnnouncements(
+  url: string,
+  adminToken: string,
+  count: number,
+): Promise<{ ids: number[]; meanContentBytes: number }> {
+  const auth = { authorization: `Bearer ${adminToken}` };
+  const upload = await fetch(`${url}/v1/admin/files?name=banner.png`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'image/png' },
+    body: png,
+  });
+  if (upload.status !== 201) throw new Error(`image upload answered ${upload.status}: ${await upload.text()}`);
+  const { path } = (await upload.json()) as { path: string };
+  const ids: number[] = [];
+  let contentBytes = 0;
+  for (let n = 1; n <= count; n++) {
+    const content = announcementHtml(n, path);
+    contentBytes += Buffer.byteLength(content);
+    const response = await fetch(`${url}/v1/admin/bulletins`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title: `${topics[n % topics.length]} 第 ${n} 期`,
+        content,
+        topup: n % 17 === 0 ? 1 : 0,
+      }),
+    });
+    if (response.status !== 201)
+      throw new Error(`publishing ${n} answered ${response.status}: ${await response.text()}`);
+    ids.push(((await response.json()) as { id: number }).id);
+  }
+  return { ids, meanContentBytes: Math.round(contentBytes / count) };
+}
+
+export interface RssSample {
+  /** Seconds since sampling started. */
+  t: number;
+  /** Resident set size in bytes. */
+  rss: number;
+}
+
+/** Reads a process's resident set size (VmRSS in /proc/<pid>/status) once a second. */
+export class RssSampler {
+  readonly #pid: number;
+  #samples: RssSample[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #started = 0;
+
+  constructor(pid: number) {
+    this.#pid = pid;
+  }
+
+  read(): number {
+    const status = readFileSync(`/proc/${this.#pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status)?.[1];
+    if (kb === undefined) throw new Error(`no VmRSS in /proc/${this.#pid}/status`);
+    return Number(kb) * 1024;
+  }
+
+  start(): void {
+    this.#samples = [];
+    this.#started = performance.now();
+    const sample = () => this.#samples.push({ t: (performance.now() - this.#started) / 1000, rss: this.read() });
+    sample();
+    this.#timer = setInterval(sample, 1000);
+  }
+
+  /** Stops sampling after one last sample, and answers them all. */
+  stop(): RssSample[] {
+    clearInterval(this.#timer);
+    this.#samples.push({ t: (performance.now() - this.#started) / 1000, rss: this.read() });
+    return this.#samples.map((s) => ({ t: Math.round(s.t * 100) / 100, rss: s.rss }));
+  }
+}
