@@ -399,10 +399,11 @@ describe(`durability on ${dialect}`, () => {
       try {
         server = await spawnServer(testEnv(database));
         for (let cycle = 1; cycle <= cycles; cycle++) {
-          run = { base: server.url, cycle, killed: false, inFlight: 0 };
+          const current: Run = { base: server.url, cycle, killed: false, inFlight: 0 };
+          run = current;
           ledger.appconfig.ackedThisCycle = 0;
           ledger.packages.ackedThisCycle = 0;
-          const streams = Array.from({ length: writers }, (_, w) => writer(run, ledger, w));
+          const streams = Array.from({ length: writers }, (_, w) => writer(current, ledger, w));
 
           // Once every kind of write has been acknowledged at least once (a cold server on a busy
           // machine can take a while), the writes run on for 1.5–3 s before the kill.
