@@ -3,7 +3,7 @@
  * server.ts does, and tests call the app in-process.
  */
 import { existsSync } from 'node:fs';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import etag from '@fastify/etag';
@@ -20,6 +20,7 @@ import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
 import { pageRoutes } from './page/routes.js';
 import { settingAdminRoutes, settingRoutes } from './settings/routes.js';
 import { validatorCompiler } from './lib/validation.js';
+import { adminGuard, refuseUnstorableText } from './lib/admin-guard.js';
 
 export interface BuildOptions {
   config: ServerConfig;
@@ -35,7 +36,27 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
     bodyLimit: 1024 * 1024,
-    requestTimeout: 30_000,
+    // A client that is slow to send its headers, or its whole request, gets 408 and is cut off.
+    // Node checks for them every connectionsCheckingInterval, so that follows the timeouts.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 4)),
+    },
+    // Errors Node finds before Fastify has a request (timeouts, malformed HTTP, headers too
+    // large) are answered with the same {status, msg} as every other error.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      if (error.code !== 'ECONNRESET' && socket.writable && !socket.destroyed) {
+        const body = JSON.stringify({ status, msg: STATUS_CODES[status] ?? 'Bad Request' });
+        socket.write(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy();
+    },
     return503OnClosing: true,
     // Malformed URLs and over-long path parameters get the same {status, msg} as every error.
     frameworkErrors: (error, _request, reply) => {
@@ -88,7 +109,13 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
       await api.register(cors, {
         hook: 'onRequest',
         delegator: (request, callback) =>
-          callback(null, request.url.startsWith('/v1/admin') ? { origin: false } : { origin: '*', maxAge: 86_400 }),
+          callback(
+            null,
+            request.url.startsWith('/v1/admin')
+              ? { origin: false }
+              : // A half-formed preflight is answered like any other, not with a plain-text 400.
+                { origin: '*', maxAge: 86_400, strictPreflight: false },
+          ),
       });
       api.addHook('onSend', async (request, reply, payload) => {
         if (request.method === 'GET' && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
@@ -143,19 +170,15 @@ function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
-/** The operator's API: only with a valid bearer token, which is compared in constant time. */
+/** The operator's API: only with a valid bearer token (compared in constant time), from a client
+ * that has not failed too often; and only with text the databases can store exactly. */
 function adminApi(token: string) {
-  const expected = createHash('sha256').update(token).digest();
   return async (admin: FastifyInstance, { db, config }: RouteDeps) => {
-    admin.addHook('onRequest', async (request, reply) => {
-      const header = request.headers.authorization ?? '';
-      const given = createHash('sha256')
-        .update(header.startsWith('Bearer ') ? header.slice(7) : '')
-        .digest();
-      if (!timingSafeEqual(given, expected)) {
-        return reply.status(401).header('www-authenticate', 'Bearer').send({ status: 401, msg: 'unauthorized' });
-      }
-    });
+    admin.addHook(
+      'onRequest',
+      adminGuard({ token, maxFailures: config.adminMaxFailures, windowMs: config.adminFailureWindowMs }),
+    );
+    admin.addHook('preHandler', refuseUnstorableText);
     for (const routes of [bulletinAdminRoutes, packageAdminRoutes, settingAdminRoutes, fileAdminRoutes]) {
       await admin.register(routes, { db, config });
     }

@@ -26,6 +26,13 @@ export interface ServerConfig {
   webRoot: string;
   shutdownTimeoutMs: number;
   uploadMaxBytes: number;
+  /** Longest a client may take to send a whole request, headers and body; then 408. */
+  requestTimeoutMs: number;
+  /** Longest a client may take to send a request's headers; then 408. At most requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** Failed admin token attempts one client may make per window before it is locked out. */
+  adminMaxFailures: number;
+  adminFailureWindowMs: number;
   /** The operator says visitors reach the site over HTTPS: send HSTS. */
   behindTls: boolean;
 }
@@ -68,6 +75,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   };
 
   const siteConfigPath = resolve(env.SITE_CONFIG || './site.config.json');
+  const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
   const config: ServerConfig = {
     port: int('PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -84,10 +92,19 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     uploadMaxBytes: int('UPLOAD_MAX_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     behindTls: flag('BEHIND_TLS', false),
+    requestTimeoutMs,
+    headersTimeoutMs: int('HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000),
+    adminMaxFailures: int('ADMIN_MAX_FAILURES', 10, 1, 1_000_000),
+    adminFailureWindowMs: int('ADMIN_FAILURE_WINDOW_MS', 15 * 60_000, 1000, 86_400_000),
   };
 
   if (config.adminToken !== undefined && config.adminToken.length < 16) {
     problems.push('ADMIN_TOKEN must be at least 16 characters long');
+  }
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    problems.push(
+      `HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`,
+    );
   }
   if (!isTimeZone(config.timeZone)) problems.push(`TIME_ZONE "${config.timeZone}" is not a known IANA time zone`);
   if (config.publicUrl !== undefined && !isHttpUrl(config.publicUrl)) {

@@ -13,6 +13,7 @@ import {
   toListItem,
   updateBulletin,
 } from './repository.js';
+import { sanitizeBulletinHtml } from './sanitize.js';
 
 export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   app.get(
@@ -67,7 +68,11 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     },
     async (request, reply) => {
       const { title, content, topup } = request.body;
-      const id = await createBulletin(db.kysely, { title: title.trim(), content, pinned: topup === 1 });
+      const id = await createBulletin(db.kysely, {
+        title: title.trim(),
+        content: sanitizeBulletinHtml(content),
+        pinned: topup === 1,
+      });
       return reply.status(201).send({ id });
     },
   );
@@ -89,7 +94,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       const { title, content, topup } = request.body;
       const found = await updateBulletin(db.kysely, id, {
         ...(title !== undefined && { title: title.trim() }),
-        ...(content !== undefined && { content }),
+        ...(content !== undefined && { content: sanitizeBulletinHtml(content) }),
         ...(topup !== undefined && { pinned: topup === 1 }),
       });
       if (!found) throw notFound('announcement');

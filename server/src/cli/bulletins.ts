@@ -8,6 +8,7 @@ import {
   updateBulletin,
   type BulletinPatch,
 } from '../bulletins/repository.js';
+import { sanitizeBulletinHtml } from '../bulletins/sanitize.js';
 import type { BulletinRow } from '../db/schema.js';
 import { toWireTime } from '../lib/time.js';
 import { timeZone, UsageError, withDb } from './context.js';
@@ -124,8 +125,10 @@ function withContentOptions(command: Command): Command {
     .addOption(new Option('--content <html>', 'the HTML content').conflicts('contentFile'));
 }
 
+/** The content as given, cleaned with the same allowlist as the admin API. */
 function contentOf(options: ContentOptions): string | undefined {
-  return options.contentFile !== undefined ? readText(options.contentFile) : options.content;
+  const html = options.contentFile !== undefined ? readText(options.contentFile) : options.content;
+  return html === undefined ? undefined : sanitizeBulletinHtml(html);
 }
 
 async function change(id: number, patch: BulletinPatch): Promise<void> {

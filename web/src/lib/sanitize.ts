@@ -1,15 +1,51 @@
 import DOMPurify from 'dompurify';
 
+/** The allowlist the server stores announcements with (server/src/bulletins/sanitize.ts). Rows
+ * written before it, or by another server, reach the page only through this copy. Without id and
+ * name no announcement can shadow a global the page reads. */
+const allowedTags = [
+  ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code'],
+  ...['strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'sub', 'sup', 'mark', 'small', 'span', 'div'],
+  ...['ul', 'ol', 'li', 'dl', 'dt', 'dd'],
+  ...['table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption'],
+  ...['a', 'img', 'figure', 'figcaption'],
+];
+const allowedAttributes = ['href', 'title', 'src', 'alt', 'width', 'height', 'colspan', 'rowspan', 'scope'];
+/** http, https and mailto, or no scheme at all (relative). */
+const allowedUri = /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
+
+function httpOrigin(url: string): string | undefined {
+  try {
+    const parsed = new URL(url, document.baseURI);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Cleans announcement HTML with DOMPurify's allowlist before it is inserted, and passes every
- * image source through `resolveSrc` (API address and CDN rewriting). Links open in a new tab.
+ * Cleans announcement HTML before it is inserted, and passes every image source through
+ * `resolveSrc` (API address and CDN rewriting). Links open in a new tab. An image is kept only
+ * when it loads from this site, the API address or the CDN, the places `resolveSrc` sends a
+ * hosted file, as the page's Content-Security-Policy allows: anything else would be a request
+ * to a stranger (a tracking pixel) or a data: URL.
  */
 export function sanitizeBulletinHtml(html: string, resolveSrc: (src: string) => string): string {
+  const imageOrigins = new Set(
+    [location.origin, httpOrigin(resolveSrc('x')), httpOrigin(resolveSrc('file/preview/x'))].filter(
+      (origin) => origin !== undefined,
+    ),
+  );
   const purify = DOMPurify(window);
   purify.addHook('afterSanitizeAttributes', (node) => {
     if (node instanceof HTMLImageElement) {
       const src = node.getAttribute('src');
-      if (src !== null) node.setAttribute('src', resolveSrc(src));
+      if (src !== null) {
+        const resolved = resolveSrc(src);
+        const origin = httpOrigin(resolved);
+        if (origin !== undefined && imageOrigins.has(origin)) node.setAttribute('src', resolved);
+        else node.removeAttribute('src');
+      }
       node.setAttribute('loading', 'lazy');
       node.setAttribute('decoding', 'async');
     }
@@ -19,8 +55,10 @@ export function sanitizeBulletinHtml(html: string, resolveSrc: (src: string) => 
     }
   });
   return purify.sanitize(html, {
-    USE_PROFILES: { html: true },
-    FORBID_TAGS: ['style', 'form'],
-    FORBID_ATTR: ['style'],
+    ALLOWED_TAGS: allowedTags,
+    ALLOWED_ATTR: allowedAttributes,
+    ALLOWED_URI_REGEXP: allowedUri,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
   });
 }
