@@ -28,6 +28,20 @@ describe('the server process', () => {
     }
   });
 
+  test('four servers starting at once on one empty database all come up (migrations race safely)', async () => {
+    const database = await createTestDatabase();
+    try {
+      const servers = await Promise.all([1, 2, 3, 4].map(() => spawnServer(testEnv(database, { DEMO_CONTENT: '1' }))));
+      for (const server of servers) {
+        const page = (await (await fetch(`${server.url}/v1/bulletin/page`)).json()) as BulletinPage;
+        assert.equal(page.count, 12);
+      }
+      await Promise.all(servers.map((server) => server.stop()));
+    } finally {
+      await database.drop();
+    }
+  });
+
   test('DEMO_CONTENT=0 leaves an empty database empty', async () => {
     const database = await createTestDatabase();
     try {

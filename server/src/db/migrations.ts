@@ -55,15 +55,22 @@ function migrations(dialect: Dialect): Record<string, Migration> {
   };
 }
 
-/** Brings the schema up to date. Safe to run from several servers starting at once: Kysely
- * takes a lock (an advisory lock on PostgreSQL) around the migration run. */
-export async function migrate(db: Db): Promise<void> {
+/** Brings the schema up to date. Safe to run from several servers starting at once: on
+ * PostgreSQL Kysely holds an advisory lock; SQLite has no lock across processes, so a run that
+ * lost the race to another process (its tables already exist, or the file is busy) tries again
+ * and then finds the work done. */
+export async function migrate(db: Db, attempts = 5): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(db.dialect) };
   const migrator = new Migrator({ db: db.kysely, provider });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error !== undefined || failed !== undefined) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((result) => result.status === 'Error');
+    if (error === undefined && failed === undefined) return;
     const reason = error instanceof Error ? error.message : String(error ?? '');
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+    const lostRace = db.dialect === 'sqlite' && /already exists|database is locked|SQLITE_BUSY/i.test(reason);
+    if (!lostRace || attempt >= attempts) {
+      throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
   }
 }
