@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
-import pg from 'pg';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { imageTypes, packageTypes } from '../src/files/content-types.js';
 import { storeFile } from '../src/files/repository.js';
@@ -69,7 +68,7 @@ describe('body and upload limits', () => {
   before(async () => {
     t = await startTestApp({ env: { UPLOAD_MAX_BYTES: String(uploadMaxBytes) } });
   });
-  after(() => closeQuietly(t));
+  after(() => t.close());
 
   const upload = (name: string, type: string, payload: Buffer | string) =>
     t.app.inject({
@@ -466,7 +465,7 @@ describe('the admin door', () => {
       env: { ADMIN_MAX_FAILURES: '10', ADMIN_FAILURE_WINDOW_MS: String(windowMs) },
     });
   });
-  after(() => closeQuietly(t));
+  after(() => t.close());
 
   const snapshot = async () =>
     JSON.stringify([
@@ -643,7 +642,7 @@ describe('the admin door', () => {
       assert.equal((await put('203.0.113.7', bearer)).statusCode, 429);
       assert.equal((await put('203.0.113.8', bearer)).statusCode, 200);
     } finally {
-      await closeQuietly(proxied);
+      await proxied.close();
     }
   });
 });
@@ -707,31 +706,3 @@ describe('the failure limiter and the token check', () => {
     assert.equal(unstorableTextPath(Buffer.from([0, 0, 0])), undefined, 'file bytes are not text');
   });
 });
-
-/**
- * t.close(), but on PostgreSQL only once the pool's connections have really gone: pg's
- * pool.end() resolves before they have, and the forced DROP DATABASE in t.close() would then
- * kill them mid-goodbye, an 'error' on a client nobody listens to any more (uncaught).
- */
-async function closeQuietly(app: TestApp): Promise<void> {
-  await app.app.close();
-  await app.db.close();
-  if (app.config.database.kind === 'postgres') {
-    const database = new URL(app.config.database.url).pathname.slice(1);
-    const admin = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
-    await admin.connect();
-    try {
-      for (let attempt = 0; attempt < 250; attempt++) {
-        const { rows } = await admin.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
-          [database],
-        );
-        if (rows[0]?.n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    } finally {
-      await admin.end();
-    }
-  }
-  await app.close();
-}

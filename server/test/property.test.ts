@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import fc from 'fast-check';
-import pg from 'pg';
 import { adminToken, startTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -18,35 +17,7 @@ before(async () => {
   // tokenless requests' 401 into 429 after ten of them.
   t = await startTestApp({ demo: true, env: { ADMIN_MAX_FAILURES: '1000000' } });
 });
-after(() => closeQuietly(t));
-
-/**
- * t.close(), but on PostgreSQL only once the pool's connections have really gone: pg's
- * pool.end() resolves before they have, and the forced DROP DATABASE in t.close() would then
- * kill them mid-goodbye, an 'error' on a client nobody listens to any more (uncaught).
- */
-async function closeQuietly(app: TestApp): Promise<void> {
-  await app.app.close();
-  await app.db.close();
-  if (app.config.database.kind === 'postgres') {
-    const database = new URL(app.config.database.url).pathname.slice(1);
-    const admin = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
-    await admin.connect();
-    try {
-      for (let attempt = 0; attempt < 250; attempt++) {
-        const { rows } = await admin.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
-          [database],
-        );
-        if (rows[0]?.n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    } finally {
-      await admin.end();
-    }
-  }
-  await app.close();
-}
+after(() => t.close());
 
 /** Runs per property. PROPERTY_RUNS_SCALE=10 (or more) searches longer, for a run by hand. */
 const scale = Number(process.env.PROPERTY_RUNS_SCALE) || 1;
