@@ -102,7 +102,10 @@ describe('desktop: list and detail side by side', () => {
       await page.goto(`${server.url}/#/announcements`);
       await page.getByText('加载中...').waitFor();
       await page.getByRole('navigation', { name: '平台公告' }).getByRole('link').first().waitFor();
-      assert.equal(await page.getByText('加载中...').count(), 0);
+      // The detail pane loads the selected announcement after the list, with its own brief
+      // 加载中...; once both have arrived nothing on the page may still say it is loading.
+      await page.getByTestId('announcement-pane').getByRole('heading').first().waitFor();
+      await page.getByText('加载中...').waitFor({ state: 'detached', timeout: 5000 });
     } finally {
       await close();
     }
