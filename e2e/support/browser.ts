@@ -8,21 +8,20 @@ export const viewports = {
   desktop: { width: 1280, height: 860 },
 } as const;
 
+/** The flags this machine needs; Lighthouse (scripts/audit.ts) launches Chromium with them too. */
+export const chromiumFlags = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      ...extraArgs,
-    ],
-  });
+  return chromium.launch({ executablePath: chromiumPath, args: [...chromiumFlags, ...extraArgs] });
 }
 
 export function contextOptions(

@@ -1,0 +1,139 @@
+/**
+ * `npm run audit`: Lighthouse 12 in Debian's Chromium against the built site, served by the real
+ * server with demo content: every page below, with the mobile and the desktop preset, `--runs`
+ * times each (default 3), one run after another in one browser so the runs do not compete for
+ * the CPU. Prints the medians (four category scores, LCP, TBT, CLS) and the audits that cost
+ * points, writes every run to .tmp/audit.json, and exits 1 when a median category score is
+ * under `--min` (default 95).
+ *
+ * Build first (`npm run build`); WEB_ROOT picks another build folder. `--only <text>` audits only
+ * the pages whose path contains it.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { launch } from 'chrome-launcher';
+import lighthouse, { desktopConfig, type Config, type Flags } from 'lighthouse';
+import { chromiumFlags, chromiumPath } from '../e2e/support/browser.js';
+import { repoRoot, startServer } from '../e2e/support/server.js';
+
+const pages = ['/', '/#/download', '/#/downloadHelp', '/#/announcements'];
+const presets: Record<string, Config | undefined> = { mobile: undefined, desktop: desktopConfig };
+const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    min: { type: 'string', default: '95' },
+    only: { type: 'string', default: '' },
+  },
+});
+const runs = Number(values.runs);
+const min = Number(values.min);
+if (!Number.isInteger(runs) || runs < 1 || runs > 20 || !Number.isFinite(min) || min < 0 || min > 100) {
+  console.error('usage: npm run audit -- [--runs 1..20] [--min 0..100] [--only <path text>]');
+  process.exit(2);
+}
+
+interface Run {
+  scores: Record<(typeof categories)[number], number>;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  /** Audits that cost points: id and score. */
+  lost: { id: string; score: number }[];
+}
+
+const median = (numbers: number[]) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+async function audit(url: string, port: number, config: Config | undefined): Promise<Run> {
+  const flags: Flags = { port, logLevel: 'error', onlyCategories: [...categories], output: 'json' };
+  const result = await lighthouse(url, flags, config);
+  if (result === undefined) throw new Error(`Lighthouse gave no result for ${url}`);
+  const { lhr } = result;
+  if (lhr.runtimeError !== undefined) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const lost = categories.flatMap((category) =>
+    (lhr.categories[category]?.auditRefs ?? []).flatMap((ref) => {
+      const score = lhr.audits[ref.id]?.score;
+      return ref.weight > 0 && typeof score === 'number' && score < 1 ? [{ id: ref.id, score }] : [];
+    }),
+  );
+  return {
+    scores: Object.fromEntries(
+      categories.map((category) => [category, Math.round((lhr.categories[category]?.score ?? 0) * 100)]),
+    ) as Run['scores'],
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    cls: numeric('cumulative-layout-shift'),
+    lost,
+  };
+}
+
+const server = await startServer();
+const chrome = await launch({ chromePath: chromiumPath, chromeFlags: chromiumFlags });
+const report: { page: string; preset: string; median: Omit<Run, 'lost'>; runs: Run[] }[] = [];
+try {
+  for (const page of pages.filter((path) => path.includes(values.only))) {
+    for (const [preset, config] of Object.entries(presets)) {
+      const done: Run[] = [];
+      for (let run = 0; run < runs; run += 1) done.push(await audit(`${server.url}${page}`, chrome.port, config));
+      report.push({
+        page,
+        preset,
+        median: {
+          scores: Object.fromEntries(
+            categories.map((category) => [category, median(done.map((run) => run.scores[category]))]),
+          ) as Run['scores'],
+          lcpMs: median(done.map((run) => run.lcpMs)),
+          tbtMs: median(done.map((run) => run.tbtMs)),
+          cls: median(done.map((run) => run.cls)),
+        },
+        runs: done,
+      });
+      process.stderr.write(`audited ${page} (${preset})\n`);
+    }
+  }
+} finally {
+  chrome.kill();
+  await server.stop();
+}
+
+const pad = (text: string | number, width: number) => String(text).padStart(width);
+console.log(`\nLighthouse medians of ${runs} run(s) (perf, a11y, best practices, SEO; LCP, TBT, CLS)`);
+console.log(`${'page'.padEnd(20)}${'preset'.padEnd(9)} perf a11y   bp  seo     LCP     TBT    CLS`);
+for (const { page, preset, median: m } of report) {
+  const s = m.scores;
+  console.log(
+    `${page.padEnd(20)}${preset.padEnd(9)}${pad(s.performance, 5)}${pad(s.accessibility, 5)}${pad(s['best-practices'], 5)}` +
+      `${pad(s.seo, 5)}${pad(`${Math.round(m.lcpMs)} ms`, 8)}${pad(`${Math.round(m.tbtMs)} ms`, 8)}${pad(m.cls.toFixed(3), 7)}`,
+  );
+}
+const lostEverywhere = new Map<string, number>();
+for (const entry of report)
+  for (const run of entry.runs)
+    for (const { id } of run.lost) lostEverywhere.set(id, (lostEverywhere.get(id) ?? 0) + 1);
+if (lostEverywhere.size > 0)
+  console.log(
+    `\nAudits that cost points (in how many runs): ${[...lostEverywhere].map(([id, n]) => `${id} (${n})`).join(', ')}`,
+  );
+
+mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
+writeFileSync(join(repoRoot, '.tmp/audit.json'), JSON.stringify({ runs, min, report }, null, 2));
+console.log('Every run: .tmp/audit.json');
+
+const failing = report.flatMap(({ page, preset, median: m }) =>
+  categories
+    .filter((category) => m.scores[category] < min)
+    .map((category) => `${page} ${preset} ${category} ${m.scores[category]}`),
+);
+if (failing.length > 0) {
+  console.error(`FAIL: under ${min}: ${failing.join('; ')}`);
+  process.exitCode = 1;
+}
