@@ -14,6 +14,7 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance, type F
 import { bulletinAdminRoutes, bulletinRoutes } from './bulletins/routes.js';
 import type { ServerConfig } from './config.js';
 import type { Db } from './db/connect.js';
+import { downloadRoutes } from './downloads/routes.js';
 import { fileAdminRoutes, fileRoutes } from './files/routes.js';
 import type { RouteDeps } from './lib/deps.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
@@ -138,6 +139,7 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
     }
   });
 
+  await app.register(downloadRoutes, deps);
   await app.register(pageRoutes, deps);
   if (existsSync(config.webRoot)) {
     await app.register(fastifyStatic, {

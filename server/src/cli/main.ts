@@ -12,6 +12,7 @@ import { registerDemoCommands } from './demo.js';
 import { registerFileCommands } from './files.js';
 import { registerPackageCommands } from './packages.js';
 import { registerRegionCommands } from './region.js';
+import { registerStatsCommand } from './stats.js';
 
 const environmentHelp = `
 Environment:
@@ -34,6 +35,7 @@ function buildProgram(): Command {
   registerAppConfigCommands(program.command('appconfig'));
   registerRegionCommands(program.command('region'));
   registerDemoCommands(program.command('demo'));
+  registerStatsCommand(program.command('stats'));
   return program;
 }
 

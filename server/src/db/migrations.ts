@@ -52,6 +52,18 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0002_download_counts': {
+      async up(db: Kysely<unknown>) {
+        // One row per day (in TIME_ZONE) and platform, bumped by an upsert on every /dl hit.
+        await db.schema
+          .createTable('download_counts')
+          .addColumn('day', 'text', (col) => col.notNull())
+          .addColumn('os', 'text', (col) => col.notNull())
+          .addColumn('downloads', 'integer', (col) => col.notNull())
+          .addPrimaryKeyConstraint('download_counts_pk', ['day', 'os'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -40,11 +40,19 @@ export interface StoredFileTable {
   created_at: string;
 }
 
+/** Downloads through the stable /dl links: one row per day ("YYYY-MM-DD" in TIME_ZONE) and OS. */
+export interface DownloadCountTable {
+  day: string;
+  os: string;
+  downloads: number;
+}
+
 export interface Database {
   bulletins: BulletinTable;
   install_packages: InstallPackageTable;
   settings: SettingTable;
   stored_files: StoredFileTable;
+  download_counts: DownloadCountTable;
 }
 
 export type BulletinRow = Selectable<BulletinTable>;

@@ -1,0 +1,52 @@
+import { ErrorBody, operatingSystems, type OperatingSystem } from '@chat-site/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { RouteDeps } from '../lib/deps.js';
+import { HttpError } from '../lib/errors.js';
+import { apiBase } from '../lib/origin.js';
+import { toWireTime } from '../lib/time.js';
+import { countDownload } from './repository.js';
+import { downloadTarget, isPrimaryHost } from './target.js';
+
+const isOperatingSystem = (text: string): text is OperatingSystem =>
+  (operatingSystems as readonly string[]).includes(text);
+
+/**
+ * `GET /dl/{os}`: links that never go stale. Each answers 302 to wherever the platform's
+ * download is today and counts it for `admin stats`; the redirect is never cached, so every
+ * download is counted and a new package takes effect at once.
+ */
+export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  const schema = { params: Type.Object({ os: Type.String({ maxLength: 32 }) }), response: { 404: ErrorBody } };
+  app.get('/dl/:os', { schema }, async (request, reply) => {
+    const os = request.params.os.toLowerCase();
+    if (!isOperatingSystem(os)) {
+      throw new HttpError(404, `no download for "${os}"; the platforms are ${operatingSystems.join(', ')}`);
+    }
+    const primaryHost = isPrimaryHost(request.hostname, config.site);
+    const target = await downloadTarget(os, {
+      db: db.kysely,
+      site: config.site,
+      timeZone: config.timeZone,
+      apiBase: apiBase(request, config.publicUrl),
+      primaryHost,
+    });
+    if (target === undefined) {
+      throw new HttpError(
+        404,
+        primaryHost
+          ? `only the Android app is offered on ${config.site.primaryDomain}`
+          : `no ${os} package is published`,
+      );
+    }
+    // HEAD (link checkers, chat apps fetching a preview) is not a download.
+    if (request.method === 'GET') {
+      const day = toWireTime(new Date(), config.timeZone).slice(0, 10);
+      // A failed count must not cost the visitor the download.
+      await countDownload(db.kysely, os, day).catch((error: unknown) =>
+        request.log.error({ err: error }, 'download count failed'),
+      );
+    }
+    return reply.header('cache-control', 'no-store').redirect(target, 302);
+  });
+};
