@@ -149,7 +149,13 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
       cacheControl: false,
       setHeaders: (res, path) => {
         const hashed = /[/\\]assets[/\\]/.test(path);
-        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        // The service worker is checked on every visit, so a new build takes over at once.
+        const worker = /[/\\]sw\.js(?:\.br|\.gz)?$/.test(path);
+        res.setHeader(
+          'cache-control',
+          worker ? 'no-cache' : hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        );
+        if (worker) res.setHeader('content-type', 'text/javascript; charset=utf-8');
       },
     });
   }

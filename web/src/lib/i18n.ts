@@ -1,9 +1,129 @@
+import { useSyncExternalStore } from 'react';
 import { zhCN, type MessageKey, type Messages } from '../config/messages.zh-CN';
+import { readString, storageKeys, writeString } from './storage';
 
-const catalogs: Record<string, Messages> = { 'zh-CN': zhCN };
-const active: Messages = catalogs['zh-CN'] ?? zhCN;
+/** The languages the site speaks; the first is the default and the only one in the first load. */
+export const languages = ['zh-CN', 'zh-TW', 'en'] as const;
+export type Language = (typeof languages)[number];
+export const defaultLanguage: Language = 'zh-CN';
+
+// The other catalogs are separate chunks, fetched only when a visitor chooses them.
+const loaders: Record<Language, () => Promise<Messages>> = {
+  'zh-CN': () => Promise.resolve(zhCN),
+  'zh-TW': () => import('../config/messages.zh-TW').then((module) => module.zhTW),
+  en: () => import('../config/messages.en').then((module) => module.en),
+};
+
+let activeLanguage: Language = defaultLanguage;
+let active: Messages = zhCN;
+const listeners = new Set<() => void>();
 
 /** The text for `key`, with `{name}` placeholders filled from `values`. */
 export function t(key: MessageKey, values: Record<string, string | number> = {}): string {
   return active[key].replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
+}
+
+export const currentLanguage = (): Language => activeLanguage;
+
+/**
+ * The supported language a BCP 47 tag stands for, or null: traditional Chinese (Taiwan, Hong
+ * Kong, Macau, or any `zh-Hant`) is zh-TW, any other Chinese zh-CN, any English en.
+ */
+export function languageOf(tag: string | null | undefined): Language | null {
+  const parts = (tag ?? '').trim().toLowerCase().replace(/_/g, '-').split('-');
+  if (parts[0] === 'en') return 'en';
+  if (parts[0] !== 'zh') return null;
+  return parts.slice(1).some((part) => ['hant', 'tw', 'hk', 'mo'].includes(part)) ? 'zh-TW' : 'zh-CN';
+}
+
+/** `lang` from the real query string (`/?lang=en#/download`) or from the hash's own query
+ * (`#/download?lang=en`); the hash wins when both are there. */
+export function languageFromUrl(url: URL): Language | null {
+  const hashQuery = url.hash.includes('?') ? url.hash.slice(url.hash.indexOf('?') + 1) : '';
+  return languageOf(new URLSearchParams(hashQuery).get('lang')) ?? languageOf(url.searchParams.get('lang'));
+}
+
+/** The order the issue sets: `?lang=`, then the visitor's stored choice, then the browser's
+ * languages in their order of preference, then the default. */
+export function pickLanguage(fromUrl: Language | null, stored: string | null, browser: readonly string[]): Language {
+  return fromUrl ?? languageOf(stored) ?? browser.map(languageOf).find((found) => found !== null) ?? defaultLanguage;
+}
+
+function applyToDocument(): void {
+  document.documentElement.lang = activeLanguage;
+  document.title = t('meta.title');
+}
+
+let latestRequest = 0;
+
+/** Loads `language`'s catalog and makes it the active one; every screen re-renders through
+ * useLanguage. With `remember`, it is also the stored choice for the next visit. */
+export async function setLanguage(language: Language, { remember = false } = {}): Promise<void> {
+  const request = ++latestRequest;
+  if (remember) writeString(storageKeys.language, language);
+  const catalog = await loaders[language]();
+  // A slower catalog must not override a later choice.
+  if (request !== latestRequest) return;
+  activeLanguage = language;
+  active = catalog;
+  applyToDocument();
+  for (const listener of listeners) listener();
+}
+
+/** Removes `lang` from the hash's query, which the router does not expect there. Answers
+ * whether the address changed. */
+function stripHashLanguage(): boolean {
+  const url = new URL(window.location.href);
+  const index = url.hash.indexOf('?');
+  if (index < 0) return false;
+  const query = new URLSearchParams(url.hash.slice(index + 1));
+  if (!query.has('lang')) return false;
+  query.delete('lang');
+  const rest = query.toString();
+  url.hash = url.hash.slice(0, index) + (rest === '' ? '' : `?${rest}`);
+  window.history.replaceState(window.history.state, '', url.href);
+  return true;
+}
+
+/** After a choice in the switcher, a `?lang=` in the address would undo it on the next load. */
+export function dropLanguageFromUrl(): void {
+  const url = new URL(window.location.href);
+  if (url.searchParams.has('lang')) {
+    url.searchParams.delete('lang');
+    window.history.replaceState(window.history.state, '', url.href);
+  }
+  stripHashLanguage();
+}
+
+/**
+ * Picks the language at start-up and loads its catalog; the page renders once it is ready so a
+ * visitor never sees the default language flash first. A `?lang=` becomes the stored choice. A
+ * link to `#/…?lang=…` followed later in the visit switches too.
+ */
+export async function initLanguage(): Promise<void> {
+  const fromUrl = languageFromUrl(new URL(window.location.href));
+  stripHashLanguage();
+  const language = pickLanguage(fromUrl, readString(storageKeys.language), navigator.languages ?? []);
+  window.addEventListener('hashchange', () => {
+    const next = languageFromUrl(new URL(window.location.href));
+    if (next === null || !stripHashLanguage()) return;
+    void setLanguage(next, { remember: true });
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+  });
+  try {
+    await setLanguage(language, { remember: fromUrl !== null });
+  } catch {
+    // The catalog chunk did not load (offline, or a deploy removed it): stay in the default.
+    await setLanguage(defaultLanguage);
+  }
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The active language; the component re-renders when it changes. */
+export function useLanguage(): Language {
+  return useSyncExternalStore(subscribe, currentLanguage, () => defaultLanguage);
 }

@@ -6,6 +6,8 @@ export const storageKeys = {
   lastApiAddr: 'chat-site.last-api-addr',
   theme: 'chat-site.theme',
   downloadBase: 'chat-site.download-base',
+  language: 'chat-site.language',
+  lastGood: 'chat-site.last-good.v1',
 } as const;
 
 type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];

@@ -95,14 +95,43 @@ function dateParts(createdAt: string): [string, string, string] | undefined {
   return [year, month.padStart(2, '0'), day.padStart(2, '0')];
 }
 
-/** "MM-DD" for the compact list and strip; "" when the text holds no date. */
-export function formatMonthDay(createdAt: string): string {
-  const parts = dateParts(createdAt);
-  return parts ? `${parts[1]}-${parts[2]}` : '';
+/** One formatter per language and shape; the calendar day is formatted in UTC so no zone moves it. */
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function localized(parts: [string, string, string], language: string, withYear: boolean): string {
+  const cacheKey = `${language}|${withYear ? 'ymd' : 'md'}`;
+  let formatter = dayFormatters.get(cacheKey);
+  if (!formatter) {
+    const english = language.toLowerCase().startsWith('en');
+    formatter = new Intl.DateTimeFormat(language, {
+      timeZone: 'UTC',
+      ...(withYear ? { year: 'numeric' } : {}),
+      month: english ? 'short' : '2-digit',
+      day: english ? 'numeric' : '2-digit',
+    });
+    dayFormatters.set(cacheKey, formatter);
+  }
+  const [year, month, day] = parts.map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  // A day past the month's end (02-30) rolls over in Date; show the numbers as sent instead.
+  if (date.getUTCMonth() !== month - 1) return withYear ? parts.join('-') : `${parts[1]}-${parts[2]}`;
+  return formatter.format(date);
 }
 
-/** "YYYY-MM-DD" for the detail header; "" when the text holds no date. */
-export function formatDate(createdAt: string): string {
+/** Simplified Chinese keeps the numeric form the site's copy uses ("2024-05-01"); every other
+ * language gets its own convention from Intl ("2024/05/01" in zh-TW, "May 1, 2024" in en). */
+const keepsNumericForm = (language: string) => language === '' || language.toLowerCase() === 'zh-cn';
+
+/** The day for the compact list and strip ("05-01" in zh-CN); "" when the text holds no date. */
+export function formatMonthDay(createdAt: string, language = 'zh-CN'): string {
   const parts = dateParts(createdAt);
-  return parts ? parts.join('-') : '';
+  if (!parts) return '';
+  return keepsNumericForm(language) ? `${parts[1]}-${parts[2]}` : localized(parts, language, false);
+}
+
+/** The date for the detail header ("2024-05-01" in zh-CN); "" when the text holds no date. */
+export function formatDate(createdAt: string, language = 'zh-CN'): string {
+  const parts = dateParts(createdAt);
+  if (!parts) return '';
+  return keepsNumericForm(language) ? parts.join('-') : localized(parts, language, true);
 }

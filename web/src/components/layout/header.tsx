@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { paths } from '../../config/paths';
 import { isPrimaryHost, siteConfig } from '../../config/site-config';
 import { t } from '../../lib/i18n';
+import { LanguageSwitcher } from '../../features/language/language-switcher';
 import { buttonClass } from '../ui/button';
 import { ExternalLink } from '../ui/external-link';
 import { Logo } from './logo';
@@ -52,6 +53,7 @@ export function Header() {
               {link}
             </Fragment>
           ))}
+          <LanguageSwitcher className="ms-2 md:ms-3" />
           <span className="ms-3 hidden md:block">
             <ExternalLink href={siteConfig.webClientUrl} className={buttonClass({ size: 'sm' })}>
               {t('nav.webClient')}

@@ -19,7 +19,8 @@ export function useDownloadLinks({ edge }: { edge: boolean }): DownloadLinks {
   const apiAddr = api.status === 'ready' ? api.apiAddr : null;
   const cdn = api.status === 'ready' ? api.cdn : null;
   const loadPackages = useCallback(
-    () => (apiAddr === null || cdn === null ? Promise.resolve([]) : getInstallPackages(apiAddr, cdn).catch(() => [])),
+    // With no address the saved package list may still stand in (lib/last-good.ts).
+    () => (cdn === null ? Promise.resolve([]) : getInstallPackages(apiAddr, cdn).catch(() => [])),
     [apiAddr, cdn],
   );
   const packages = useAsync(api.status === 'ready' ? loadPackages : null, `${api.status}:${apiAddr ?? ''}`);

@@ -6,14 +6,26 @@ import {
 } from '@chat-site/contract';
 import { downloadBase } from '../download-base';
 import { apiUrl, getJson, logFailure } from '../http';
+import { hasStrings, listOf, withLastGood } from '../last-good';
 
 /** The install packages with download URLs ready to use (base address and CDN applied). The
  * call rethrows after logging, as SPEC.md section 8 says. */
-export async function getInstallPackages(apiAddr: string, cdn: CdnSettings): Promise<InstallPackageEntry[]> {
+export async function getInstallPackages(apiAddr: string | null, cdn: CdnSettings): Promise<InstallPackageEntry[]> {
   try {
-    const entries = readInstallPackages(await getJson(apiUrl(apiAddr, 'common/getInstallPackageAddrs')));
-    const base = downloadBase();
-    return entries.map((entry) => ({ ...entry, downloadUrl: resolveDownloadUrl(entry.downloadUrl, { base, cdn }) }));
+    // With no answer, the list saved on an earlier visit stands in (see lib/last-good.ts).
+    return await withLastGood(
+      'install-packages',
+      async () => {
+        if (apiAddr === null) throw new Error('no API address');
+        const entries = readInstallPackages(await getJson(apiUrl(apiAddr, 'common/getInstallPackageAddrs')));
+        const base = downloadBase();
+        return entries.map((entry) => ({
+          ...entry,
+          downloadUrl: resolveDownloadUrl(entry.downloadUrl, { base, cdn }),
+        }));
+      },
+      listOf(hasStrings<InstallPackageEntry>('os', 'downloadUrl')),
+    );
   } catch (error) {
     logFailure('install packages', error);
     throw error;

@@ -1,13 +1,24 @@
 import { readBulletinDetail, type Bulletin } from '@chat-site/contract';
 import { apiUrl, getJson, HttpError, logFailure } from '../../../lib/http';
+import { withLastGood } from '../../../lib/last-good';
+import { isSavedBulletin } from './saved-bulletin';
 
 /** One announcement, or null when the server has none with that id. Other failures are logged
- * and rethrown. */
+ * and rethrown; with no answer from any address, a copy saved earlier stands in (isStale tells).
+ * A "no such announcement" answer is never covered by a saved copy. */
 export async function getAnnouncementDetail(apiAddr: string | null, id: string): Promise<Bulletin | null> {
   try {
-    if (apiAddr === null) throw new Error('no API address');
-    const body = await getJson(apiUrl(apiAddr, `bulletin/detail?id=${encodeURIComponent(id)}`));
-    return readBulletinDetail(body) ?? null;
+    return await withLastGood(
+      `announcement:${id}`,
+      async () => {
+        if (apiAddr === null) throw new Error('no API address');
+        const url = apiUrl(apiAddr, `bulletin/detail?id=${encodeURIComponent(id)}`);
+        const bulletin = readBulletinDetail(await getJson(url));
+        if (bulletin === undefined) throw new HttpError(404, url);
+        return bulletin;
+      },
+      isSavedBulletin,
+    );
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) return null;
     logFailure('announcement detail', error);

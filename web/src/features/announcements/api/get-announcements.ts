@@ -1,6 +1,8 @@
 import { readBulletinList, WrongShapeError, type Bulletin } from '@chat-site/contract';
 import { announcementPageSize } from '../../../config/constants';
 import { apiUrl, getJson, logFailure } from '../../../lib/http';
+import { listOf, withLastGood } from '../../../lib/last-good';
+import { isSavedBulletin } from './saved-bulletin';
 
 export class AnnouncementListError extends Error {
   constructor(readonly kind: 'shape' | 'fetch') {
@@ -9,12 +11,19 @@ export class AnnouncementListError extends Error {
 }
 
 /** The announcements, pinned first as the server orders them. Logs, then rethrows a failure as
- * the kind SPEC.md section 8 tells apart (wrong shape or failed call). */
+ * the kind SPEC.md section 8 tells apart (wrong shape or failed call). With no answer from any
+ * address, the list saved on an earlier visit stands in (isStale tells). */
 export async function getAnnouncements(apiAddr: string | null): Promise<Bulletin[]> {
   try {
-    if (apiAddr === null) throw new Error('no API address');
-    return readBulletinList(
-      await getJson(apiUrl(apiAddr, `bulletin/page?page_index=1&page_size=${announcementPageSize}`)),
+    return await withLastGood(
+      'announcements',
+      async () => {
+        if (apiAddr === null) throw new Error('no API address');
+        return readBulletinList(
+          await getJson(apiUrl(apiAddr, `bulletin/page?page_index=1&page_size=${announcementPageSize}`)),
+        );
+      },
+      listOf(isSavedBulletin),
     );
   } catch (error) {
     logFailure('announcement list', error);

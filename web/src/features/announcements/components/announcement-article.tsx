@@ -2,7 +2,7 @@ import { formatDate, resolveImageSrc, type Bulletin } from '@chat-site/contract'
 import { useMemo } from 'react';
 import { useApi } from '../../api-bootstrap/api-provider';
 import { Notice } from '../../../components/ui/status';
-import { t } from '../../../lib/i18n';
+import { currentLanguage, t } from '../../../lib/i18n';
 import { sanitizeBulletinHtml } from '../../../lib/sanitize';
 
 /** Title, publish date and the cleaned HTML body of one announcement. */
@@ -17,7 +17,7 @@ export function AnnouncementArticle({ bulletin }: { bulletin: Bulletin }) {
     <article className="mx-auto w-full max-w-[600px]">
       <h1 className="text-xl leading-snug font-bold md:text-2xl">{bulletin.title}</h1>
       <p className="mt-2 text-sm text-muted">
-        {t('announcements.publishDate', { date: formatDate(bulletin.createdAt) })}
+        {t('announcements.publishDate', { date: formatDate(bulletin.createdAt, currentLanguage()) })}
       </p>
       <hr className="my-5 border-line" />
       {html.trim() === '' ? (

@@ -5,6 +5,7 @@ import { useAsync } from '../../../lib/use-async';
 import { useApi } from '../../api-bootstrap/api-provider';
 import { getAnnouncementDetail } from '../api/get-announcement-detail';
 import { AnnouncementArticle } from './announcement-article';
+import { StaleNote } from '../../offline/stale-note';
 
 /** Loads one announcement and renders each state it can be in. */
 export function AnnouncementDetail({ id }: { id: string }) {
@@ -15,5 +16,10 @@ export function AnnouncementDetail({ id }: { id: string }) {
   if (state.status === 'idle' || state.status === 'loading') return <Loading />;
   if (state.status === 'error') return <ErrorMessage>{t('error.detail')}</ErrorMessage>;
   if (state.data === null) return <Notice>{t('announcements.notFound')}</Notice>;
-  return <AnnouncementArticle bulletin={state.data} />;
+  return (
+    <>
+      <StaleNote data={state.data} className="mb-4" />
+      <AnnouncementArticle bulletin={state.data} />
+    </>
+  );
 }

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { Notice } from '../../../components/ui/status';
 import { cn } from '../../../lib/cn';
-import { t } from '../../../lib/i18n';
+import { currentLanguage, t } from '../../../lib/i18n';
 import { Icon, iconPaths } from '../../../components/ui/icon';
 
 /** The titles, under a heading whose chevron folds the list away (open by default). */
@@ -60,7 +60,7 @@ export function AnnouncementList({
                       )}
                       <span className="line-clamp-2 text-[15px] leading-6">{item.title}</span>
                     </span>
-                    <span className="mt-1 block text-xs text-muted tabular-nums">{formatDate(item.createdAt)}</span>
+                    <span className="mt-1 block text-xs text-muted tabular-nums">{formatDate(item.createdAt, currentLanguage())}</span>
                   </Link>
                 </li>
               );

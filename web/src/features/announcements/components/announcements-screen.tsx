@@ -9,6 +9,7 @@ import { useApi } from '../../api-bootstrap/api-provider';
 import { AnnouncementListError, getAnnouncements } from '../api/get-announcements';
 import { AnnouncementDetail } from './announcement-detail';
 import { AnnouncementList } from './announcement-list';
+import { StaleNote } from '../../offline/stale-note';
 
 /** List and detail side by side from 768 px; below it the list alone, and a tap opens the
  * single announcement view. */
@@ -35,6 +36,7 @@ export function AnnouncementsScreen({ routeId }: { routeId: string | undefined }
   }
   return (
     <div className="mx-auto max-w-6xl px-4 py-6 md:grid md:grid-cols-[320px_minmax(0,1fr)] md:items-start md:gap-6 md:px-6 md:py-10">
+      <StaleNote data={items} className="mb-4 md:col-span-2" />
       <AnnouncementList
         items={items}
         selectedId={selectedId}

@@ -1,6 +1,7 @@
 import { isPrimaryHost, siteConfig } from '../../../config/site-config';
 import { ExternalLink } from '../../../components/ui/external-link';
 import { t } from '../../../lib/i18n';
+import { StaleNote } from '../../offline/stale-note';
 import { packageFor, useDownloadLinks } from '../use-download-links';
 import { DownloadCard, type CardLink } from './download-card';
 import type { Platform } from './platform-icon';
@@ -43,6 +44,7 @@ export function DownloadSection() {
           </ExternalLink>
         </p>
       </div>
+      <StaleNote data={links.packages} className="mx-auto mt-6 max-w-xl text-center" />
       <ul
         className={`mx-auto mt-10 grid gap-4 md:gap-6 ${cards.length === 1 ? 'max-w-sm' : 'sm:grid-cols-2 lg:grid-cols-4'}`}
       >
