@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
-import { serviceWorker } from './build/service-worker';
+import { build, defaultClientConditions, defineConfig, type Plugin } from 'vite';
 
 /** Writes .br and .gz beside every text asset, so the server sends them without compressing
  * on each request (at brotli's best quality, which is too slow to do per request). */
@@ -32,6 +32,54 @@ function precompress(): Plugin {
   };
 }
 
+const conditions = ['source', ...defaultClientConditions];
+
+/**
+ * Writes the landing page (src/app/prerender.tsx) into the built index.html, so its first paint
+ * needs no script. It is rendered in Node by a second, server-side build of the same sources (so
+ * image URLs carry the same hashes), with the settings file the server reads: SITE_CONFIG, or
+ * the committed site.config.json.
+ */
+function prerenderLanding(): Plugin {
+  let outDir = '';
+  let root = '';
+  return {
+    name: 'prerender-landing',
+    apply: (_config, env) => env.command === 'build' && env.isSsrBuild !== true,
+    configResolved: (config) => {
+      outDir = config.build.outDir;
+      root = config.root;
+    },
+    writeBundle: {
+      sequential: true,
+      order: 'pre',
+      handler: async () => {
+        const siteConfigFile = resolve(root, '..', process.env.SITE_CONFIG ?? 'site.config.json');
+        // Inside node_modules, so the bundle's imports of react and react-dom resolve.
+        const ssrDir = join(root, 'node_modules/.prerender');
+        await build({
+          configFile: false,
+          root,
+          logLevel: 'warn',
+          plugins: [react()],
+          resolve: { conditions },
+          ssr: { noExternal: ['@chat-site/contract'] },
+          define: {
+            'import.meta.env.PRERENDER_SITE_CONFIG': JSON.stringify(readFileSync(siteConfigFile, 'utf8')),
+          },
+          build: { ssr: 'src/app/prerender.tsx', outDir: ssrDir, emptyOutDir: true, assetsInlineLimit: 0 },
+        });
+        const { render } = (await import(pathToFileURL(join(ssrDir, 'prerender.js')).href)) as { render(): string };
+        const indexFile = join(outDir, 'index.html');
+        const page = readFileSync(indexFile, 'utf8');
+        const empty = '<div id="root"></div>';
+        if (!page.includes(empty)) throw new Error(`${indexFile} has no ${empty} to prerender into`);
+        writeFileSync(indexFile, page.replace(empty, `<div id="root"><div data-prerender="">${render()}</div></div>`));
+      },
+    },
+  };
+}
+
 /** In development the page comes from Vite, not the server: carry the committed site config
  * the way the server does, so `npm run dev -w web` behaves like the real thing. */
 function devSiteConfig(): Plugin {
@@ -49,8 +97,8 @@ function devSiteConfig(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), serviceWorker(), precompress(), devSiteConfig()],
-  resolve: { conditions: ['source', ...defaultClientConditions] },
+  plugins: [react(), tailwindcss(), precompress(), prerenderLanding(), devSiteConfig()],
+  resolve: { conditions },
   // Illustrations stay separate files: cached on their own, and lazy below the fold.
   build: { outDir: 'dist', assetsDir: 'assets', target: 'es2022', sourcemap: false, assetsInlineLimit: 0 },
   server: { proxy: { '/v1': 'http://localhost:8080' } },

@@ -5,6 +5,8 @@ import { siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
  * Read once: the page never changes them.
  */
 function readSiteConfig(): SiteConfig {
+  // The build prerenders the landing page in Node, with the settings file the server reads.
+  if (import.meta.env.SSR) return JSON.parse(import.meta.env.PRERENDER_SITE_CONFIG as string) as SiteConfig;
   const meta = document.querySelector<HTMLMetaElement>(`meta[name="${siteConfigMetaName}"]`);
   if (meta === null) throw new Error('the page carries no site config; is it served by the server?');
   return JSON.parse(meta.content) as SiteConfig;
@@ -13,7 +15,7 @@ function readSiteConfig(): SiteConfig {
 export const siteConfig: SiteConfig = readSiteConfig();
 
 /** The member centre and the Android-only download screen belong to the primary domain. */
-export function isPrimaryHost(hostname: string = window.location.hostname): boolean {
+export function isPrimaryHost(hostname: string = import.meta.env.SSR ? '' : window.location.hostname): boolean {
   const domain = siteConfig.primaryDomain;
   return hostname === domain || hostname === `www.${domain}`;
 }

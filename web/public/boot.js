@@ -1,0 +1,43 @@
+/* global document, location, matchMedia */
+// Runs before the first paint (a blocking script in <head>; the CSP allows no inline script).
+// 1. Puts the stored theme on the page root, so a light-theme visitor never sees a dark flash;
+//    the same rule as applyTheme in src/features/theme/theme.ts.
+// 2. Hides the prerendered landing page (index.html carries it in simplified Chinese) when the
+//    visitor opens another route or will get another language (the order of pickLanguage in
+//    src/lib/i18n.ts); the site's script then renders the right screen in its place.
+(function () {
+  var root = document.documentElement;
+  function read(key) {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  }
+  var theme = read('chat-site.theme');
+  var dark = theme === 'light' ? false : theme === 'system' ? matchMedia('(prefers-color-scheme: dark)').matches : true;
+  root.classList.toggle('dark', dark);
+  root.classList.toggle('light', !dark);
+  root.style.colorScheme = dark ? 'dark' : 'light';
+
+  function language(tag) {
+    var parts = String(tag || '')
+      .trim()
+      .toLowerCase()
+      .replace(/_/g, '-')
+      .split('-');
+    if (parts[0] === 'en') return 'en';
+    if (parts[0] !== 'zh') return null;
+    return /-(hant|tw|hk|mo)(-|$)/.test('-' + parts.slice(1).join('-') + '-') ? 'zh-TW' : 'zh-CN';
+  }
+  var hash = location.hash;
+  var hashQuery = hash.indexOf('?') < 0 ? '' : hash.slice(hash.indexOf('?') + 1);
+  var chosen =
+    language(new URLSearchParams(hashQuery).get('lang')) ||
+    language(new URLSearchParams(location.search).get('lang')) ||
+    language(read('chat-site.language'));
+  var browser = navigator.languages || [];
+  for (var index = 0; !chosen && index < browser.length; index += 1) chosen = language(browser[index]);
+  var landing = /^#?\/?(\?.*)?$/.test(hash);
+  if (!landing || (chosen && chosen !== 'zh-CN')) root.classList.add('prerender-off');
+})();

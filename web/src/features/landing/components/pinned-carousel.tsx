@@ -1,0 +1,62 @@
+import { formatMonthDay, type Bulletin } from '@chat-site/contract';
+import Autoplay from 'embla-carousel-autoplay';
+import useEmblaCarousel from 'embla-carousel-react';
+import { Link } from 'wouter';
+import { carouselDelayMs } from '../../../config/constants';
+import { paths } from '../../../config/paths';
+import { currentLanguage } from '../../../lib/i18n';
+
+/** Under this media query the strip still moves on, but jumps instead of scrolling. */
+export const reducedMotion = '(prefers-reduced-motion: reduce)';
+
+/**
+ * Vertical, looping, every 3 s when there is more than one; swiping does not stop it. It pauses
+ * while the pointer is over the strip or focus is inside it, and resumes when they leave.
+ * Loaded as its own chunk after the first paint: the strip waits for the API anyway.
+ */
+export default function PinnedCarousel({ items }: { items: Bulletin[] }) {
+  const moving = items.length > 1;
+  const [viewport] = useEmblaCarousel(
+    { axis: 'y', loop: moving, active: moving, dragThreshold: 5 },
+    moving
+      ? [
+          Autoplay({
+            delay: carouselDelayMs,
+            stopOnInteraction: false,
+            stopOnMouseEnter: true,
+            stopOnFocusIn: true,
+            breakpoints: { [reducedMotion]: { jump: true } },
+            rootNode: (emblaRoot) => emblaRoot.closest('section') ?? emblaRoot,
+          }),
+        ]
+      : [],
+  );
+  return (
+    <div ref={viewport} className="h-6 min-w-0 flex-1 overflow-hidden sm:h-7">
+      <PinnedItems items={items} />
+    </div>
+  );
+}
+
+function PinnedItems({ items }: { items: Bulletin[] }) {
+  return (
+    <ul className="flex h-full flex-col">
+      {items.map((item) => (
+        <li key={item.id} className="min-h-0 shrink-0 grow-0 basis-full">
+          <Link
+            href={paths.announcement(item.id)}
+            className="flex h-full items-center gap-3 text-sm hover:text-brand sm:text-[15px]"
+          >
+            <span className="min-w-0 flex-1 truncate">{item.title}</span>
+            <time
+              dateTime={item.createdAt.slice(0, 10)}
+              className="shrink-0 text-xs text-muted tabular-nums sm:text-sm"
+            >
+              {formatMonthDay(item.createdAt, currentLanguage())}
+            </time>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
