@@ -5,6 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { build, defaultClientConditions, defineConfig, type Plugin } from 'vite';
+import { serviceWorker } from './build/service-worker';
 
 /** Writes .br and .gz beside every text asset, so the server sends them without compressing
  * on each request (at brotli's best quality, which is too slow to do per request). */
@@ -97,7 +98,7 @@ function devSiteConfig(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress(), prerenderLanding(), devSiteConfig()],
+  plugins: [react(), tailwindcss(), serviceWorker(), precompress(), prerenderLanding(), devSiteConfig()],
   resolve: { conditions },
   // Illustrations stay separate files: cached on their own, and lazy below the fold.
   build: { outDir: 'dist', assetsDir: 'assets', target: 'es2022', sourcemap: false, assetsInlineLimit: 0 },
