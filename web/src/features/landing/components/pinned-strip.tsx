@@ -33,16 +33,15 @@ export function PinnedStrip() {
   const waiting = api.status === 'loading' || (apiAddr !== null && state.status !== 'success');
   if (waiting) return <StripFrame placeholder />;
   if (state.status !== 'success' || state.data.length === 0) return null;
+  // Until the carousel's code is here too, the place stays reserved and empty.
   return (
-    <StripFrame>
-      <Suspense fallback={<CarouselSlot />}>
+    <Suspense fallback={<StripFrame placeholder />}>
+      <StripFrame>
         <PinnedCarousel items={state.data} />
-      </Suspense>
-    </StripFrame>
+      </StripFrame>
+    </Suspense>
   );
 }
-
-const CarouselSlot = () => <div className="h-6 min-w-0 flex-1 sm:h-7" />;
 
 /** The strip's box; as a placeholder it keeps the same size, invisible and silent. */
 function StripFrame({ children, placeholder = false }: { children?: ReactNode; placeholder?: boolean }) {
@@ -51,7 +50,7 @@ function StripFrame({ children, placeholder = false }: { children?: ReactNode; p
       <span className="shrink-0 rounded-full bg-brand/15 px-2 py-0.5 text-xs font-medium text-brand sm:px-3 sm:py-1 sm:text-sm">
         {t('pinned.label')}
       </span>
-      {children ?? <CarouselSlot />}
+      {children ?? <div className="h-6 min-w-0 flex-1 sm:h-7" />}
       {!placeholder && (
         <Link href={paths.announcements} className="shrink-0 text-xs text-muted hover:text-fg sm:text-sm">
           {t('pinned.more')}
