@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../src/app.js';
@@ -201,4 +202,36 @@ describe('counting and admin stats', () => {
       assert.equal(result.stdout, '');
     }
   });
+});
+
+describe('iOS Smart App Banner', () => {
+  const banner = `<meta name="apple-itunes-app" content="app-id=${site.iosAppStoreId}">`;
+  const dir = mkdtempSync(join(tmpdir(), 'chat-site-banner-'));
+  const configWith = (overrides: Record<string, unknown>) => {
+    const path = join(dir, `${readdirSync(dir).length}.json`);
+    const committed = JSON.parse(readFileSync(join(repoRoot, 'site.config.json'), 'utf8')) as Record<string, unknown>;
+    delete committed.iosSmartAppBanner;
+    writeFileSync(path, JSON.stringify({ ...committed, ...overrides }));
+    return path;
+  };
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const [name, overrides, expected] of [
+    ['on: in the page head', { iosSmartAppBanner: true }, true],
+    ['off: not in the page', { iosSmartAppBanner: false }, false],
+    ['unset: not in the page', {}, false],
+  ] as const) {
+    test(name, async () => {
+      const setup = await setUp({ SITE_CONFIG: configWith(overrides) });
+      try {
+        const page = (await setup.app.inject({ url: '/' })).body;
+        assert.equal(page.includes(banner), expected, page);
+        if (expected) assert.ok(page.indexOf(banner) < page.indexOf('</head>'));
+        const primary = await setup.app.inject({ url: '/', headers: { host: `www.${site.primaryDomain}` } });
+        assert.equal(primary.body.includes('apple-itunes-app'), false, 'never on the primary domain');
+      } finally {
+        await tearDown(setup);
+      }
+    });
+  }
 });

@@ -34,6 +34,12 @@ export const SiteConfig = Type.Object(
       pattern: '^[0-9]{5,12}$',
       description: 'Numeric App Store id of the iOS app.',
     }),
+    iosSmartAppBanner: Type.Optional(
+      Type.Boolean({
+        description:
+          'Adds the iOS Smart App Banner for iosAppStoreId (<meta name="apple-itunes-app">), except on the primary domain.',
+      }),
+    ),
     testflightUrl: HttpUrl('App Store page of TestFlight, used by the iOS tutorial.'),
     androidApkUrl: HttpUrl('The fixed APK the primary domain downloads directly.'),
     androidEdgeUrl: Type.Optional(

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { withSmartAppBanner } from '../downloads/smart-app-banner.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { getAppConfig, getRegionDocument } from '../settings/repository.js';
 import { pageCsp } from './csp.js';
@@ -37,13 +38,13 @@ function readTemplate(webRoot: string, site: SiteConfig): string {
 
 export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
   const page = renderPage(readTemplate(config.webRoot, config.site), config.site);
-  const handler = async (_request: unknown, reply: FastifyReply) => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const [appConfig, region] = await Promise.all([getAppConfig(db.kysely), getRegionDocument(db.kysely)]);
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('content-security-policy', pageCsp(config.site, appConfig, region))
-      .send(page);
+      .send(withSmartAppBanner(page, config.site, request.hostname));
   };
   app.get('/', handler);
   app.get('/index.html', handler);

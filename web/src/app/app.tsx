@@ -1,9 +1,9 @@
 import { lazy, Suspense } from 'react';
 import { Route, Router, Switch, useLocation } from 'wouter';
-import { useHashLocation } from 'wouter/use-hash-location';
 import { Loading } from '../components/ui/status';
 import { paths } from '../config/paths';
 import { ApiProvider } from '../features/api-bootstrap/api-provider';
+import { useHashPath, useHashSearch } from '../lib/hash-location';
 import { RouteErrorBoundary } from './error-boundary';
 import LandingRoute from './routes/landing';
 
@@ -37,7 +37,7 @@ function Routes() {
 export function App() {
   return (
     <ApiProvider>
-      <Router hook={useHashLocation}>
+      <Router hook={useHashPath} searchHook={useHashSearch}>
         <Routes />
       </Router>
     </ApiProvider>

@@ -35,6 +35,3 @@ export function useDownloadLinks({ edge }: { edge: boolean }): DownloadLinks {
     edgeUrl: edgeState.status === 'success' ? edgeState.data : undefined,
   };
 }
-
-export const packageFor = (packages: InstallPackageEntry[], os: string) =>
-  packages.find((entry) => entry.os === os)?.downloadUrl;

@@ -1,7 +1,11 @@
+import type { InstallPackageEntry } from '@chat-site/contract';
 import { ExternalLink } from '../../../components/ui/external-link';
 import { buttonClass } from '../../../components/ui/button';
+import { cn } from '../../../lib/cn';
 import { t } from '../../../lib/i18n';
-import { PlatformIcon, type Platform } from './platform-icon';
+import type { Platform } from '../../../lib/platform';
+import { PackageDetails, type DetailField } from './package-details';
+import { PlatformIcon } from './platform-icon';
 
 export interface CardLink {
   href: string | undefined;
@@ -9,16 +13,48 @@ export interface CardLink {
   newTab: boolean;
 }
 
-const names: Record<Platform, string> = { android: 'Android', ios: 'iOS', windows: 'Windows', mac: 'Mac' };
+export const platformNames: Record<Platform, string> = {
+  android: 'Android',
+  ios: 'iOS',
+  windows: 'Windows',
+  mac: 'Mac',
+};
 
-export function DownloadCard({ platform, link }: { platform: Platform; link: CardLink }) {
-  const label = `${t('download.button')} ${names[platform]}`;
+export interface DownloadCardProps {
+  platform: Platform;
+  link: CardLink;
+  /** The facts to show beside the button; only those that describe what the button fetches. */
+  details?: Pick<InstallPackageEntry, DetailField> | undefined;
+  /** Ranked for this visitor: their own platform first, highlighted and labelled, the others
+   * quieter; undefined when the platform is unknown and every card looks the same. */
+  standing?: 'recommended' | 'other' | undefined;
+}
+
+export function DownloadCard({ platform, link, details, standing }: DownloadCardProps) {
+  const name = platformNames[platform];
+  const label = `${t('download.button')} ${name}`;
+  const recommended = standing === 'recommended';
+  const buttonStyle = standing === 'other' ? ({ variant: 'secondary' } as const) : {};
   return (
-    <li className="flex flex-col items-center rounded-3xl border border-line bg-surface p-6 text-center shadow-sm transition hover:border-brand/50">
+    <li
+      data-platform={platform}
+      data-recommended={recommended || undefined}
+      className={cn(
+        'relative flex flex-col items-center rounded-3xl border bg-surface p-6 text-center shadow-sm transition',
+        recommended
+          ? 'border-brand shadow-lg ring-2 shadow-brand/10 ring-brand/40'
+          : 'border-line hover:border-brand/50',
+      )}
+    >
+      {recommended && (
+        <span className="absolute -top-3 rounded-full bg-gradient-to-r from-brand to-brand-2 px-3 py-0.5 text-xs font-semibold text-brand-fg">
+          {t('download.recommended')}
+        </span>
+      )}
       <span className="grid size-16 place-items-center rounded-2xl bg-gradient-to-br from-brand/20 to-brand-2/20 text-brand">
         <PlatformIcon platform={platform} className="size-8" />
       </span>
-      <h2 className="mt-4 text-lg font-semibold">{names[platform]}</h2>
+      <h2 className="mt-4 text-lg font-semibold">{name}</h2>
       <p className="mt-1 text-sm text-muted">{t(`download.${platform}`)}</p>
       {link.href === undefined ? (
         <span
@@ -28,14 +64,15 @@ export function DownloadCard({ platform, link }: { platform: Platform; link: Car
           {t('download.button')}
         </span>
       ) : link.newTab ? (
-        <ExternalLink href={link.href} aria-label={label} className={buttonClass({}, 'mt-6 w-full')}>
+        <ExternalLink href={link.href} aria-label={label} className={buttonClass(buttonStyle, 'mt-6 w-full')}>
           {t('download.button')}
         </ExternalLink>
       ) : (
-        <a href={link.href} aria-label={label} className={buttonClass({}, 'mt-6 w-full')}>
+        <a href={link.href} aria-label={label} className={buttonClass(buttonStyle, 'mt-6 w-full')}>
           {t('download.button')}
         </a>
       )}
+      {details !== undefined && <PackageDetails entry={details} name={name} />}
     </li>
   );
 }

@@ -1,33 +1,66 @@
+import { lazy, Suspense, useState } from 'react';
 import { isPrimaryHost, siteConfig } from '../../../config/site-config';
 import { ExternalLink } from '../../../components/ui/external-link';
 import { t } from '../../../lib/i18n';
+import { detectPlatform, isDesktop, readDeviceSignals, type Platform } from '../../../lib/platform';
 import { StaleNote } from '../../offline/stale-note';
-import { packageFor, useDownloadLinks } from '../use-download-links';
-import { DownloadCard, type CardLink } from './download-card';
-import type { Platform } from './platform-icon';
+import { useDownloadLinks, type DownloadLinks } from '../use-download-links';
+import { DownloadCard, type CardLink, type DownloadCardProps } from './download-card';
+
+// The QR code and its encoder load only for desktop visitors, after the cards.
+const DownloadQr = lazy(() => import('./download-qr'));
 
 export const appStoreUrl = (appId: string) => `https://apps.apple.com/app/id${appId}`;
 
+type Card = Omit<DownloadCardProps, 'standing'>;
+
 /** SPEC.md's host rule: the primary domain offers the fixed APK only; other hosts offer all
- * four, with Android preferring the edge service's URL when it answered. */
-function cardLinks(primary: boolean, links: ReturnType<typeof useDownloadLinks>): [Platform, CardLink][] {
-  if (primary) return [['android', { href: siteConfig.androidApkUrl, newTab: false }]];
-  const android: CardLink =
-    links.edgeUrl !== undefined
-      ? { href: links.edgeUrl, newTab: true }
-      : { href: packageFor(links.packages, 'android'), newTab: false };
+ * four, with Android preferring the edge service's URL when it answered. A card shows the
+ * facts of the package entry that describes what its button fetches. */
+function cards(primary: boolean, links: DownloadLinks): Card[] {
+  const entry = (os: Platform) => links.packages.find((found) => found.os === os);
+  const link = (os: Platform): CardLink => ({ href: entry(os)?.downloadUrl, newTab: false });
+  if (primary) {
+    const android = entry('android');
+    const details = android?.downloadUrl === siteConfig.androidApkUrl ? android : undefined;
+    return [{ platform: 'android', link: { href: siteConfig.androidApkUrl, newTab: false }, details }];
+  }
+  const ios = entry('ios');
   return [
-    ['android', android],
-    ['ios', { href: appStoreUrl(siteConfig.iosAppStoreId), newTab: true }],
-    ['windows', { href: packageFor(links.packages, 'windows'), newTab: false }],
-    ['mac', { href: packageFor(links.packages, 'mac'), newTab: false }],
+    {
+      platform: 'android',
+      link: links.edgeUrl !== undefined ? { href: links.edgeUrl, newTab: true } : link('android'),
+      details: entry('android'),
+    },
+    // The App Store installs iOS: its size and hash are not the visitor's to check.
+    {
+      platform: 'ios',
+      link: { href: appStoreUrl(siteConfig.iosAppStoreId), newTab: true },
+      details: ios && { version: ios.version, releasedAt: ios.releasedAt, releaseNotesUrl: ios.releaseNotesUrl },
+    },
+    { platform: 'windows', link: link('windows'), details: entry('windows') },
+    { platform: 'mac', link: link('mac'), details: entry('mac') },
   ];
 }
 
-export function DownloadSection() {
+/** The visitor's platform first; the others keep their order. */
+function ranked(list: Card[], preferred: Platform | undefined): DownloadCardProps[] {
+  const mine = list.find((card) => card.platform === preferred);
+  if (mine === undefined) return list;
+  return [
+    { ...mine, standing: 'recommended' },
+    ...list.filter((card) => card !== mine).map((card) => ({ ...card, standing: 'other' as const })),
+  ];
+}
+
+/** The QR code leads a phone to this same screen, which then recommends the phone's own card. */
+const mobileDownloadUrl = () => `${window.location.origin}${window.location.pathname}#/download`;
+
+export function DownloadSection({ requested }: { requested?: Platform | undefined }) {
   const primary = isPrimaryHost();
   const links = useDownloadLinks({ edge: !primary });
-  const cards = cardLinks(primary, links);
+  const [device] = useState(readDeviceSignals);
+  const list = ranked(cards(primary, links), requested ?? detectPlatform(device));
   return (
     <section className="mx-auto max-w-6xl px-4 py-12 md:px-6 md:py-20">
       <div className="mx-auto max-w-2xl text-center">
@@ -46,12 +79,17 @@ export function DownloadSection() {
       </div>
       <StaleNote data={links.packages} className="mx-auto mt-6 max-w-xl text-center" />
       <ul
-        className={`mx-auto mt-10 grid gap-4 md:gap-6 ${cards.length === 1 ? 'max-w-sm' : 'sm:grid-cols-2 lg:grid-cols-4'}`}
+        className={`mx-auto mt-10 grid items-start gap-4 md:gap-6 ${list.length === 1 ? 'max-w-sm' : 'sm:grid-cols-2 lg:grid-cols-4'}`}
       >
-        {cards.map(([platform, link]) => (
-          <DownloadCard key={platform} platform={platform} link={link} />
+        {list.map((card) => (
+          <DownloadCard key={card.platform} {...card} />
         ))}
       </ul>
+      {isDesktop(device) && (
+        <Suspense fallback={null}>
+          <DownloadQr url={mobileDownloadUrl()} />
+        </Suspense>
+      )}
     </section>
   );
 }

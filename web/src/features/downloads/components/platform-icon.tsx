@@ -1,6 +1,5 @@
 import { Icon } from '../../../components/ui/icon';
-
-export type Platform = 'android' | 'ios' | 'windows' | 'mac';
+import type { Platform } from '../../../lib/platform';
 
 const icons: Record<Platform, string> = {
   android:

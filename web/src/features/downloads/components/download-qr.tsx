@@ -1,0 +1,44 @@
+import { encode } from 'uqr';
+import { t } from '../../../lib/i18n';
+
+/** Quiet zone around the code, in modules: the four the QR standard asks for. */
+const margin = 4;
+
+/** The dark modules as one SVG path: a 1×1 square per module. */
+function modulePath(data: boolean[][]): string {
+  const squares: string[] = [];
+  data.forEach((row, y) =>
+    row.forEach((dark, x) => {
+      if (dark) squares.push(`M${x + margin} ${y + margin}h1v1h-1z`);
+    }),
+  );
+  return squares.join('');
+}
+
+/**
+ * A QR code of `url`, made here in the page, so no outside service learns who visits. Dark on
+ * white in both themes: phone cameras read that reliably.
+ */
+export default function DownloadQr({ url }: { url: string }) {
+  const qr = encode(url, { ecc: 'M', border: 0 });
+  const size = qr.size + margin * 2;
+  return (
+    <aside className="mx-auto mt-12 flex max-w-md flex-col items-center gap-5 rounded-3xl border border-line bg-surface p-6 text-center shadow-sm sm:flex-row sm:text-left">
+      <svg
+        role="img"
+        aria-label={t('download.qrLabel')}
+        data-testid="download-qr"
+        viewBox={`0 0 ${size} ${size}`}
+        shapeRendering="crispEdges"
+        className="size-40 shrink-0 rounded-xl"
+      >
+        <rect width={size} height={size} fill="#fff" />
+        <path d={modulePath(qr.data)} fill="#000" />
+      </svg>
+      <div>
+        <h2 className="text-lg font-semibold">{t('download.qrTitle')}</h2>
+        <p className="mt-1 text-sm text-muted">{t('download.qrText')}</p>
+      </div>
+    </aside>
+  );
+}

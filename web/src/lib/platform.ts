@@ -1,0 +1,76 @@
+/**
+ * Which platform's download a visitor most likely wants, from what the browser says about its
+ * device: the user agent, and client hints where the browser sends them.
+ */
+export const platforms = ['android', 'ios', 'windows', 'mac'] as const;
+export type Platform = (typeof platforms)[number];
+
+export interface DeviceSignals {
+  userAgent: string;
+  /** navigator.userAgentData.platform (Chromium's client hints): "Android", "Windows", "macOS"… */
+  hintPlatform?: string | undefined;
+  /** navigator.userAgentData.mobile */
+  hintMobile?: boolean | undefined;
+  maxTouchPoints: number;
+}
+
+interface UserAgentData {
+  platform?: string;
+  mobile?: boolean;
+}
+
+export function readDeviceSignals(nav: Navigator = navigator): DeviceSignals {
+  const hints = (nav as Navigator & { userAgentData?: UserAgentData }).userAgentData;
+  return {
+    userAgent: nav.userAgent,
+    hintPlatform: hints?.platform,
+    hintMobile: hints?.mobile,
+    maxTouchPoints: nav.maxTouchPoints,
+  };
+}
+
+const hintPlatforms: Record<string, Platform> = {
+  android: 'android',
+  harmonyos: 'android',
+  openharmony: 'android',
+  ios: 'ios',
+  ipados: 'ios',
+  windows: 'windows',
+  macos: 'mac',
+};
+
+/**
+ * The visitor's platform, or undefined when it is none of the four (Linux, ChromeOS…).
+ * HarmonyOS runs Android packages. Safari on an iPad asks for the desktop site with a Mac user
+ * agent; no Mac has a touch screen, so a "Mac" with several touch points is an iPad.
+ */
+export function detectPlatform(signals: DeviceSignals): Platform | undefined {
+  const { userAgent: ua, maxTouchPoints } = signals;
+  if (/HarmonyOS|OpenHarmony|ArkWeb/i.test(ua)) return 'android';
+  const hinted = hintPlatforms[(signals.hintPlatform ?? '').trim().toLowerCase()];
+  const found = hinted ?? fromUserAgent(ua);
+  return found === 'mac' && maxTouchPoints > 1 ? 'ios' : found;
+}
+
+function fromUserAgent(ua: string): Platform | undefined {
+  if (/Android/i.test(ua)) return 'android';
+  if (/iPhone|iPad|iPod/i.test(ua)) return 'ios';
+  if (/Macintosh|Mac OS X/i.test(ua)) return 'mac';
+  if (/Windows Phone/i.test(ua)) return undefined;
+  if (/Windows/i.test(ua)) return 'windows';
+  return undefined;
+}
+
+/** A computer rather than a phone or tablet: the visitor may want the app on a phone instead. */
+export function isDesktop(signals: DeviceSignals): boolean {
+  const platform = detectPlatform(signals);
+  if (platform !== undefined) return platform === 'windows' || platform === 'mac';
+  return signals.hintMobile !== true && !/Mobi|Tablet|Android|iPhone|iPad/i.test(signals.userAgent);
+}
+
+/** The platform a `?os=` value names (any case; "ipados" is iOS), or undefined. */
+export function platformFromParam(value: string | null): Platform | undefined {
+  const name = (value ?? '').trim().toLowerCase();
+  if (name === 'ipados') return 'ios';
+  return platforms.find((platform) => platform === name);
+}
