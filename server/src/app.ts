@@ -19,6 +19,7 @@ import { fileAdminRoutes, fileRoutes } from './files/routes.js';
 import type { RouteDeps } from './lib/deps.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
 import { pageRoutes } from './page/routes.js';
+import { reachRoutes } from './reach/routes.js';
 import { settingAdminRoutes, settingRoutes } from './settings/routes.js';
 import { validatorCompiler } from './lib/validation.js';
 import { adminGuard, refuseUnstorableText } from './lib/admin-guard.js';
@@ -141,6 +142,7 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
 
   await app.register(downloadRoutes, deps);
   await app.register(pageRoutes, deps);
+  await app.register(reachRoutes, deps);
   if (existsSync(config.webRoot)) {
     await app.register(fastifyStatic, {
       root: config.webRoot,

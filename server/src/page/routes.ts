@@ -4,6 +4,8 @@ import { siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { withSmartAppBanner } from '../downloads/smart-app-banner.js';
 import type { RouteDeps } from '../lib/deps.js';
+import { publicOrigin } from '../lib/origin.js';
+import { withSiteHeadTags } from '../reach/head.js';
 import { getAppConfig, getRegionDocument } from '../settings/repository.js';
 import { pageCsp } from './csp.js';
 
@@ -44,7 +46,13 @@ export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, confi
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('content-security-policy', pageCsp(config.site, appConfig, region))
-      .send(withSmartAppBanner(page, config.site, request.hostname));
+      .send(
+        withSmartAppBanner(
+          withSiteHeadTags(page, config.site, publicOrigin(request, config.publicUrl)),
+          config.site,
+          request.hostname,
+        ),
+      );
   };
   app.get('/', handler);
   app.get('/index.html', handler);

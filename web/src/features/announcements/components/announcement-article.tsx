@@ -4,8 +4,9 @@ import { useApi } from '../../api-bootstrap/api-provider';
 import { Notice } from '../../../components/ui/status';
 import { currentLanguage, t } from '../../../lib/i18n';
 import { sanitizeBulletinHtml } from '../../../lib/sanitize';
+import { ShareButton } from './share-button';
 
-/** Title, publish date and the cleaned HTML body of one announcement. */
+/** Title, publish date, share button and the cleaned HTML body of one announcement. */
 export function AnnouncementArticle({ bulletin }: { bulletin: Bulletin }) {
   const api = useApi();
   const html = useMemo(() => {
@@ -16,9 +17,12 @@ export function AnnouncementArticle({ bulletin }: { bulletin: Bulletin }) {
   return (
     <article className="mx-auto w-full max-w-[600px]">
       <h1 className="text-xl leading-snug font-bold md:text-2xl">{bulletin.title}</h1>
-      <p className="mt-2 text-sm text-muted">
-        {t('announcements.publishDate', { date: formatDate(bulletin.createdAt, currentLanguage()) })}
-      </p>
+      <div className="mt-2 flex items-start justify-between gap-4">
+        <p className="py-1.5 text-sm text-muted">
+          {t('announcements.publishDate', { date: formatDate(bulletin.createdAt, currentLanguage()) })}
+        </p>
+        <ShareButton key={bulletin.id} id={bulletin.id} title={bulletin.title} />
+      </div>
       <hr className="my-5 border-line" />
       {html.trim() === '' ? (
         <Notice>{t('announcements.emptyBody')}</Notice>

@@ -6,7 +6,11 @@ import { cn } from '../../../lib/cn';
 import { currentLanguage, t } from '../../../lib/i18n';
 import { Icon, iconPaths } from '../../../components/ui/icon';
 
-/** The titles, under a heading whose chevron folds the list away (open by default). */
+/** The announcements feed the server publishes beside the site. */
+const feedPath = '/feed.atom';
+
+/** The titles, under a heading with the feed link and a chevron that folds the list away (open
+ * by default). */
 export function AnnouncementList({
   items,
   selectedId,
@@ -24,6 +28,15 @@ export function AnnouncementList({
         <h1 id={`${listId}-title`} className="text-lg font-semibold">
           {t('announcements.heading')}
         </h1>
+        <a
+          href={feedPath}
+          type="application/atom+xml"
+          aria-label={t('announcements.feed')}
+          title={t('announcements.feed')}
+          className="ml-auto grid size-9 place-items-center rounded-full text-muted hover:bg-surface-2 hover:text-fg"
+        >
+          <Icon path={iconPaths.rss} />
+        </a>
         <button
           type="button"
           aria-expanded={expanded}

@@ -1,0 +1,22 @@
+/** What the site's page carries in its head for feed readers and search engines. */
+import type { SiteConfig } from '@chat-site/contract';
+import { reachPaths } from './addresses.js';
+import { softwareApplication } from './json-ld.js';
+import { reachText } from './text.js';
+import { escapeAttribute, scriptJson } from './xml.js';
+
+/** Feed links and the app's JSON-LD (a data block, which the page's CSP does not run). */
+export function siteHeadTags(site: SiteConfig, origin: string): string {
+  const title = escapeAttribute(reachText.feedTitle(site.productName));
+  return [
+    `<link rel="alternate" type="application/atom+xml" title="${title}" href="${reachPaths.atom}">`,
+    `<link rel="alternate" type="application/rss+xml" title="${title}" href="${reachPaths.rss}">`,
+    `<script type="application/ld+json">${scriptJson(softwareApplication(site, origin))}</script>`,
+  ].join('\n');
+}
+
+/** The page with those tags before its </head>. */
+export function withSiteHeadTags(page: string, site: SiteConfig, origin: string): string {
+  const tags = siteHeadTags(site, origin);
+  return page.includes('</head>') ? page.replace('</head>', `${tags}\n</head>`) : `${tags}\n${page}`;
+}

@@ -1,0 +1,12 @@
+/** The words feeds and share pages carry, in the site's language (simplified Chinese). */
+export const reachText = {
+  language: 'zh-CN',
+  ogLocale: 'zh_CN',
+  feedTitle: (product: string) => `${product} 平台公告`,
+  feedDescription: (product: string) => `${product} 官方发布的平台公告`,
+  continueReading: '阅读全文',
+  publishedOn: (date: string) => `发布日期：${date}`,
+  notFoundTitle: '未找到该公告',
+  notFoundText: '这条公告不存在或已被删除。',
+  home: '返回首页',
+} as const;
