@@ -47,7 +47,7 @@ export function PinnedStrip() {
 function StripFrame({ children, placeholder = false }: { children?: ReactNode; placeholder?: boolean }) {
   const box = (
     <div className="flex items-center gap-2 rounded-2xl border border-line bg-surface px-3 py-2 shadow-sm sm:gap-4 sm:px-5 sm:py-3">
-      <span className="shrink-0 rounded-full bg-brand/15 px-2 py-0.5 text-xs font-medium text-brand sm:px-3 sm:py-1 sm:text-sm">
+      <span className="shrink-0 rounded-full bg-brand/15 px-2 py-0.5 text-xs font-medium text-brand-ink sm:px-3 sm:py-1 sm:text-sm">
         {t('pinned.label')}
       </span>
       {children ?? <div className="h-6 min-w-0 flex-1 sm:h-7" />}
