@@ -67,7 +67,7 @@ export function AnnouncementList({
                   >
                     <span className="flex items-start gap-2">
                       {item.pinned && (
-                        <span className="mt-0.5 shrink-0 rounded bg-brand/20 px-1.5 text-xs leading-5 text-brand">
+                        <span className="mt-0.5 shrink-0 rounded bg-brand/20 px-1.5 text-xs leading-5 text-brand-ink">
                           {t('announcements.pinned')}
                         </span>
                       )}
