@@ -26,6 +26,12 @@ trap 'bash scripts/pg-cluster.sh stop "$pg_dir"' EXIT
 pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node scripts/free-port.mjs)")
 TEST_POSTGRES_URL=$pg_url npm run --silent test:server
 
+step "first-load budget of the landing page"
+npm run --silent budget
+
 step "browser tests in Chromium"
 bash scripts/ensure-chromium.sh
 npm run --silent test:e2e
+
+step "Lighthouse audit (fails under 95 in any category)"
+npm run --silent audit
