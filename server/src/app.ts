@@ -144,6 +144,17 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
   await app.register(pageRoutes, deps);
   await app.register(reachRoutes, deps);
   if (existsSync(config.webRoot)) {
+    // The service worker (web/build/service-worker.ts) is checked on every visit, so a new build
+    // takes over at once; its own CSP must let it fetch the site's files to precache them.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.method === 'GET' && request.url.split('?')[0] === '/sw.js' && reply.statusCode === 200) {
+        reply
+          .header('cache-control', 'no-cache')
+          .header('content-type', 'text/javascript; charset=utf-8')
+          .header('content-security-policy', "default-src 'none'; connect-src 'self'; frame-ancestors 'none'");
+      }
+      return payload;
+    });
     await app.register(fastifyStatic, {
       root: config.webRoot,
       index: false,
@@ -151,13 +162,7 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
       cacheControl: false,
       setHeaders: (res, path) => {
         const hashed = /[/\\]assets[/\\]/.test(path);
-        // The service worker is checked on every visit, so a new build takes over at once.
-        const worker = /[/\\]sw\.js(?:\.br|\.gz)?$/.test(path);
-        res.setHeader(
-          'cache-control',
-          worker ? 'no-cache' : hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
-        );
-        if (worker) res.setHeader('content-type', 'text/javascript; charset=utf-8');
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
       },
     });
   }

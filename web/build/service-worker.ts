@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
 
@@ -112,6 +112,8 @@ export function writeServiceWorker(outDir: string): string {
   }
   const version = hash.digest('hex').slice(0, 16);
   writeFileSync(join(outDir, 'sw.js'), workerSource(version, ['/', ...files.map((path) => `/${path}`)]));
+  // Compressed copies of an older worker would be served in its place; the build compresses anew.
+  for (const twin of ['sw.js.br', 'sw.js.gz']) rmSync(join(outDir, twin), { force: true });
   return cachePrefix + version;
 }
 
