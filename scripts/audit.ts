@@ -76,6 +76,19 @@ async function audit(url: string, port: number, config: Config | undefined): Pro
   };
 }
 
+/** Lighthouse sometimes loses a trace on a busy machine (NO_NAVSTART, NO_FCP): such a run is
+ * repeated, up to twice, rather than failing the audit. */
+async function auditWithRetries(url: string, port: number, config: Config | undefined): Promise<Run> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await audit(url, port, config);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      process.stderr.write(`retrying ${url}: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
+}
+
 const server = await startServer();
 const chrome = await launch({ chromePath: chromiumPath, chromeFlags: chromiumFlags });
 const report: { page: string; preset: string; median: Omit<Run, 'lost'>; runs: Run[] }[] = [];
@@ -83,7 +96,8 @@ try {
   for (const page of pages.filter((path) => path.includes(values.only))) {
     for (const [preset, config] of Object.entries(presets)) {
       const done: Run[] = [];
-      for (let run = 0; run < runs; run += 1) done.push(await audit(`${server.url}${page}`, chrome.port, config));
+      for (let run = 0; run < runs; run += 1)
+        done.push(await auditWithRetries(`${server.url}${page}`, chrome.port, config));
       report.push({
         page,
         preset,
