@@ -13,10 +13,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { bulletinAdminRoutes, bulletinRoutes } from './bulletins/routes.js';
 import type { ServerConfig } from './config.js';
+import { watchContentChanges, type ContentChanges } from './db/changes.js';
 import type { Db } from './db/connect.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { fileAdminRoutes, fileRoutes } from './files/routes.js';
 import type { RouteDeps } from './lib/deps.js';
+import { ReadCache } from './lib/read-cache.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
 import { pageRoutes } from './page/routes.js';
 import { reachRoutes } from './reach/routes.js';
@@ -68,7 +70,9 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  const deps: RouteDeps = { db, config };
+  const changes = watchContentChanges(db, app.log);
+  app.addHook('onClose', () => changes.close());
+  const deps: RouteDeps = { db, config, cache: new ReadCache({ changes, maxBytes: config.readCacheMaxBytes }) };
 
   registerErrorHandling(app);
   app.addHook('onResponse', async (request, reply) => {
@@ -125,7 +129,7 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
       });
       for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes]) await api.register(routes, deps);
       if (config.adminToken !== undefined)
-        await api.register(adminApi(config.adminToken), { ...deps, prefix: '/admin' });
+        await api.register(adminApi(config.adminToken, changes), { ...deps, prefix: '/admin' });
     },
     { prefix: '/v1' },
   );
@@ -187,15 +191,20 @@ function registerErrorHandling(app: FastifyInstance): void {
 
 /** The operator's API: only with a valid bearer token (compared in constant time), from a client
  * that has not failed too often; and only with text the databases can store exactly. */
-function adminApi(token: string) {
-  return async (admin: FastifyInstance, { db, config }: RouteDeps) => {
+function adminApi(token: string, changes: ContentChanges) {
+  return async (admin: FastifyInstance, { db, config, cache }: RouteDeps) => {
     admin.addHook(
       'onRequest',
       adminGuard({ token, maxFailures: config.adminMaxFailures, windowMs: config.adminFailureWindowMs }),
     );
     admin.addHook('preHandler', refuseUnstorableText);
+    // A write is committed by the time its answer is on its way: cached reads made before it go.
+    admin.addHook('onSend', async (request, reply, payload) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) changes.changed();
+      return payload;
+    });
     for (const routes of [bulletinAdminRoutes, packageAdminRoutes, settingAdminRoutes, fileAdminRoutes]) {
-      await admin.register(routes, { db, config });
+      await admin.register(routes, { db, config, cache });
     }
   };
 }

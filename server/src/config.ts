@@ -35,6 +35,8 @@ export interface ServerConfig {
   adminFailureWindowMs: number;
   /** The operator says visitors reach the site over HTTPS: send HSTS. */
   behindTls: boolean;
+  /** Memory for ready-made public API answers; 0 answers every read from the database. */
+  readCacheMaxBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -96,6 +98,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     headersTimeoutMs: int('HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000),
     adminMaxFailures: int('ADMIN_MAX_FAILURES', 10, 1, 1_000_000),
     adminFailureWindowMs: int('ADMIN_FAILURE_WINDOW_MS', 15 * 60_000, 1000, 86_400_000),
+    readCacheMaxBytes: int('READ_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
   };
 
   if (config.adminToken !== undefined && config.adminToken.length < 16) {

@@ -15,7 +15,7 @@ import {
 } from './repository.js';
 import { sanitizeBulletinHtml } from './sanitize.js';
 
-export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
   app.get(
     '/bulletin/page',
     {
@@ -27,10 +27,12 @@ export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
         response: { 200: BulletinPage, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { page_index, page_size } = request.query;
-      const { count, rows } = await listBulletinPage(db.kysely, { index: page_index, size: page_size });
-      return { count, list: rows.map((row) => toListItem(row, config.timeZone)) };
+      return cache.send(request, reply, `bulletin/page ${page_index} ${page_size}`, async () => {
+        const { count, rows } = await listBulletinPage(db.kysely, { index: page_index, size: page_size });
+        return { count, list: rows.map((row) => toListItem(row, config.timeZone)) };
+      });
     },
   );
 
@@ -42,10 +44,13 @@ export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
         response: { 200: BulletinDetail, ...errorResponses },
       },
     },
-    async (request) => {
-      const row = await findBulletin(db.kysely, request.query.id);
-      if (row === undefined) throw notFound('announcement');
-      return toDetail(row, config.timeZone);
+    async (request, reply) => {
+      const { id } = request.query;
+      return cache.send(request, reply, `bulletin/detail ${id}`, async () => {
+        const row = await findBulletin(db.kysely, id);
+        if (row === undefined) throw notFound('announcement');
+        return toDetail(row, config.timeZone);
+      });
     },
   );
 };

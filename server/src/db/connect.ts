@@ -11,6 +11,10 @@ export type Dialect = DatabaseTarget['kind'];
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** SQLite only: moves when another connection (another process) commits to the file. */
+  sqliteDataVersion?: () => number;
+  /** PostgreSQL only: where to open connections of one's own (LISTEN). */
+  postgresUrl?: string;
   close(): Promise<void>;
 }
 
@@ -18,15 +22,23 @@ export interface Db {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
 export function connect(target: DatabaseTarget): Db {
-  const kysely =
-    target.kind === 'sqlite'
-      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target.path) }) })
-      : new Kysely<Database>({
-          dialect: new PostgresDialect({
-            pool: new pg.Pool({ connectionString: target.url, max: 10, idleTimeoutMillis: 30_000 }),
-          }),
-        });
-  return { kysely, dialect: target.kind, close: () => kysely.destroy() };
+  if (target.kind === 'sqlite') {
+    const database = openSqlite(target.path);
+    const dataVersion = database.prepare('PRAGMA data_version').pluck();
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    return {
+      kysely,
+      dialect: 'sqlite',
+      sqliteDataVersion: () => dataVersion.get() as number,
+      close: () => kysely.destroy(),
+    };
+  }
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: new pg.Pool({ connectionString: target.url, max: 10, idleTimeoutMillis: 30_000 }),
+    }),
+  });
+  return { kysely, dialect: 'postgres', postgresUrl: target.url, close: () => kysely.destroy() };
 }
 
 function openSqlite(path: string): SQLite.Database {

@@ -1,4 +1,5 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { changeChannel } from './changes.js';
 import type { Db, Dialect } from './connect.js';
 
 /** One list of migrations for both dialects; the few types that differ are chosen per dialect. */
@@ -64,8 +65,31 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    // Every committed write to published content tells the other servers on this database
+    // (LISTEN in db/changes.ts), whoever made it: a server, the admin command line, an operator
+    // in psql. SQLite needs nothing here: its data_version does the same job.
+    '0003_change_notices': {
+      async up(db: Kysely<unknown>) {
+        if (dialect !== 'postgres') return;
+        await sql`
+          CREATE OR REPLACE FUNCTION chat_site_content_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            PERFORM pg_notify(${sql.lit(changeChannel)}, TG_TABLE_NAME);
+            RETURN NULL;
+          END $$`.execute(db);
+        for (const table of contentTables) {
+          await sql`
+            CREATE TRIGGER ${sql.id(`${table}_changed`)}
+            AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(table)}
+            FOR EACH STATEMENT EXECUTE FUNCTION chat_site_content_changed()`.execute(db);
+        }
+      },
+    },
   };
 }
+
+/** The tables whose rows the public API answers from. */
+const contentTables = ['bulletins', 'install_packages', 'settings', 'stored_files'];
 
 /** Brings the schema up to date. Safe to run from several servers starting at once: on
  * PostgreSQL Kysely holds an advisory lock; SQLite has no lock across processes, so a run that

@@ -14,11 +14,18 @@ import {
   type PackageEntry,
 } from './repository.js';
 
-export const packageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
-  app.get('/common/getInstallPackageAddrs', { schema: { response: { 200: InstallPackageList } } }, async (request) => {
-    const base = apiBase(request, config.publicUrl);
-    return (await listPackages(db.kysely)).map((row) => toWirePackage(row, config.timeZone, base));
-  });
+export const packageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
+  app.get(
+    '/common/getInstallPackageAddrs',
+    { schema: { response: { 200: InstallPackageList } } },
+    async (request, reply) => {
+      // Hosted files are named by absolute URLs, so the answer depends on the address asked.
+      const base = apiBase(request, config.publicUrl);
+      return cache.send(request, reply, `packages ${base}`, async () =>
+        (await listPackages(db.kysely)).map((row) => toWirePackage(row, config.timeZone, base)),
+      );
+    },
+  );
 };
 
 /** An entry as the operator sends it: an absolute URL, or the path of a file this server hosts. */

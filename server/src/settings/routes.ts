@@ -7,17 +7,21 @@ import { publicOrigin } from '../lib/origin.js';
 import { errorResponses, HttpUrlString } from '../lib/schemas.js';
 import { getAppConfig, getRegionDocument, setAppConfig, setRegionDocument } from './repository.js';
 
-export const settingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+export const settingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
   app.get('/ping', { schema: { response: { 200: PingAnswer } } }, async () => ({ status: 200 as const }));
 
-  app.get('/common/appconfig', { schema: { response: { 200: AppConfig } } }, async () => getAppConfig(db.kysely));
+  app.get('/common/appconfig', { schema: { response: { 200: AppConfig } } }, async (request, reply) =>
+    cache.send(request, reply, 'appconfig', () => getAppConfig(db.kysely)),
+  );
 
   // Until the operator publishes a region document, this server names itself.
-  app.get('/region', { schema: { response: { 200: RegionDocument } } }, async (request) => {
-    const stored = await getRegionDocument(db.kysely);
-    if (stored !== undefined) return stored;
+  app.get('/region', { schema: { response: { 200: RegionDocument } } }, async (request, reply) => {
     const origin = publicOrigin(request, config.publicUrl);
-    return { api_addrs: [{ addr: origin }], allocator_addrs: [{ addr: `${origin}/v1/region` }] };
+    return cache.send(request, reply, `region ${origin}`, async () => {
+      const stored = await getRegionDocument(db.kysely);
+      if (stored !== undefined) return stored;
+      return { api_addrs: [{ addr: origin }], allocator_addrs: [{ addr: `${origin}/v1/region` }] };
+    });
   });
 };
 

@@ -1,0 +1,129 @@
+/**
+ * Knows when published content may have changed, so that cached answers can be dropped. Three
+ * sources, because content can change from three places:
+ * - this process's own writes (the admin API calls `changed()` once they are committed);
+ * - other processes on the same PostgreSQL database: triggers (migration 0002) send a NOTIFY on
+ *   every committed write to the content tables, which a dedicated connection LISTENs for;
+ * - other processes on the same SQLite file (servers, the admin command line): SQLite's
+ *   `data_version` moves when another connection commits, and is read before each cached answer.
+ * When it cannot know (the LISTEN connection is down), `trustworthy` is false and callers must
+ * not serve from cache.
+ */
+import pg from 'pg';
+import type { Db } from './connect.js';
+
+export const changeChannel = 'chat_site_content';
+
+export interface ContentChanges {
+  /** A number that moves whenever content may have changed; answers cached under an older one are stale. */
+  generation(): number;
+  /** False while changes made elsewhere could go unnoticed. */
+  trustworthy(): boolean;
+  /** This process has committed a change. */
+  changed(): void;
+  close(): Promise<void>;
+}
+
+interface Logger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+}
+
+export function watchContentChanges(db: Db, log: Logger): ContentChanges {
+  let generation = 0;
+  const bump = () => void (generation += 1);
+  if (db.dialect === 'sqlite') {
+    const dataVersion = db.sqliteDataVersion;
+    let seen = dataVersion?.();
+    return {
+      generation() {
+        const now = dataVersion?.();
+        if (now !== seen) {
+          seen = now;
+          bump();
+        }
+        return generation;
+      },
+      trustworthy: () => dataVersion !== undefined,
+      changed: bump,
+      close: async () => {},
+    };
+  }
+  const listener = new ChangeListener(db.postgresUrl ?? '', bump, log);
+  return {
+    generation: () => generation,
+    trustworthy: () => listener.listening,
+    changed: bump,
+    close: () => listener.close(),
+  };
+}
+
+/** One connection that LISTENs, and comes back (with growing pauses) when it is lost. */
+class ChangeListener {
+  listening = false;
+  #client: pg.Client | undefined;
+  #closed = false;
+  #retryMs = 250;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #url: string;
+  readonly #onChange: () => void;
+  readonly #log: Logger;
+
+  constructor(url: string, onChange: () => void, log: Logger) {
+    this.#url = url;
+    this.#onChange = onChange;
+    this.#log = log;
+    void this.#connect();
+  }
+
+  async #connect(): Promise<void> {
+    if (this.#closed) return;
+    const client = new pg.Client({ connectionString: this.#url });
+    this.#client = client;
+    client.on('notification', () => this.#onChange());
+    client.on('error', (error) => this.#lost(client, error));
+    client.on('end', () => this.#lost(client, undefined));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${changeChannel}`);
+      if (this.#client !== client) return;
+      // Whatever changed while nobody was listening is unknown: start from nothing.
+      this.#onChange();
+      this.listening = true;
+      this.#retryMs = 250;
+    } catch (error) {
+      this.#lost(client, error);
+    }
+  }
+
+  #lost(client: pg.Client, error: unknown): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    this.listening = false;
+    this.#onChange();
+    client.removeAllListeners('end');
+    client.on('error', () => {});
+    void client.end().catch(() => {});
+    if (this.#closed) return;
+    this.#log.warn(
+      { err: error, retryMs: this.#retryMs },
+      'lost the database connection that listens for content changes; serving uncached until it is back',
+    );
+    this.#timer = setTimeout(() => void this.#connect(), this.#retryMs);
+    this.#timer.unref();
+    this.#retryMs = Math.min(this.#retryMs * 2, 10_000);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    const client = this.#client;
+    this.#client = undefined;
+    this.listening = false;
+    if (client !== undefined) {
+      client.removeAllListeners('end');
+      client.on('error', () => {});
+      await client.end().catch(() => {});
+    }
+  }
+}

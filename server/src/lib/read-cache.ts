@@ -1,0 +1,190 @@
+/**
+ * Public reads answered from memory: each answer is serialized once (with its route's response
+ * schema), given an ETag, and compressed once per encoding on first demand, until a write makes
+ * it stale (see db/changes.ts). Bounded in bytes, least recently used out first.
+ */
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ContentChanges } from '../db/changes.js';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+type Encoding = 'br' | 'gzip';
+
+/** Below this an answer goes out as it is, like @fastify/compress's threshold. */
+const compressFrom = 1024;
+
+class Answer {
+  readonly etag: string;
+  readonly #compressed = new Map<Encoding, Promise<Buffer>>();
+
+  constructor(
+    readonly body: Buffer,
+    readonly generation: number,
+    private readonly onCompressed: (answer: Answer, bytes: number) => void,
+  ) {
+    this.etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  }
+
+  compressed(encoding: Encoding): Promise<Buffer> {
+    let pending = this.#compressed.get(encoding);
+    if (pending === undefined) {
+      pending =
+        encoding === 'br'
+          ? brotli(this.body, {
+              params: {
+                // Done once per answer, so it can afford more effort than on-the-fly compression.
+                [constants.BROTLI_PARAM_QUALITY]: this.body.length > 512 * 1024 ? 5 : 9,
+                [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+                [constants.BROTLI_PARAM_SIZE_HINT]: this.body.length,
+              },
+            })
+          : gzipAsync(this.body, { level: 6 });
+      this.#compressed.set(encoding, pending);
+      void pending.then(
+        (data) => this.onCompressed(this, data.length),
+        () => this.#compressed.delete(encoding),
+      );
+    }
+    return pending;
+  }
+}
+
+export interface ReadCacheOptions {
+  changes: ContentChanges;
+  /** 0 turns caching off: every read is produced afresh. */
+  maxBytes: number;
+}
+
+export class ReadCache {
+  readonly #changes: ContentChanges;
+  readonly #maxBytes: number;
+  readonly #answers = new Map<string, Answer>();
+  readonly #sizes = new Map<Answer, number>();
+  /** Reads being produced, so that a burst of misses for one key queries the database once. */
+  readonly #producing = new Map<string, Promise<Answer>>();
+  #bytes = 0;
+
+  constructor({ changes, maxBytes }: ReadCacheOptions) {
+    this.#changes = changes;
+    this.#maxBytes = maxBytes;
+  }
+
+  /** Bytes held now (bodies and their compressed copies). */
+  get size(): number {
+    return this.#bytes;
+  }
+
+  /**
+   * Sends the answer for `key`: from memory when it is still current, else from `produce`
+   * (whose errors propagate as usual). `key` must name everything the answer depends on.
+   */
+  async send(request: FastifyRequest, reply: FastifyReply, key: string, produce: () => Promise<unknown>) {
+    const answer = await this.#answer(reply, key, produce);
+    return sendAnswer(request, reply, answer);
+  }
+
+  async #answer(reply: FastifyReply, key: string, produce: () => Promise<unknown>): Promise<Answer> {
+    const generation = this.#changes.generation();
+    const caching = this.#maxBytes > 0 && this.#changes.trustworthy();
+    if (!caching) return this.#make(reply, await produce(), generation);
+    const held = this.#answers.get(key);
+    if (held !== undefined) {
+      if (held.generation === generation) {
+        // Most recently used goes last; eviction takes from the front.
+        this.#answers.delete(key);
+        this.#answers.set(key, held);
+        return held;
+      }
+      this.#drop(key, held);
+    }
+    const flightKey = `${generation}\u0000${key}`;
+    let flight = this.#producing.get(flightKey);
+    if (flight === undefined) {
+      flight = produce().then((value) => this.#make(reply, value, generation));
+      this.#producing.set(flightKey, flight);
+      void flight.then(
+        (answer) => {
+          this.#producing.delete(flightKey);
+          // Content changed while this was read: it may be stale, so it is used once and not kept.
+          if (this.#changes.generation() === generation) this.#keep(key, answer);
+        },
+        () => this.#producing.delete(flightKey),
+      );
+    }
+    return flight;
+  }
+
+  #make(reply: FastifyReply, value: unknown, generation: number): Answer {
+    const serialized = reply.serialize(value);
+    const body = typeof serialized === 'string' ? Buffer.from(serialized) : Buffer.from(serialized as Uint8Array);
+    return new Answer(body, generation, (answer, bytes) => this.#grow(answer, bytes));
+  }
+
+  #keep(key: string, answer: Answer): void {
+    if (answer.body.length > this.#maxBytes / 4) return;
+    const previous = this.#answers.get(key);
+    if (previous !== undefined) this.#drop(key, previous);
+    this.#answers.set(key, answer);
+    this.#sizes.set(answer, 0);
+    this.#grow(answer, answer.body.length);
+  }
+
+  #grow(answer: Answer, bytes: number): void {
+    const size = this.#sizes.get(answer);
+    if (size === undefined) return; // already dropped
+    this.#sizes.set(answer, size + bytes);
+    this.#bytes += bytes;
+    for (const [key, oldest] of this.#answers) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#drop(key, oldest);
+    }
+  }
+
+  #drop(key: string, answer: Answer): void {
+    this.#answers.delete(key);
+    this.#bytes -= this.#sizes.get(answer) ?? 0;
+    this.#sizes.delete(answer);
+  }
+}
+
+async function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer) {
+  reply.header('content-type', 'application/json; charset=utf-8').header('etag', answer.etag);
+  if (answer.body.length >= compressFrom) reply.header('vary', 'accept-encoding');
+  if (matches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+  // HEAD gets the headers of the uncompressed answer: there is no body to decode.
+  const encoding =
+    answer.body.length >= compressFrom && request.method !== 'HEAD'
+      ? preferredEncoding(request.headers['accept-encoding'])
+      : undefined;
+  if (encoding === undefined) return reply.send(answer.body);
+  const data = await answer.compressed(encoding);
+  return reply.header('content-encoding', encoding).send(data);
+}
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  const bare = etag.slice(2);
+  return ifNoneMatch.split(',').some((tag) => {
+    const candidate = tag.trim();
+    return candidate === '*' || candidate === etag || candidate === bare;
+  });
+}
+
+/** br over gzip when the client takes both; neither when it refuses them (q=0) or names none. */
+export function preferredEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  if (acceptEncoding === undefined) return undefined;
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.split(';').map((piece) => piece.trim());
+    const q = params.find((param) => param.startsWith('q='));
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) continue;
+    accepted.add(name);
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return undefined;
+}
