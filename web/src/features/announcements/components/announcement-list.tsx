@@ -23,7 +23,7 @@ export function AnnouncementList({
   const [expanded, setExpanded] = useState(true);
   const listId = useId();
   return (
-    <nav aria-labelledby={`${listId}-title`} className="rounded-3xl border border-line bg-surface">
+    <section aria-labelledby={`${listId}-title`} className="rounded-3xl border border-line bg-surface">
       <div className="flex items-center justify-between px-5 py-4">
         <h1 id={`${listId}-title`} className="text-lg font-semibold">
           {t('announcements.heading')}
@@ -48,7 +48,8 @@ export function AnnouncementList({
           <Icon path={iconPaths.chevronDown} className={cn('transition-transform', !expanded && '-rotate-90')} />
         </button>
       </div>
-      <div id={listId} hidden={!expanded} className="border-t border-line">
+      {/* The navigation is the titles alone; the feed link and the chevron belong to the section. */}
+      <nav id={listId} aria-labelledby={`${listId}-title`} hidden={!expanded} className="border-t border-line">
         {items.length === 0 ? (
           <Notice className="py-10">{t('announcements.empty')}</Notice>
         ) : (
@@ -73,14 +74,16 @@ export function AnnouncementList({
                       )}
                       <span className="line-clamp-2 text-[15px] leading-6">{item.title}</span>
                     </span>
-                    <span className="mt-1 block text-xs text-muted tabular-nums">{formatDate(item.createdAt, currentLanguage())}</span>
+                    <span className="mt-1 block text-xs text-muted tabular-nums">
+                      {formatDate(item.createdAt, currentLanguage())}
+                    </span>
                   </Link>
                 </li>
               );
             })}
           </ul>
         )}
-      </div>
-    </nav>
+      </nav>
+    </section>
   );
 }
