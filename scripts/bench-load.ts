@@ -20,18 +20,14 @@ import { get } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { publishAnnouncements, repoRoot, RssSampler, startBenchServer, type RssSample } from './bench-support.js';
-
-function intFromEnv(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    console.error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-    process.exit(2);
-  }
-  return value;
-}
+import {
+  intFromEnv,
+  publishAnnouncements,
+  repoRoot,
+  RssSampler,
+  startBenchServer,
+  type RssSample,
+} from './bench-support.js';
 
 const seconds = intFromEnv('BENCH_SECONDS', 60, 3, 600);
 const warmupSeconds = intFromEnv('BENCH_WARMUP_SECONDS', 5, 0, 60);

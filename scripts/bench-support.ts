@@ -61,8 +61,26 @@ function snapshotSite(dir: string): { webRoot: string; asset: string } {
   return { webRoot, asset };
 }
 
-/** `nodeArgs` go to node before the script, e.g. ['--trace-gc'] when looking into memory. */
-export async function startBenchServer(nodeArgs: string[] = []): Promise<BenchServer> {
+/** A whole number from the environment, or the fallback; anything else ends the script (exit 2). */
+export function intFromEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    console.error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+    process.exit(2);
+  }
+  return value;
+}
+
+/**
+ * `nodeArgs` go to node before the script, e.g. ['--trace-gc'] when looking into memory;
+ * `script` is the server's entry (the built server, unless a benchmark wraps it).
+ */
+export async function startBenchServer(
+  nodeArgs: string[] = [],
+  script = 'server/dist/server.js',
+): Promise<BenchServer> {
   requireBuild();
   const dir = mkdtempSync(join(tmpdir(), 'chat-site-bench-'));
   const databasePath = join(dir, 'site.db');
@@ -76,7 +94,7 @@ export async function startBenchServer(nodeArgs: string[] = []): Promise<BenchSe
   const { webRoot, asset } = site;
   const adminToken = `bench-${randomBytes(12).toString('hex')}`;
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, join(repoRoot, 'server/dist/server.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(repoRoot, script)], {
     cwd: repoRoot,
     env: {
       ...process.env,

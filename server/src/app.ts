@@ -29,9 +29,11 @@ import { adminGuard, refuseUnstorableText } from './lib/admin-guard.js';
 export interface BuildOptions {
   config: ServerConfig;
   db: Db;
+  /** More public routes under /v1/, with its CORS and caching rules (the API benchmark's ceiling). */
+  extraApiRoutes?: (api: FastifyInstance) => Promise<void>;
 }
 
-export async function buildApp({ config, db }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
@@ -128,6 +130,7 @@ export async function buildApp({ config, db }: BuildOptions): Promise<FastifyIns
         return payload;
       });
       for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes]) await api.register(routes, deps);
+      if (extraApiRoutes !== undefined) await api.register(extraApiRoutes);
       if (config.adminToken !== undefined)
         await api.register(adminApi(config.adminToken, changes), { ...deps, prefix: '/admin' });
     },
