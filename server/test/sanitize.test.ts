@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinDetail } from '@chat-site/contract';
 import { xssVectors } from '../../e2e/fixtures/xss-vectors.js';
-import { sanitizeBulletinHtml } from '../src/bulletins/sanitize.js';
+import { markupDepth, maxMarkupDepth, sanitizeBulletinHtml, tooDeeplyNested } from '../src/bulletins/sanitize.js';
 import { demoBulletins } from '../src/demo/bulletins.js';
 import { bearer, createTestDatabase, repoRoot, startTestApp, type TestApp } from './helpers.js';
 
@@ -229,6 +229,85 @@ describe('stored clean', () => {
       await cli('bulletins', 'edit', id, '--content', '<p onclick="alert(1)">改</p><script>alert(1)</script>');
       const edited = JSON.parse(await cli('bulletins', 'show', id, '--json')) as { content: string };
       assert.equal(edited.content, '<p>改</p>');
+    } finally {
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('markup nested too deep to clean quickly', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  // HTML parsers take time growing with the square of the depth: 330,000 unclosed <b> took
+  // sanitize-html about 49 s. The depth is read in one pass, and the write is refused.
+  const deep = `<p>正文</p>${'<b>'.repeat(330_000)}尾`;
+
+  test('the depth is read in one pass: unclosed tags count, void and self-closing ones do not', () => {
+    assert.equal(markupDepth('<div><p>a<b>b</b><br><img src=x /></p><!-- <b><b><b> --></div>'), 2);
+    assert.equal(markupDepth('<p>one<p>two<li>three<li>four'), 0);
+    assert.equal(markupDepth(`${'<span>'.repeat(300)}x${'</span>'.repeat(300)}`), 300);
+    assert.equal(markupDepth('<b'.repeat(100_000)), 0);
+    assert.equal(markupDepth(deep), 330_000);
+    assert.equal(tooDeeplyNested(`${'<div>'.repeat(maxMarkupDepth)}x`), undefined);
+    assert.match(tooDeeplyNested(`${'<div>'.repeat(maxMarkupDepth + 1)}x`) ?? '', /257 levels deep; at most 256/);
+  });
+
+  test('the admin API refuses it with a 400 that says why, on POST and on PUT, and stores nothing', async () => {
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/bulletins',
+      headers: bearer,
+      payload: { title: '很深', content: deep },
+    });
+    assert.equal(posted.statusCode, 400);
+    assert.match(posted.json<{ msg: string }>().msg, /330000 levels deep/);
+    const page = await t.app.inject('/v1/bulletin/page');
+    assert.equal(page.json<{ count: number }>().count, 0);
+
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/bulletins',
+      headers: bearer,
+      payload: { title: '正常', content: '<p>原文</p>' },
+    });
+    const { id } = created.json<{ id: number }>();
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/admin/bulletins/${id}`,
+      headers: bearer,
+      payload: { content: deep },
+    });
+    assert.equal(put.statusCode, 400);
+    const kept = await t.app.inject(`/v1/bulletin/detail?id=${id}`);
+    assert.equal(kept.json<BulletinDetail>().Content, '<p>原文</p>');
+  });
+
+  test('a row written around the checks is cleaned to its text when read for a feed', () => {
+    const cleaned = sanitizeBulletinHtml(`<p>正文</p>${'<i>'.repeat(300)}尾<script>x</script>`);
+    assert.equal(cleaned, '正文尾x');
+  });
+
+  test('the command line refuses it with exit 2 and a message', async () => {
+    const database = await createTestDatabase();
+    const dir = mkdtempSync(join(tmpdir(), 'chat-site-deep-'));
+    const body = join(dir, 'deep.html');
+    writeFileSync(body, deep);
+    try {
+      const result = await new Promise<{ code: number | null; stderr: string }>((done) =>
+        execFile(
+          process.execPath,
+          [join(repoRoot, 'server/dist/cli/main.js'), 'bulletins', 'add', '--title', 'x', '--content-file', body],
+          { cwd: repoRoot, env: { ...process.env, DATABASE_URL: database.url } },
+          (error, _stdout, stderr) => done({ code: error === null ? 0 : (error.code as number), stderr }),
+        ),
+      );
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /330000 levels deep/);
     } finally {
       await database.drop();
       rmSync(dir, { recursive: true, force: true });

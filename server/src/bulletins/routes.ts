@@ -1,7 +1,7 @@
 import { BulletinDetail, BulletinPage, paging } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { notFound } from '../lib/errors.js';
+import { badRequest, notFound } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { errorResponses, Id } from '../lib/schemas.js';
 import {
@@ -13,7 +13,7 @@ import {
   toListItem,
   updateBulletin,
 } from './repository.js';
-import { sanitizeBulletinHtml } from './sanitize.js';
+import { sanitizeBulletinHtml, tooDeeplyNested } from './sanitize.js';
 
 export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
   app.get(
@@ -75,7 +75,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       const { title, content, topup } = request.body;
       const id = await createBulletin(db.kysely, {
         title: title.trim(),
-        content: sanitizeBulletinHtml(content),
+        content: publishable(content),
         pinned: topup === 1,
       });
       return reply.status(201).send({ id });
@@ -99,7 +99,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       const { title, content, topup } = request.body;
       const found = await updateBulletin(db.kysely, id, {
         ...(title !== undefined && { title: title.trim() }),
-        ...(content !== undefined && { content: sanitizeBulletinHtml(content) }),
+        ...(content !== undefined && { content: publishable(content) }),
         ...(topup !== undefined && { pinned: topup === 1 }),
       });
       if (!found) throw notFound('announcement');
@@ -116,3 +116,10 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     },
   );
 };
+
+/** The content as it will be stored: cleaned, or refused when it nests too deep to clean. */
+function publishable(html: string): string {
+  const problem = tooDeeplyNested(html);
+  if (problem !== undefined) throw badRequest(problem);
+  return sanitizeBulletinHtml(html);
+}

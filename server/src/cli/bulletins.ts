@@ -8,7 +8,7 @@ import {
   updateBulletin,
   type BulletinPatch,
 } from '../bulletins/repository.js';
-import { sanitizeBulletinHtml } from '../bulletins/sanitize.js';
+import { sanitizeBulletinHtml, tooDeeplyNested } from '../bulletins/sanitize.js';
 import type { BulletinRow } from '../db/schema.js';
 import { toWireTime } from '../lib/time.js';
 import { timeZone, UsageError, withDb } from './context.js';
@@ -128,7 +128,10 @@ function withContentOptions(command: Command): Command {
 /** The content as given, cleaned with the same allowlist as the admin API. */
 function contentOf(options: ContentOptions): string | undefined {
   const html = options.contentFile !== undefined ? readText(options.contentFile) : options.content;
-  return html === undefined ? undefined : sanitizeBulletinHtml(html);
+  if (html === undefined) return undefined;
+  const problem = tooDeeplyNested(html);
+  if (problem !== undefined) throw new UsageError(problem);
+  return sanitizeBulletinHtml(html);
 }
 
 async function change(id: number, patch: BulletinPatch): Promise<void> {
