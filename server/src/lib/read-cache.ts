@@ -1,5 +1,5 @@
 /**
- * Public reads answered from memory: each answer is serialized once (with its route's response
+ * Public reads answered from memory (API answers, feeds, the sitemap): each answer is serialized once (with its route's response
  * schema), given an ETag, and compressed once per encoding on first demand, until a write makes
  * it stale (see db/changes.ts). Bounded in bytes, least recently used out first.
  */
@@ -23,6 +23,7 @@ class Answer {
 
   constructor(
     readonly body: Buffer,
+    readonly type: string,
     readonly generation: number,
     private readonly onCompressed: (answer: Answer, bytes: number) => void,
   ) {
@@ -80,17 +81,30 @@ export class ReadCache {
 
   /**
    * Sends the answer for `key`: from memory when it is still current, else from `produce`
-   * (whose errors propagate as usual). `key` must name everything the answer depends on.
+   * (whose errors propagate as usual). `key` must name everything the answer depends on. The
+   * answer is JSON written with the route's response schema, unless `type` is given: then
+   * `produce` answers the text to send as that content type.
    */
-  async send(request: FastifyRequest, reply: FastifyReply, key: string, produce: () => Promise<unknown>) {
-    const answer = await this.#answer(reply, key, produce);
+  async send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    produce: () => Promise<unknown>,
+    type?: string,
+  ) {
+    const answer = await this.#answer(reply, key, produce, type);
     return sendAnswer(request, reply, answer);
   }
 
-  async #answer(reply: FastifyReply, key: string, produce: () => Promise<unknown>): Promise<Answer> {
+  async #answer(
+    reply: FastifyReply,
+    key: string,
+    produce: () => Promise<unknown>,
+    type: string | undefined,
+  ): Promise<Answer> {
     const generation = this.#changes.generation();
     const caching = this.#maxBytes > 0 && this.#changes.trustworthy();
-    if (!caching) return this.#make(reply, await produce(), generation);
+    if (!caching) return this.#make(reply, await produce(), type, generation);
     const held = this.#answers.get(key);
     if (held !== undefined) {
       if (held.generation === generation) {
@@ -104,7 +118,7 @@ export class ReadCache {
     const flightKey = `${generation}\u0000${key}`;
     let flight = this.#producing.get(flightKey);
     if (flight === undefined) {
-      flight = produce().then((value) => this.#make(reply, value, generation));
+      flight = produce().then((value) => this.#make(reply, value, type, generation));
       this.#producing.set(flightKey, flight);
       void flight.then(
         (answer) => {
@@ -118,10 +132,11 @@ export class ReadCache {
     return flight;
   }
 
-  #make(reply: FastifyReply, value: unknown, generation: number): Answer {
-    const serialized = reply.serialize(value);
+  #make(reply: FastifyReply, value: unknown, type: string | undefined, generation: number): Answer {
+    const serialized = type === undefined ? reply.serialize(value) : String(value);
     const body = typeof serialized === 'string' ? Buffer.from(serialized) : Buffer.from(serialized as Uint8Array);
-    return new Answer(body, generation, (answer, bytes) => this.#grow(answer, bytes));
+    const onCompressed = (answer: Answer, bytes: number) => this.#grow(answer, bytes);
+    return new Answer(body, type ?? 'application/json; charset=utf-8', generation, onCompressed);
   }
 
   #keep(key: string, answer: Answer): void {
@@ -152,7 +167,7 @@ export class ReadCache {
 }
 
 async function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer) {
-  reply.header('content-type', 'application/json; charset=utf-8').header('etag', answer.etag);
+  reply.header('content-type', answer.type).header('etag', answer.etag);
   if (answer.body.length >= compressFrom) reply.header('vary', 'accept-encoding');
   if (matches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
   // HEAD gets the headers of the uncompressed answer: there is no body to decode.

@@ -25,7 +25,7 @@ function parseId(text: string): number | undefined {
   return id <= maxId ? id : undefined;
 }
 
-export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
+export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config, cache }) => {
   const product = config.site.productName;
   const contextOf = async (request: FastifyRequest): Promise<PublishContext> => ({
     origin: publicOrigin(request, config.publicUrl),
@@ -50,11 +50,32 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
     };
   }
 
+  // Feeds and the sitemap are built from many rows (feeds clean 50 bodies again): they come from
+  // memory until content changes, like the API's reads. Their addresses depend on the origin.
+  const cached = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    name: string,
+    type: string,
+    build: () => Promise<string>,
+  ) =>
+    cache.send(
+      request,
+      reply.header('cache-control', 'no-cache'),
+      `${name} ${publicOrigin(request, config.publicUrl)}`,
+      build,
+      type,
+    );
+
   app.get(reachPaths.atom, async (request, reply) =>
-    send(reply, 'application/atom+xml; charset=utf-8', buildAtomFeed(await feedData(request, reachPaths.atom))),
+    cached(request, reply, 'atom', 'application/atom+xml; charset=utf-8', async () =>
+      buildAtomFeed(await feedData(request, reachPaths.atom)),
+    ),
   );
   app.get(reachPaths.rss, async (request, reply) =>
-    send(reply, 'application/rss+xml; charset=utf-8', buildRssFeed(await feedData(request, reachPaths.rss))),
+    cached(request, reply, 'rss', 'application/rss+xml; charset=utf-8', async () =>
+      buildRssFeed(await feedData(request, reachPaths.rss)),
+    ),
   );
 
   app.get(reachPaths.continueScript, async (_request, reply) =>
@@ -72,7 +93,11 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
     return send(reply, 'text/html; charset=utf-8', page);
   });
 
-  app.get(reachPaths.sitemap, async (request, reply) => {
+  app.get(reachPaths.sitemap, async (request, reply) =>
+    cached(request, reply, 'sitemap', 'application/xml; charset=utf-8', () => sitemap(request)),
+  );
+
+  async function sitemap(request: FastifyRequest): Promise<string> {
     const origin = publicOrigin(request, config.publicUrl);
     const [stamps, latest] = await Promise.all([
       bulletinStamps(db.kysely, sitemapMaxUrls - 1),
@@ -85,8 +110,8 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
         lastmod: rfc3339(stamp.updated_at, config.timeZone),
       })),
     ];
-    return send(reply, 'application/xml; charset=utf-8', buildSitemap(urls));
-  });
+    return buildSitemap(urls);
+  }
 
   app.get(reachPaths.robots, async (request, reply) =>
     send(
