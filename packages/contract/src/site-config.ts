@@ -62,5 +62,5 @@ export const SiteConfig = Type.Object(
 );
 export type SiteConfig = Static<typeof SiteConfig>;
 
-/** Name of the <meta> element that carries the JSON-encoded SiteConfig in the served page. */
-export const siteConfigMetaName = 'site-config';
+// The page reads the name alone; it lives apart so that the site's bundle need not carry TypeBox.
+export { siteConfigMetaName } from './site-config-meta.js';
