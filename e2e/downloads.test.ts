@@ -6,12 +6,16 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { startFakeApi, writeSiteConfig, type HttpStub } from './support/stubs.js';
+
+// jsqr is CommonJS whose types declare an ES default export; under NodeNext the default import is
+// module.exports, and its `default` property is the same function, typed.
+const jsQR = jsQRModule.default;
 
 const ua = {
   android:

@@ -130,7 +130,8 @@ describe('saved copies when no API address answers', () => {
       const context = await newContext('desktop');
       try {
         if (stored !== undefined) {
-          await context.addInitScript(([key, value]) => localStorage.setItem(key, value), [lastGoodKey, stored]);
+          const seed = [lastGoodKey, stored] as const;
+          await context.addInitScript(([key, value]) => localStorage.setItem(key, value), seed);
         }
         await context.route('**/v1/**', (route) => route.abort('connectionrefused'));
         const page = await context.newPage();
@@ -186,7 +187,7 @@ describe('saved copies when no API address answers', () => {
           if (sessionStorage.getItem('seeded') === null) localStorage.setItem(key, value);
           sessionStorage.setItem('seeded', '1');
         },
-        [lastGoodKey, JSON.stringify(filler)],
+        [lastGoodKey, JSON.stringify(filler)] as const,
       );
       const page = await context.newPage();
       await page.goto(`${server.url}/#/announcements`);
