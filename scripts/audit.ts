@@ -7,7 +7,8 @@
  * under `--min` (default 95).
  *
  * Build first (`npm run build`); WEB_ROOT picks another build folder. `--only <text>` audits only
- * the pages whose path contains it.
+ * the pages whose path contains it; `--lhr <folder>` also writes every run's full Lighthouse
+ * report there (JSON, for the details behind a score: LCP element, long tasks, layout shifts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     min: { type: 'string', default: '95' },
     only: { type: 'string', default: '' },
+    lhr: { type: 'string', default: '' },
   },
 });
 const runs = Number(values.runs);
@@ -52,12 +54,20 @@ const median = (numbers: number[]) => {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
+let saved = 0;
+
 async function audit(url: string, port: number, config: Config | undefined): Promise<Run> {
   const flags: Flags = { port, logLevel: 'error', onlyCategories: [...categories], output: 'json' };
   const result = await lighthouse(url, flags, config);
   if (result === undefined) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError !== undefined) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  if (values.lhr !== '') {
+    mkdirSync(values.lhr, { recursive: true });
+    saved += 1;
+    const name = `${String(saved).padStart(2, '0')}-${new URL(url).hash.replace(/\W/g, '') || 'landing'}-${lhr.configSettings.formFactor}`;
+    writeFileSync(join(values.lhr, `${name}.json`), JSON.stringify(lhr));
+  }
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const lost = categories.flatMap((category) =>
     (lhr.categories[category]?.auditRefs ?? []).flatMap((ref) => {

@@ -5,6 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { build, defaultClientConditions, defineConfig, type Plugin } from 'vite';
+import { markedSettings } from '../server/src/page/prerender-marker';
 import { serviceWorker } from './build/service-worker';
 
 /** Writes .br and .gz beside every text asset, so the server sends them without compressing
@@ -66,7 +67,10 @@ function prerenderLanding(): Plugin {
           resolve: { conditions },
           ssr: { noExternal: ['@chat-site/contract'] },
           define: {
-            'import.meta.env.PRERENDER_SITE_CONFIG': JSON.stringify(readFileSync(siteConfigFile, 'utf8')),
+            // Text settings as markers the server fills with the current values.
+            'import.meta.env.PRERENDER_SITE_CONFIG': JSON.stringify(
+              JSON.stringify(markedSettings(JSON.parse(readFileSync(siteConfigFile, 'utf8')) as object)),
+            ),
           },
           build: { ssr: 'src/app/prerender.tsx', outDir: ssrDir, emptyOutDir: true, assetsInlineLimit: 0 },
         });
@@ -79,6 +83,50 @@ function prerenderLanding(): Plugin {
       },
     },
   };
+}
+
+/**
+ * What the first paint needs goes inside index.html rather than beside it: the boot script
+ * (theme and language before paint) and the stylesheet. Each would otherwise be a request that
+ * blocks rendering. The server allows both by their hashes in its CSP (server/src/page).
+ */
+function inlineHead(): Plugin[] {
+  const bootTag = '<script src="/src/boot.js"></script>';
+  const boot: Plugin = {
+    name: 'inline-boot-script',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'pre',
+      handler: (html) => {
+        if (!html.includes(bootTag)) throw new Error(`index.html has no ${bootTag} to inline`);
+        const script = readFileSync(new URL('./src/boot.js', import.meta.url), 'utf8')
+          .replace(/^\s*\/\/.*\n/gm, '')
+          .trim();
+        return html.replace(bootTag, () => `<script>${script}</script>`);
+      },
+    },
+  };
+  const stylesheet: Plugin = {
+    name: 'inline-stylesheet',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html, context) => {
+        let page = html;
+        for (const asset of Object.values(context.bundle ?? {})) {
+          if (asset.type !== 'asset' || !asset.fileName.endsWith('.css')) continue;
+          const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${asset.fileName}"[^>]*>`);
+          if (!link.test(page)) continue;
+          const css = String(asset.source);
+          if (/<\/style/i.test(css)) throw new Error(`${asset.fileName} cannot be inlined: it contains </style`);
+          page = page.replace(link, () => `<style>${css}</style>`);
+          delete context.bundle?.[asset.fileName];
+        }
+        return page;
+      },
+    },
+  };
+  return [boot, stylesheet];
 }
 
 /** In development the page comes from Vite, not the server: carry the committed site config
@@ -98,7 +146,15 @@ function devSiteConfig(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), serviceWorker(), precompress(), prerenderLanding(), devSiteConfig()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    ...inlineHead(),
+    serviceWorker(),
+    precompress(),
+    prerenderLanding(),
+    devSiteConfig(),
+  ],
   resolve: { conditions },
   // Illustrations stay separate files: cached on their own, and lazy below the fold.
   build: { outDir: 'dist', assetsDir: 'assets', target: 'es2022', sourcemap: false, assetsInlineLimit: 0 },

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
+import { inlineHashes } from '../src/page/inline-hashes.js';
+import { prerenderMarker } from '../src/page/prerender-marker.js';
 import { bearer, repoRoot, startTestApp, type TestApp } from './helpers.js';
 
 const decodeEntities = (text: string) =>
@@ -146,5 +149,63 @@ describe('the page and assets of a built site', () => {
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['cache-control'], 'public, max-age=3600');
     assert.equal((await t.app.inject('/assets/missing-000.js')).statusCode, 404);
+  });
+});
+
+describe('a built page with inline boot script and stylesheet, and a prerendered landing page', () => {
+  let t: TestApp;
+  const boot = "document.documentElement.classList.add('dark');";
+  const css = 'html{background:#0b1220}';
+  const sha = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  before(async () => {
+    const webRoot = mkdtempSync(join(tmpdir(), 'web-dist-'));
+    // What the build writes (web/vite.config.ts): markers where the settings' text goes.
+    writeFileSync(
+      join(webRoot, 'index.html'),
+      `<!doctype html><html lang="zh-CN"><head><script>${boot}</script>` +
+        `<script type="module" src="/assets/app.js"></script><style>${css}</style></head>` +
+        `<body><div id="root"><div data-prerender=""><img alt="${prerenderMarker('productName')} 标志">` +
+        `<h1>${prerenderMarker('productName')}</h1><a href="${prerenderMarker('webClientUrl')}">web</a>` +
+        `<p>${prerenderMarker('apiAddrs')}</p></div></div></body></html>`,
+    );
+    const site = JSON.parse(readFileSync(join(repoRoot, 'site.config.json'), 'utf8')) as SiteConfig;
+    const siteFile = join(webRoot, 'site.json');
+    writeFileSync(
+      siteFile,
+      JSON.stringify({ ...site, productName: 'Nova <Chat> & "Co"', webClientUrl: 'https://web.nova.example/?a=1&b=2' }),
+    );
+    t = await startTestApp({ env: { WEB_ROOT: webRoot, SITE_CONFIG: siteFile } });
+  });
+  after(() => t.close());
+
+  test('the CSP allows exactly the page’s own inline script and style, by hash', async () => {
+    const res = await t.app.inject('/');
+    const csp = cspOf(res.headers);
+    assert.equal(csp.get('script-src'), `'self' ${sha(boot)}`);
+    assert.equal(csp.get('style-src'), `'self' ${sha(css)}`);
+    assert.doesNotMatch(String(res.headers['content-security-policy']), /unsafe-(inline|eval|hashes)/);
+    // The hashes are of the bytes the browser gets.
+    assert.ok(res.body.includes(`<script>${boot}</script>`) && res.body.includes(`<style>${css}</style>`));
+  });
+
+  test('the prerendered landing page shows the current settings, not the build’s', async () => {
+    const { body } = await t.app.inject('/');
+    assert.doesNotMatch(body, /\uE000/, 'no marker is left');
+    assert.match(body, /<h1>Nova &lt;Chat&gt; &amp; &quot;Co&quot;<\/h1>/);
+    assert.match(body, /alt="Nova &lt;Chat&gt; &amp; &quot;Co&quot; 标志"/);
+    assert.match(body, /<a href="https:\/\/web\.nova\.example\/\?a=1&amp;b=2">/);
+    assert.match(body, /<p><\/p>/, 'a setting that is not text leaves nothing');
+  });
+});
+
+describe('inlineHashes', () => {
+  test('hashes inline scripts and styles, never data blocks or external scripts', () => {
+    const hashes = inlineHashes(
+      '<script src="/a.js"></script><script type="application/ld+json">{"a":1}</script>' +
+        '<script type="module">import "/b.js";</script><script>x()</script><script>x()</script>' +
+        '<style media="print">p{}</style>',
+    );
+    const sha = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+    assert.deepEqual(hashes, { scripts: [sha('import "/b.js";'), sha('x()')], styles: [sha('p{}')] });
   });
 });

@@ -1,6 +1,6 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { App, preloadRoute } from './app/app';
 import { applyTheme, storedTheme } from './features/theme/theme';
 import { LanguageRoot } from './features/language/language-root';
 import { initLanguage } from './lib/i18n';
@@ -11,13 +11,17 @@ applyTheme(storedTheme());
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('the page has no #root element');
+preloadRoute(window.location.hash.replace(/^#/, '').split('?')[0] ?? '');
 // A visitor whose language is not the default waits for its catalog rather than seeing the
-// default flash first.
+// default flash first. The first render is a transition: React renders in short slices, so
+// the page (prerendered, or blank until then) keeps answering input.
 void initLanguage().then(() =>
-  createRoot(root).render(
-    <StrictMode>
-      <LanguageRoot app={App} />
-    </StrictMode>,
+  startTransition(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <LanguageRoot app={App} />
+      </StrictMode>,
+    ),
   ),
 );
 if (import.meta.env.PROD) registerServiceWorker();

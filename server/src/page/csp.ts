@@ -1,4 +1,5 @@
 import type { AppConfig, RegionDocument, SiteConfig } from '@chat-site/contract';
+import type { InlineHashes } from './inline-hashes.js';
 
 function originOf(url: string): string | undefined {
   try {
@@ -9,9 +10,15 @@ function originOf(url: string): string | undefined {
   }
 }
 
-/** The page's Content-Security-Policy: scripts only from the site itself, and network access
- * only to the API addresses, region documents, edge service and CDN the operator configured. */
-export function pageCsp(site: SiteConfig, appConfig: AppConfig, region: RegionDocument | undefined): string {
+/** The page's Content-Security-Policy: scripts and styles only from the site itself (and the
+ * page's own inline ones, by hash), and network access only to the API addresses, region
+ * documents, edge service and CDN the operator configured. */
+export function pageCsp(
+  site: SiteConfig,
+  appConfig: AppConfig,
+  region: RegionDocument | undefined,
+  inline: InlineHashes = { scripts: [], styles: [] },
+): string {
   const apiOrigins = [...site.apiAddrs, ...(region?.api_addrs.map((entry) => entry.addr) ?? [])];
   const cdn = appConfig.use_cdn === 1 ? [appConfig.common_cdn_bucket_url] : [];
   const collect = (urls: string[]) =>
@@ -26,8 +33,8 @@ export function pageCsp(site: SiteConfig, appConfig: AppConfig, region: RegionDo
   ]);
   return [
     "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
+    ["script-src 'self'", ...inline.scripts].join(' '),
+    ["style-src 'self'", ...inline.styles].join(' '),
     `img-src 'self' data: ${images}`.trimEnd(),
     "font-src 'self'",
     `connect-src 'self' ${connect}`.trimEnd(),

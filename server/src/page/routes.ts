@@ -8,9 +8,8 @@ import { publicOrigin } from '../lib/origin.js';
 import { withSiteHeadTags } from '../reach/head.js';
 import { getAppConfig, getRegionDocument } from '../settings/repository.js';
 import { pageCsp } from './csp.js';
-
-const htmlEntities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => htmlEntities[char] ?? char);
+import { inlineHashes } from './inline-hashes.js';
+import { escapeHtml, fillPrerenderMarkers } from './prerender-marker.js';
 
 /** Shown at / until the site is built: proof that the server runs, with the API's entry points. */
 function placeholderPage(site: SiteConfig): string {
@@ -24,10 +23,12 @@ function placeholderPage(site: SiteConfig): string {
 }
 
 /** The page with the operator's settings inside it, so the site needs no request before its
- * first paint and no inline script. */
+ * first paint, and its prerendered landing page showing the current settings, not the ones it
+ * was built with. */
 export function renderPage(template: string, site: SiteConfig): string {
   const meta = `<meta name="${siteConfigMetaName}" content="${escapeHtml(JSON.stringify(site))}">`;
-  return template.includes('</head>') ? template.replace('</head>', `${meta}\n</head>`) : `${meta}\n${template}`;
+  const page = fillPrerenderMarkers(template, site);
+  return page.includes('</head>') ? page.replace('</head>', `${meta}\n</head>`) : `${meta}\n${page}`;
 }
 
 function readTemplate(webRoot: string, site: SiteConfig): string {
@@ -39,13 +40,15 @@ function readTemplate(webRoot: string, site: SiteConfig): string {
 }
 
 export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
-  const page = renderPage(readTemplate(config.webRoot, config.site), config.site);
+  const template = readTemplate(config.webRoot, config.site);
+  const page = renderPage(template, config.site);
+  const inline = inlineHashes(template);
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const [appConfig, region] = await Promise.all([getAppConfig(db.kysely), getRegionDocument(db.kysely)]);
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .header('content-security-policy', pageCsp(config.site, appConfig, region))
+      .header('content-security-policy', pageCsp(config.site, appConfig, region, inline))
       .send(
         withSmartAppBanner(
           withSiteHeadTags(page, config.site, publicOrigin(request, config.publicUrl)),

@@ -8,11 +8,29 @@ import { RouteErrorBoundary } from './error-boundary';
 import LandingRoute from './routes/landing';
 
 // The landing page ships in the first load; every other screen is its own chunk.
-const DownloadRoute = lazy(() => import('./routes/download'));
-const DownloadHelpRoute = lazy(() => import('./routes/download-help'));
-const AnnouncementRoute = lazy(() => import('./routes/announcement'));
-const AnnouncementsRoute = lazy(() => import('./routes/announcements'));
+const loadDownload = () => import('./routes/download');
+const loadDownloadHelp = () => import('./routes/download-help');
+const loadAnnouncement = () => import('./routes/announcement');
+const loadAnnouncements = () => import('./routes/announcements');
+const DownloadRoute = lazy(loadDownload);
+const DownloadHelpRoute = lazy(loadDownloadHelp);
+const AnnouncementRoute = lazy(loadAnnouncement);
+const AnnouncementsRoute = lazy(loadAnnouncements);
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
+
+/** Starts fetching the chunk of the screen at `path` (the hash's path) while the language
+ * catalog loads, rather than after the first render asks for it. A failure is left to the
+ * render, whose error boundary shows it. */
+export function preloadRoute(path: string): void {
+  const first = path.split('/')[1] ?? '';
+  const load = {
+    download: loadDownload,
+    downloadHelp: loadDownloadHelp,
+    announcement: loadAnnouncement,
+    announcements: loadAnnouncements,
+  }[first];
+  load?.().catch(() => undefined);
+}
 
 function Routes() {
   // A new route gets a fresh error boundary, so one failed screen does not stick.

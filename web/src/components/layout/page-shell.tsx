@@ -15,14 +15,18 @@ export function PageShell({
   footer?: boolean;
   scrollToTop?: boolean;
 }) {
+  // Header and content fill the screen at least, so the footer starts below the fold: content
+  // that arrives late (cards' facts, an announcement's picture) moves nothing in view.
   return (
-    <div className="flex min-h-dvh flex-col">
-      <Header />
-      <main id={mainContentId} tabIndex={-1} className="flex-1 outline-none">
-        {children}
-      </main>
+    <>
+      <div className="flex min-h-dvh flex-col">
+        <Header />
+        <main id={mainContentId} tabIndex={-1} className="flex-1 outline-none">
+          {children}
+        </main>
+      </div>
       {footer && <Footer />}
       {scrollToTop && <ScrollToTop />}
-    </div>
+    </>
   );
 }

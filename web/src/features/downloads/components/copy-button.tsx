@@ -3,6 +3,10 @@ import { cn } from '../../../lib/cn';
 import { t } from '../../../lib/i18n';
 import { copyText } from '../copy-text';
 
+/** Also the size of the place PackageDetailsPlaceholder keeps for it. */
+export const copyButtonClass =
+  'rounded-full border border-line px-2.5 py-0.5 text-xs text-fg transition hover:bg-surface-2';
+
 type CopyState = 'idle' | 'copied' | 'failed';
 
 /** Copies `text` and says so next to the button for a moment; when copying is refused, says
@@ -32,12 +36,7 @@ export function CopyButton({
 
   return (
     <span className="inline-flex items-center gap-2">
-      <button
-        type="button"
-        onClick={() => void copy()}
-        aria-label={label}
-        className="rounded-full border border-line px-2.5 py-0.5 text-xs text-fg transition hover:bg-surface-2"
-      >
+      <button type="button" onClick={() => void copy()} aria-label={label} className={copyButtonClass}>
         {t('download.copy')}
       </button>
       <span role="status" className={cn('text-xs', state === 'failed' ? 'text-danger' : 'text-brand')}>

@@ -4,7 +4,7 @@ import { buttonClass } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
 import { t } from '../../../lib/i18n';
 import type { Platform } from '../../../lib/platform';
-import { PackageDetails, type DetailField } from './package-details';
+import { PackageDetails, PackageDetailsPlaceholder, type DetailField } from './package-details';
 import { PlatformIcon } from './platform-icon';
 
 export interface CardLink {
@@ -28,9 +28,11 @@ export interface DownloadCardProps {
   /** Ranked for this visitor: their own platform first, highlighted and labelled, the others
    * quieter; undefined when the platform is unknown and every card looks the same. */
   standing?: 'recommended' | 'other' | undefined;
+  /** The package list is still on its way: the card keeps the place its facts will take. */
+  loading?: boolean | undefined;
 }
 
-export function DownloadCard({ platform, link, details, standing }: DownloadCardProps) {
+export function DownloadCard({ platform, link, details, standing, loading = false }: DownloadCardProps) {
   const name = platformNames[platform];
   const label = `${t('download.button')} ${name}`;
   const recommended = standing === 'recommended';
@@ -72,7 +74,11 @@ export function DownloadCard({ platform, link, details, standing }: DownloadCard
           {t('download.button')}
         </a>
       )}
-      {details !== undefined && <PackageDetails entry={details} name={name} />}
+      {details !== undefined ? (
+        <PackageDetails entry={details} name={name} />
+      ) : (
+        loading && <PackageDetailsPlaceholder platform={platform} />
+      )}
     </li>
   );
 }

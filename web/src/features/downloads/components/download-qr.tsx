@@ -1,5 +1,6 @@
 import { encode } from 'uqr';
 import { t } from '../../../lib/i18n';
+import { qrBoxClass } from './qr-box';
 
 /** Quiet zone around the code, in modules: the four the QR standard asks for. */
 const margin = 4;
@@ -23,7 +24,7 @@ export default function DownloadQr({ url }: { url: string }) {
   const qr = encode(url, { ecc: 'M', border: 0 });
   const size = qr.size + margin * 2;
   return (
-    <aside className="mx-auto mt-12 flex max-w-md flex-col items-center gap-5 rounded-3xl border border-line bg-surface p-6 text-center shadow-sm sm:flex-row sm:text-left">
+    <aside className={qrBoxClass}>
       <svg
         role="img"
         aria-label={t('download.qrLabel')}

@@ -6,13 +6,17 @@ import { detectPlatform, isDesktop, readDeviceSignals, type Platform } from '../
 import { StaleNote } from '../../offline/stale-note';
 import { useDownloadLinks, type DownloadLinks } from '../use-download-links';
 import { DownloadCard, type CardLink, type DownloadCardProps } from './download-card';
+import { qrBoxClass } from './qr-box';
 
 // The QR code and its encoder load only for desktop visitors, after the cards.
 const DownloadQr = lazy(() => import('./download-qr'));
 
+/** Links inside a sentence are underlined, not told apart by their colour alone. */
+const inTextLink = 'text-brand-ink underline underline-offset-2 hover:text-fg';
+
 export const appStoreUrl = (appId: string) => `https://apps.apple.com/app/id${appId}`;
 
-type Card = Omit<DownloadCardProps, 'standing'>;
+type Card = Omit<DownloadCardProps, 'standing' | 'loading'>;
 
 /** SPEC.md's host rule: the primary domain offers the fixed APK only; other hosts offer all
  * four, with Android preferring the edge service's URL when it answered. A card shows the
@@ -68,25 +72,27 @@ export function DownloadSection({ requested }: { requested?: Platform | undefine
         <p className="mt-3 text-lg text-muted">{t('download.subtitle')}</p>
         <p className="mt-2 text-sm text-muted">
           {t('download.termsPrefix')}
-          <ExternalLink href={siteConfig.agreementUrl} className="text-brand hover:underline">
+          <ExternalLink href={siteConfig.agreementUrl} className={inTextLink}>
             {t('download.agreement')}
           </ExternalLink>
           {t('download.termsAnd')}
-          <ExternalLink href={siteConfig.privacyUrl} className="text-brand hover:underline">
+          <ExternalLink href={siteConfig.privacyUrl} className={inTextLink}>
             {t('download.privacy')}
           </ExternalLink>
         </p>
       </div>
-      <StaleNote data={links.packages} className="mx-auto mt-6 max-w-xl text-center" />
       <ul
         className={`mx-auto mt-10 grid items-start gap-4 md:gap-6 ${list.length === 1 ? 'max-w-sm' : 'sm:grid-cols-2 lg:grid-cols-4'}`}
       >
         {list.map((card) => (
-          <DownloadCard key={card.platform} {...card} />
+          <DownloadCard key={card.platform} {...card} loading={links.loading} />
         ))}
       </ul>
+      {/* Under the cards, not over them: a note that arrives late moves nothing the visitor
+          already sees. */}
+      <StaleNote data={links.packages} className="mx-auto mt-6 max-w-xl text-center" />
       {isDesktop(device) && (
-        <Suspense fallback={null}>
+        <Suspense fallback={<div className={`${qrBoxClass} invisible`} aria-hidden="true" />}>
           <DownloadQr url={mobileDownloadUrl()} />
         </Suspense>
       )}

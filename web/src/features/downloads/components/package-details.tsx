@@ -2,7 +2,8 @@ import { formatDate, type InstallPackageEntry } from '@chat-site/contract';
 import { useRef } from 'react';
 import { ExternalLink } from '../../../components/ui/external-link';
 import { t } from '../../../lib/i18n';
-import { CopyButton } from './copy-button';
+import type { Platform } from '../../../lib/platform';
+import { CopyButton, copyButtonClass } from './copy-button';
 
 /** What the visitor can check before installing. Sizes in binary units, as file managers show. */
 export function formatSize(bytes: number): string {
@@ -56,7 +57,7 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
               selectOnFailure={() => hashRef.current}
             />
           </div>
-          <code ref={hashRef} className="mt-1 block font-mono text-[11px] leading-4 break-all text-muted">
+          <code ref={hashRef} className={hashClass}>
             {sha256}
           </code>
         </div>
@@ -66,6 +67,44 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
           {t('download.releaseNotes')}
         </ExternalLink>
       )}
+    </div>
+  );
+}
+
+/** 64 hex digits in two lines of 32 wherever the card is wide enough, so the block is as tall
+ * as its placeholder. */
+const hashClass = 'mt-1 block max-w-[32ch] font-mono text-[11px] leading-4 break-all text-muted';
+
+/**
+ * What PackageDetails will show once the package list arrives, invisible: a card keeps that
+ * height from its first paint, so the facts arriving move no card below it. The App Store's
+ * card has no size, hash or release notes link of its own to show.
+ */
+export function PackageDetailsPlaceholder({ platform }: { platform: Platform }) {
+  const store = platform === 'ios';
+  const rows = store
+    ? [t('download.version'), t('download.released')]
+    : [t('download.version'), t('download.size'), t('download.released')];
+  return (
+    <div aria-hidden="true" className="invisible mt-4 w-full border-t border-line pt-4 text-left text-sm">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+        {rows.map((label) => (
+          <div key={label} className="contents">
+            <dt>{label}</dt>
+            <dd>0</dd>
+          </div>
+        ))}
+      </dl>
+      {!store && (
+        <div className="mt-3">
+          <div className="flex items-center justify-between gap-2">
+            <span>SHA-256</span>
+            <span className={`inline-block ${copyButtonClass}`}>{t('download.copy')}</span>
+          </div>
+          <code className={hashClass}>{'0'.repeat(64)}</code>
+        </div>
+      )}
+      <span className="mt-3 inline-block">{t('download.releaseNotes')}</span>
     </div>
   );
 }

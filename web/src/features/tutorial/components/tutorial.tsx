@@ -24,6 +24,12 @@ const steps = [
   ['tutorial.step7', step7],
 ] as const;
 
+/** The package's address under its button: one line, however long (the link holds all of it). */
+const addressClass = 'block max-w-full truncate text-sm';
+
+/** The pictures of the first row are in view on arrival: they load at once, the rest lazily. */
+const eagerPictures = 4;
+
 function Instruction({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <li className="rounded-3xl border border-line bg-surface p-5 md:p-6">
@@ -57,18 +63,24 @@ export function Tutorial() {
         </Instruction>
         <Instruction title={t('tutorial.stepTwo')}>
           {iosUrl === undefined ? (
-            <span
-              aria-disabled="true"
-              className={buttonClass({ variant: 'secondary' }, 'cursor-not-allowed opacity-50')}
-            >
-              {t('tutorial.stepTwoButton')}
-            </span>
+            <>
+              <span
+                aria-disabled="true"
+                className={buttonClass({ variant: 'secondary' }, 'cursor-not-allowed opacity-50')}
+              >
+                {t('tutorial.stepTwoButton')}
+              </span>
+              {/* The address's line, kept from the first paint so its arrival moves nothing. */}
+              <span aria-hidden="true" className={`${addressClass} invisible`}>
+                {'\u00a0'}
+              </span>
+            </>
           ) : (
             <>
               <a href={iosUrl} className={buttonClass({})}>
                 {t('tutorial.stepTwoButton')}
               </a>
-              <a href={iosUrl} className="max-w-full text-sm break-all text-brand underline underline-offset-2">
+              <a href={iosUrl} title={iosUrl} className={`${addressClass} text-brand underline underline-offset-2`}>
                 {iosUrl}
               </a>
             </>
@@ -84,7 +96,7 @@ export function Tutorial() {
               width={180}
               height={320}
               alt=""
-              loading="lazy"
+              loading={index < eagerPictures ? 'eager' : 'lazy'}
               className="w-full max-w-[160px] rounded-2xl border border-line bg-surface-2"
             />
             <p className="mt-3 text-sm">

@@ -1,5 +1,6 @@
 /* global document, location, matchMedia */
-// Runs before the first paint (a blocking script in <head>; the CSP allows no inline script).
+// Runs before the first paint: the build writes it inline into <head> (vite.config.ts,
+// inlineHead), and the server's CSP allows it by its hash.
 // 1. Puts the stored theme on the page root, so a light-theme visitor never sees a dark flash;
 //    the same rule as applyTheme in src/features/theme/theme.ts.
 // 2. Hides the prerendered landing page (index.html carries it in simplified Chinese) when the
