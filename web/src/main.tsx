@@ -1,4 +1,4 @@
-import { startTransition, StrictMode } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, preloadRoute } from './app/app';
 import { applyTheme, storedTheme } from './features/theme/theme';
@@ -13,15 +13,12 @@ const root = document.getElementById('root');
 if (root === null) throw new Error('the page has no #root element');
 preloadRoute(window.location.hash.replace(/^#/, '').split('?')[0] ?? '');
 // A visitor whose language is not the default waits for its catalog rather than seeing the
-// default flash first. The first render is a transition: React renders in short slices, so
-// the page (prerendered, or blank until then) keeps answering input.
+// default flash first.
 void initLanguage().then(() =>
-  startTransition(() =>
-    createRoot(root).render(
-      <StrictMode>
-        <LanguageRoot app={App} />
-      </StrictMode>,
-    ),
+  createRoot(root).render(
+    <StrictMode>
+      <LanguageRoot app={App} />
+    </StrictMode>,
   ),
 );
 if (import.meta.env.PROD) registerServiceWorker();
