@@ -1,12 +1,17 @@
 /**
  * `npm run screenshots`: every screen at phone and desktop width, in both themes, as PNGs in
  * .tmp/screenshots/, from the real server with demo content. For looking, not for asserting.
+ * `npm run screenshots -- <text>` shoots only the shots whose name contains <text>.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { contextOptions, launchBrowser, viewports } from '../e2e/support/browser.js';
 import { repoRoot, startServer } from '../e2e/support/server.js';
 
+type Viewport = keyof typeof viewports;
+
+/** Screens that need nothing but their address; they share one browser context. */
 const routes = {
   landing: '/',
   download: '/#/download',
@@ -16,38 +21,114 @@ const routes = {
   'announcement-single': '/#/announcement/11',
   'not-found': '/#/nope',
 };
+
+const userAgents = {
+  android:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+  windows:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+};
+
+interface Scene {
+  path: string;
+  /** Added to the viewport's context options; each scene has a fresh context. */
+  context?: BrowserContextOptions;
+  /** Brings the loaded page to the state worth a look. */
+  prepare?: (page: Page) => Promise<void>;
+}
+
+const staleNote = '暂时无法连接服务器，以下是上次保存的内容，可能不是最新的。';
+
+/** A first visit saves the answers; then every API address is cut and the page reloads. */
+async function cutTheApi(page: Page): Promise<void> {
+  await page.getByRole('main').locator('a[href]').first().waitFor();
+  await page.context().route('**/v1/**', (route) => route.abort('connectionrefused'));
+  await page.reload();
+  await page.getByText(staleNote).first().waitFor({ timeout: 20_000 });
+}
+
+/** Screens that depend on the device, the language, scripts being off or the network. */
+const scenes: Record<string, Scene> = {
+  'download-windows-qr': {
+    path: '/#/download',
+    context: { userAgent: userAgents.windows },
+    prepare: async (page) => {
+      await page.locator('li[data-platform]').first().waitFor();
+    },
+  },
+  'download-android': {
+    path: '/#/download',
+    context: { userAgent: userAgents.android },
+    prepare: async (page) => {
+      await page.locator('li[data-recommended]').waitFor();
+    },
+  },
+  'landing-en': { path: '/?lang=en' },
+  'landing-zh-TW': { path: '/?lang=zh-TW' },
+  'download-en': { path: '/?lang=en#/download', context: { userAgent: userAgents.windows } },
+  // What crawlers and readers without scripts see; with scripts it moves on to the announcement.
+  'share-page-2': { path: '/a/2', context: { javaScriptEnabled: false } },
+  // The worker is blocked so that the cut reaches every API request.
+  'offline-announcements': {
+    path: '/#/announcements',
+    context: { serviceWorkers: 'block' },
+    prepare: cutTheApi,
+  },
+  'offline-download': { path: '/#/download', context: { serviceWorkers: 'block' }, prepare: cutTheApi },
+};
+
 const only = process.argv[2];
+const wanted = (name: string) => only === undefined || name.includes(only);
 const outDir = join(repoRoot, '.tmp/screenshots');
 mkdirSync(outDir, { recursive: true });
 
+async function shoot(page: Page, name: string, viewport: Viewport, theme: string, scripts = true): Promise<void> {
+  // Scroll through once so lazy images load before the full-page shot (a page without scripts
+  // would never answer).
+  if (scripts)
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.body.scrollHeight; y += 600) {
+        window.scrollTo(0, y);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      window.scrollTo(0, 0);
+    });
+  await page.waitForTimeout(400);
+  const file = join(outDir, `${name}-${viewport}-${theme}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  // Phones also get the first screen alone, at full size, for a closer look.
+  if (viewport === 'phone') await page.screenshot({ path: file.replace('.png', '-fold.png') });
+  console.log(file);
+}
+
 const server = await startServer();
 const browser = await launchBrowser();
+const newPage = async (viewport: Viewport, theme: 'dark' | 'light', extra: BrowserContextOptions = {}) => {
+  // The system's scheme matches too, for pages without the site's theme (the share page).
+  const context = await browser.newContext(contextOptions(viewport, { colorScheme: theme, ...extra }));
+  await context.addInitScript((value) => localStorage.setItem('chat-site.theme', value), theme);
+  const page = await context.newPage();
+  page.on('console', (message) => message.type() === 'error' && console.error(`[${viewport}] ${message.text()}`));
+  return page;
+};
 try {
-  for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
-    for (const theme of ['dark', 'light']) {
-      const context = await browser.newContext(contextOptions(viewport));
-      await context.addInitScript((value) => localStorage.setItem('chat-site.theme', value), theme);
-      const page = await context.newPage();
-      page.on('console', (message) => message.type() === 'error' && console.error(`[${viewport}] ${message.text()}`));
+  for (const viewport of Object.keys(viewports) as Viewport[]) {
+    for (const theme of ['dark', 'light'] as const) {
+      const page = await newPage(viewport, theme);
       for (const [name, path] of Object.entries(routes)) {
-        if (only !== undefined && !name.includes(only)) continue;
+        if (!wanted(name)) continue;
         await page.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
-        // Scroll through once so lazy images load before the full-page shot.
-        await page.evaluate(async () => {
-          for (let y = 0; y < document.body.scrollHeight; y += 600) {
-            window.scrollTo(0, y);
-            await new Promise((resolve) => setTimeout(resolve, 50));
-          }
-          window.scrollTo(0, 0);
-        });
-        await page.waitForTimeout(400);
-        const file = join(outDir, `${name}-${viewport}-${theme}.png`);
-        await page.screenshot({ path: file, fullPage: true });
-        // Phones also get the first screen alone, at full size, for a closer look.
-        if (viewport === 'phone') await page.screenshot({ path: file.replace('.png', '-fold.png') });
-        console.log(file);
+        await shoot(page, name, viewport, theme);
       }
-      await context.close();
+      await page.context().close();
+      for (const [name, scene] of Object.entries(scenes)) {
+        if (!wanted(name)) continue;
+        const scenePage = await newPage(viewport, theme, scene.context);
+        await scenePage.goto(`${server.url}${scene.path}`, { waitUntil: 'networkidle' });
+        await scene.prepare?.(scenePage);
+        await shoot(scenePage, name, viewport, theme, scene.context?.javaScriptEnabled !== false);
+        await scenePage.context().close();
+      }
     }
   }
 } finally {
