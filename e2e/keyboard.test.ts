@@ -100,7 +100,8 @@ describe('keyboard only', () => {
       const { page, close } = await openPage(browser, 'desktop');
       try {
         await page.goto(`${server.url}/#${route}`);
-        await page.locator('main h1').waitFor();
+        // The announcements screen has two: the list's title and, once loaded, the announcement's.
+        await page.locator('main h1').first().waitFor();
         await page.waitForLoadState('networkidle');
         const stops = await tabThrough(page, 40);
         assert.ok(
