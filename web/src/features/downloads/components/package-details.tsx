@@ -73,7 +73,7 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
 
 /** 64 hex digits in two lines of 32 wherever the card is wide enough, so the block is as tall
  * as its placeholder. */
-const hashClass = 'mt-1 block max-w-[32ch] font-mono text-[11px] leading-4 break-all text-muted';
+const hashClass = 'mt-1 block max-w-[32ch] font-mono text-xs leading-4 break-all text-muted';
 
 /**
  * What PackageDetails will show once the package list arrives, invisible: a card keeps that
