@@ -63,6 +63,10 @@ async function assertSavedCopies(page: Page, url: string, seen: Seen): Promise<v
   await pane.getByRole('heading', { level: 1, name: seen.detailTitle }).waitFor({ timeout: 15_000 });
   assert.ok((await page.getByText(staleNote).count()) >= 1, 'the quiet note');
   assert.equal(await page.getByRole('alert').count(), 0, 'no error');
+  // Its pictures are asked of the last address that answered, not of the site's own origin.
+  const sources = await pane.locator('img').evaluateAll((images) => images.map((image) => image.getAttribute('src')));
+  assert.ok(sources.length > 0, 'the saved announcement has a picture');
+  for (const src of sources) assert.match(src ?? '', new RegExp(`^${url}/v1/file/preview/`));
 
   await page.goto(`${url}/#/download`);
   await page.getByText(staleNote).waitFor({ timeout: 20_000 });

@@ -4,13 +4,16 @@ import { useApi } from '../../api-bootstrap/api-provider';
 import { Notice } from '../../../components/ui/status';
 import { currentLanguage, t } from '../../../lib/i18n';
 import { sanitizeBulletinHtml } from '../../../lib/sanitize';
+import { readString, storageKeys } from '../../../lib/storage';
 import { ShareButton } from './share-button';
 
 /** Title, publish date, share button and the cleaned HTML body of one announcement. */
 export function AnnouncementArticle({ bulletin }: { bulletin: Bulletin }) {
   const api = useApi();
   const html = useMemo(() => {
-    const apiAddr = api.status === 'ready' ? api.apiAddr : null;
+    // Offline (a saved copy, no address answering) the pictures are still asked of the address
+    // the copy came from, the last one that answered: the browser may have them cached.
+    const apiAddr = api.status === 'ready' ? api.apiAddr : (readString(storageKeys.lastApiAddr) ?? null);
     const cdn = api.status === 'ready' ? api.cdn : { useCdn: false, bucketUrl: '' };
     return sanitizeBulletinHtml(bulletin.content, (src) => resolveImageSrc(src, { apiAddr, cdn }));
   }, [bulletin.content, api]);
