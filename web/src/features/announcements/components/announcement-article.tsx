@@ -13,7 +13,8 @@ export function AnnouncementArticle({ bulletin }: { bulletin: Bulletin }) {
   const html = useMemo(() => {
     // Offline (a saved copy, no address answering) the pictures are still asked of the address
     // the copy came from, the last one that answered: the browser may have them cached.
-    const apiAddr = api.status === 'ready' ? api.apiAddr : (readString(storageKeys.lastApiAddr) ?? null);
+    const live = api.status === 'ready' ? api.apiAddr : null;
+    const apiAddr = live ?? readString(storageKeys.lastApiAddr);
     const cdn = api.status === 'ready' ? api.cdn : { useCdn: false, bucketUrl: '' };
     return sanitizeBulletinHtml(bulletin.content, (src) => resolveImageSrc(src, { apiAddr, cdn }));
   }, [bulletin.content, api]);
