@@ -34,4 +34,6 @@ bash scripts/ensure-chromium.sh
 npm run --silent test:e2e
 
 step "Lighthouse audit (fails under 95 in any category)"
-npm run --silent audit
+# Five runs rather than three: total blocking time moves with whatever else the machine does,
+# and the median of five is steadier against one bad run.
+npm run --silent audit -- --runs 5
