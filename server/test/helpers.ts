@@ -102,6 +102,23 @@ export async function startTestApp(options: { demo?: boolean; env?: Record<strin
 
 export const bearer = { authorization: `Bearer ${adminToken}` };
 
+/** Authorization headers that must never pass for the admin token: near misses of it (a letter
+ * short, one too many, case, spacing, the wrong scheme) and the usual wrong guesses. */
+export const wrongAuthorizations = [
+  '',
+  'Bearer',
+  'Bearer ',
+  'Bearer wrong-token-wrong-token',
+  `Bearer ${adminToken.slice(0, -1)}`,
+  `Bearer ${adminToken}x`,
+  `Bearer ${adminToken.toUpperCase()}`,
+  `Bearer  ${adminToken}`,
+  `bearer ${adminToken}`,
+  `Basic ${Buffer.from(`admin:${adminToken}`).toString('base64')}`,
+  adminToken,
+  `Token ${adminToken}`,
+];
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
