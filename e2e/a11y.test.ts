@@ -5,11 +5,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
+import { describe, test } from 'node:test';
+import { useSiteAndBrowser } from './support/fixture.js';
 import { openPage } from './support/page-helpers.js';
-import { startServer, type RunningServer } from './support/server.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -24,15 +22,7 @@ const routes: Record<string, string> = {
   '/no-such-page': 'main h1',
 };
 
-let server: RunningServer;
-let browser: Browser;
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = useSiteAndBrowser();
 
 interface Violation {
   id: string;
@@ -45,9 +35,11 @@ for (const viewport of ['phone', 'desktop'] as const) {
     describe(`${viewport}, ${theme} theme`, () => {
       for (const [route, ready] of Object.entries(routes)) {
         test(`${route}: no axe violations`, async () => {
-          const { page, close } = await openPage(browser, viewport, { localStorage: { 'chat-site.theme': theme } });
+          const { page, close } = await openPage(site.browser, viewport, {
+            localStorage: { 'chat-site.theme': theme },
+          });
           try {
-            await page.goto(`${server.url}/#${route}`);
+            await page.goto(`${site.server.url}/#${route}`);
             await page.locator(ready).first().waitFor();
             await page.waitForLoadState('networkidle');
             await page.evaluate(axeSource);

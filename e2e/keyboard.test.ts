@@ -4,21 +4,12 @@
  * focus indicator; the skip link moves focus to the main content.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useSiteAndBrowser } from './support/fixture.js';
 import { openPage } from './support/page-helpers.js';
-import { startServer, type RunningServer } from './support/server.js';
 
-let server: RunningServer;
-let browser: Browser;
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = useSiteAndBrowser();
 
 interface Stop {
   /** The landmark or section it is in: header, pinned, features, main, footer. */
@@ -59,9 +50,9 @@ async function tabThrough(page: Page, count: number): Promise<Stop[]> {
 
 describe('keyboard only', () => {
   test('landing: header, pinned strip, hero, footer in order, each with a visible focus indicator', async () => {
-    const { page, close } = await openPage(browser, 'desktop');
+    const { page, close } = await openPage(site.browser, 'desktop');
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${site.server.url}/`);
       await page.getByRole('region', { name: '置顶公告' }).locator('ul').waitFor();
       const stops = await tabThrough(page, 40);
       const order = stops.map((stop) => stop.region).filter((region, i, all) => region !== all[i - 1]);
@@ -75,9 +66,9 @@ describe('keyboard only', () => {
   });
 
   test('the skip link moves focus to the main content', async () => {
-    const { page, close } = await openPage(browser, 'phone');
+    const { page, close } = await openPage(site.browser, 'phone');
     try {
-      await page.goto(`${server.url}/#/announcements`);
+      await page.goto(`${site.server.url}/#/announcements`);
       await page.locator('main h1').waitFor();
       await page.keyboard.press('Tab');
       assert.equal(await page.evaluate(() => document.activeElement?.textContent), '跳到主要内容');
@@ -97,9 +88,9 @@ describe('keyboard only', () => {
 
   for (const route of ['/download', '/announcements']) {
     test(`${route}: every stop in the content shows a focus indicator`, async () => {
-      const { page, close } = await openPage(browser, 'desktop');
+      const { page, close } = await openPage(site.browser, 'desktop');
       try {
-        await page.goto(`${server.url}/#${route}`);
+        await page.goto(`${site.server.url}/#${route}`);
         // The announcements screen has two: the list's title and, once loaded, the announcement's.
         await page.locator('main h1').first().waitFor();
         await page.waitForLoadState('networkidle');

@@ -1,21 +1,12 @@
 /** The pinned strip's autoplay: it pauses while hovered or focused, and jumps without scrolling
  * under prefers-reduced-motion. Demo content has two pinned announcements. */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useSiteAndBrowser } from './support/fixture.js';
 import { openPage } from './support/page-helpers.js';
-import { startServer, type RunningServer } from './support/server.js';
 
-let server: RunningServer;
-let browser: Browser;
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = useSiteAndBrowser();
 
 const strip = (page: Page) => page.getByRole('region', { name: '置顶公告' });
 const offset = (page: Page) =>
@@ -41,9 +32,9 @@ const transformsDuring = (page: Page, ms: number) =>
 
 describe('pinned strip autoplay', () => {
   test('desktop: stays put while the pointer is over it, moves on once it leaves', async () => {
-    const { page, close } = await openPage(browser, 'desktop');
+    const { page, close } = await openPage(site.browser, 'desktop');
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${site.server.url}/`);
       await strip(page).locator('ul').waitFor();
       await strip(page).getByText('置顶公告').hover();
       const start = await offset(page);
@@ -58,9 +49,9 @@ describe('pinned strip autoplay', () => {
   });
 
   test('desktop: stays put while an item has keyboard focus, moves on once focus leaves', async () => {
-    const { page, close } = await openPage(browser, 'desktop');
+    const { page, close } = await openPage(site.browser, 'desktop');
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${site.server.url}/`);
       await strip(page).locator('ul').waitFor();
       // Embla treats focus as the visitor's only when it comes from the Tab key.
       await page.getByRole('link', { name: '了解功能' }).focus();
@@ -85,10 +76,10 @@ describe('pinned strip autoplay', () => {
   });
 
   test('phone, reduced motion: still advances every 3 s, in one jump with no frames in between', async () => {
-    const { page, close } = await openPage(browser, 'phone');
+    const { page, close } = await openPage(site.browser, 'phone');
     try {
       await page.emulateMedia({ reducedMotion: 'reduce' });
-      await page.goto(`${server.url}/`);
+      await page.goto(`${site.server.url}/`);
       await strip(page).locator('ul').waitFor();
       const seen = await transformsDuring(page, 3800);
       assert.equal(seen.length, 2, `one jump from the first to the second item, got ${seen.join(' → ')}`);
@@ -98,9 +89,9 @@ describe('pinned strip autoplay', () => {
   });
 
   test('phone, no preference: the move is animated over several frames', async () => {
-    const { page, close } = await openPage(browser, 'phone');
+    const { page, close } = await openPage(site.browser, 'phone');
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${site.server.url}/`);
       await strip(page).locator('ul').waitFor();
       const seen = await transformsDuring(page, 3800);
       assert.ok(seen.length > 2, `expected frames between the items, got ${seen.join(' → ')}`);
