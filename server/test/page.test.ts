@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliCompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
 import { inlineHashes } from '../src/page/inline-hashes.js';
@@ -132,6 +132,25 @@ describe('the page and assets of a built site', () => {
       assert.match(head, /<meta name="site-config" content="[^"]+">/);
       assert.equal(siteConfigIn(res.body).productName.length > 0, true);
     }
+  });
+
+  test('the page is kept per address it is asked at: compressed once, with an ETag and its CSP on every answer', async () => {
+    const plain = await t.app.inject('/');
+    const packed = await t.app.inject({ url: '/', headers: { 'accept-encoding': 'br, gzip' } });
+    assert.equal(packed.headers['content-encoding'], 'br');
+    assert.equal(brotliDecompressSync(packed.rawPayload).toString('utf8'), plain.body);
+    const etag = String(packed.headers.etag);
+    assert.match(etag, /^W\/"/);
+    assert.equal(plain.headers.etag, etag);
+    const again = await t.app.inject({ url: '/', headers: { 'if-none-match': etag } });
+    assert.equal(again.statusCode, 304);
+    assert.equal(again.headers['cache-control'], 'no-cache');
+    assert.ok(String(again.headers['content-security-policy']).includes("default-src 'self'"));
+    // Another address gets its own copy: the page names the address it was asked at.
+    const elsewhere = await t.app.inject({ url: '/', headers: { host: 'mirror.example.net' } });
+    assert.notEqual(elsewhere.headers.etag, etag);
+    assert.ok(elsewhere.body.includes('mirror.example.net'));
+    assert.ok(!plain.body.includes('mirror.example.net'));
   });
 
   test('hashed assets are immutable and served brotli-compressed ahead of time', async () => {

@@ -39,23 +39,25 @@ function readTemplate(webRoot: string, site: SiteConfig): string {
   }
 }
 
-export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
+export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config, cache }) => {
   const template = readTemplate(config.webRoot, config.site);
   const page = renderPage(template, config.site);
   const inline = inlineHashes(template);
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const [appConfig, region] = await Promise.all([getAppConfig(db.kysely), getRegionDocument(db.kysely)]);
-    return reply
-      .type('text/html; charset=utf-8')
+    const origin = publicOrigin(request, config.publicUrl);
+    reply
       .header('cache-control', 'no-cache')
-      .header('content-security-policy', pageCsp(config.site, appConfig, region, inline))
-      .send(
-        withSmartAppBanner(
-          withSiteHeadTags(page, config.site, publicOrigin(request, config.publicUrl)),
-          config.site,
-          request.hostname,
-        ),
-      );
+      .header('content-security-policy', pageCsp(config.site, appConfig, region, inline));
+    // The page differs only by the address it is asked at, so each address's copy is kept,
+    // compressed once at a better quality than an answer compressed per request can afford.
+    return cache.send(
+      request,
+      reply,
+      `page ${origin} ${request.hostname}`,
+      async () => withSmartAppBanner(withSiteHeadTags(page, config.site, origin), config.site, request.hostname),
+      'text/html; charset=utf-8',
+    );
   };
   app.get('/', handler);
   app.get('/index.html', handler);
