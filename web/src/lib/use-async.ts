@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 export type AsyncState<T> =
   { status: 'idle' } | { status: 'loading' } | { status: 'success'; data: T } | { status: 'error'; error: unknown };
@@ -14,9 +14,13 @@ export function useAsync<T>(load: (() => Promise<T>) | null, key: string): Async
   useEffect(() => {
     if (load === null) return;
     let current = true;
+    // The answer's render is a transition: React splits it into short tasks.
+    const settle = (state: AsyncState<T>) => {
+      if (current) startTransition(() => setSettled({ key, state }));
+    };
     load().then(
-      (data) => current && setSettled({ key, state: { status: 'success', data } }),
-      (error: unknown) => current && setSettled({ key, state: { status: 'error', error } }),
+      (data) => settle({ status: 'success', data }),
+      (error: unknown) => settle({ status: 'error', error }),
     );
     return () => {
       current = false;

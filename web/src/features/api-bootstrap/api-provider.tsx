@@ -1,4 +1,4 @@
-import { createContext, use, useEffect, useState, type ReactNode } from 'react';
+import { createContext, startTransition, use, useEffect, useState, type ReactNode } from 'react';
 import { onUnreachable } from '../../lib/http';
 import { initApi, type ApiConnection } from './init-api';
 
@@ -57,7 +57,7 @@ export function ApiProvider({ children }: { children: ReactNode }) {
       followed = next;
       if (next.result === undefined) setState((old) => (old.status === 'loading' ? old : { status: 'loading' }));
       void next.done.then((connection) => {
-        if (mounted && followed === next) setState(readyState(connection));
+        if (mounted && followed === next) startTransition(() => setState(readyState(connection)));
       });
     };
     follow(attemptDue(attempt) ? startAttempt() : (attempt as Attempt));

@@ -1,6 +1,7 @@
 import { formatMonthDay, type Bulletin } from '@chat-site/contract';
 import Autoplay from 'embla-carousel-autoplay';
 import useEmblaCarousel from 'embla-carousel-react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { carouselDelayMs } from '../../../config/constants';
 import { paths } from '../../../config/paths';
@@ -15,9 +16,17 @@ export const reducedMotion = '(prefers-reduced-motion: reduce)';
  * Loaded as its own chunk after the first paint: the strip waits for the API anyway.
  */
 export default function PinnedCarousel({ items }: { items: Bulletin[] }) {
+  // The strip is shown first and set moving in a task of its own: the carousel measures the
+  // page when it starts, and in the same task as the strip's first render that makes one long
+  // task on a slow phone.
+  const [started, setStarted] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setStarted(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
   const moving = items.length > 1;
   const [viewport] = useEmblaCarousel(
-    { axis: 'y', loop: moving, active: moving, dragThreshold: 5 },
+    { axis: 'y', loop: moving, active: moving && started, dragThreshold: 5 },
     moving
       ? [
           Autoplay({
