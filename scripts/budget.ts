@@ -47,10 +47,13 @@ function fetchAsBrowser(base: string, path: string): Promise<Fetched> {
 
 const attr = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]+)"`).exec(tag)?.[1];
 
-/** Scripts, module preloads and stylesheets the page names in its markup. */
+/** Scripts, module preloads and stylesheets the page names in its markup, and the scripts its
+ * boot script starts after the first paint (<meta name="entry-scripts">). */
 function pageAssets(html: string): string[] {
-  const tags = html.match(/<(?:script|link)\b[^>]*>/g) ?? [];
+  const tags = html.match(/<(?:script|link|meta)\b[^>]*>/g) ?? [];
   return tags.flatMap((tag) => {
+    if (tag.startsWith('<meta'))
+      return attr(tag, 'name') === 'entry-scripts' ? (attr(tag, 'content')?.split(' ') ?? []) : [];
     if (tag.startsWith('<script')) return attr(tag, 'src') ?? [];
     const rel = attr(tag, 'rel');
     return rel === 'stylesheet' || rel === 'modulepreload' ? (attr(tag, 'href') ?? []) : [];

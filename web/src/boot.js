@@ -3,9 +3,9 @@
 // inlineHead), and the server's CSP allows it by its hash.
 // 1. Puts the stored theme on the page root, so a light-theme visitor never sees a dark flash;
 //    the same rule as applyTheme in src/features/theme/theme.ts.
-// 2. Hides the prerendered landing page (index.html carries it in simplified Chinese) when the
-//    visitor opens another route or will get another language (the order of pickLanguage in
-//    src/lib/i18n.ts); the site's script then renders the right screen in its place.
+// 2. Turns the prerendered pages off (index.html carries them in simplified Chinese) when the
+//    visitor will get another language (the order of pickLanguage in src/lib/i18n.ts); the
+//    site's script then renders the screen in that language. src/boot-route.js does the rest.
 (function () {
   var root = document.documentElement;
   function read(key) {
@@ -39,6 +39,5 @@
     language(read('chat-site.language'));
   var browser = navigator.languages || [];
   for (var index = 0; !chosen && index < browser.length; index += 1) chosen = language(browser[index]);
-  var landing = /^#?\/?(\?.*)?$/.test(hash);
-  if (!landing || (chosen && chosen !== 'zh-CN')) root.classList.add('prerender-off');
+  if (chosen && chosen !== 'zh-CN') root.classList.add('prerender-off');
 })();

@@ -32,7 +32,8 @@ export function preloadRoute(path: string): void {
   load?.().catch(() => undefined);
 }
 
-function Routes() {
+/** The screen of the current route; the build prerenders it for the landing page. */
+export function Routes() {
   // A new route gets a fresh error boundary, so one failed screen does not stick.
   const [location] = useLocation();
   return (

@@ -1,21 +1,42 @@
 /**
- * The landing page as the build writes it into index.html (vite.config.ts, prerenderLanding):
- * header, hero, the pinned strip's reserved place and features, in the default language, painted
- * before any script runs (the footer, far below the fold, waits for the script). The client then renders over it with createRoot, so a page in
- * another language or on another route never meets a hydration mismatch.
+ * The pages the build writes into index.html (vite.config.ts, prerenderPages), in the default
+ * language, so a first paint needs no script. Each is the client's own route tree as its first
+ * render shows it, before any API answer:
+ * - the landing page, which the client hydrates (src/main.tsx). What the build cannot know waits
+ *   for hydration (useHydrated): the footer, far below the fold, and the member-centre link of
+ *   the primary host;
+ * - the other screens' first frames, which src/boot-route.js puts on screen for their routes and
+ *   the client renders over.
+ * A visitor in another language gets none of them (src/boot.js) and a fresh client render.
  */
-import { renderToString } from 'react-dom/server';
+import type { ReactNode } from 'react';
+import { prerender } from 'react-dom/static';
 import { Router } from 'wouter';
 import { hashHref } from '../config/paths';
-import { PageShell } from '../components/layout/page-shell';
-import { LandingSections } from './routes/landing';
+import { beginHydration } from '../lib/hydrated';
+import { Routes } from './app';
 
-export function render(): string {
-  return renderToString(
-    <Router ssrPath="/" hrefs={hashHref}>
-      <PageShell footer={false}>
-        <LandingSections />
-      </PageShell>
+/** The routes with a prerendered first frame; '/' is the landing page. */
+export const prerenderedPaths = ['/', '/download', '/downloadHelp', '/announcements'];
+
+async function html(tree: ReactNode): Promise<string> {
+  // Waits for the lazy screens' code, which renderToString would show as their fallback.
+  // A screen that fails here would be left to the client; the build fails instead.
+  let failure: unknown = null;
+  const { prelude } = await prerender(tree, {
+    onError: (error) => {
+      failure ??= error;
+    },
+  });
+  if (failure !== null) throw failure instanceof Error ? failure : new Error(String(failure));
+  return new Response(prelude).text();
+}
+
+export function render(path: string): Promise<string> {
+  beginHydration();
+  return html(
+    <Router ssrPath={path} hrefs={hashHref}>
+      <Routes />
     </Router>,
   );
 }

@@ -20,6 +20,37 @@ export function onUnreachable(listener: UnreachableListener): () => void {
   return () => unreachableListeners.delete(listener);
 }
 
+interface EarlyAnswers {
+  at: number;
+  answers: Record<string, { answer: Promise<Response>; controller: AbortController } | undefined>;
+}
+
+/** How long an answer src/boot-route.js asked for stays fresh enough to use. */
+const earlyAnswerMaxAgeMs = 10_000;
+
+/**
+ * The answer to `url` that src/boot-route.js asked for before this script ran, if it did and
+ * not too long ago; `signal` then cancels that request, as it would the caller's own. Each is
+ * used once.
+ */
+function takeEarlyAnswer(url: string, signal: AbortSignal): Promise<Response> | undefined {
+  const early = (window as Window & { __earlyAnswers?: EarlyAnswers }).__earlyAnswers;
+  const asked = early?.answers[url];
+  if (early === undefined || asked === undefined) return undefined;
+  early.answers[url] = undefined;
+  if (Date.now() - early.at > earlyAnswerMaxAgeMs) return undefined;
+  signal.addEventListener('abort', () => asked.controller.abort(signal.reason), { once: true });
+  return untilAborted(asked.answer, signal);
+}
+
+/** `answer`, or the reason `signal` aborts with, whichever comes first. */
+function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    answer.then(resolve, reject);
+  });
+}
+
 /**
  * GET a JSON answer with the `os: WEB` header every call carries. The timeout is built by hand
  * rather than with AbortSignal.timeout/any, which older phone browsers lack.
@@ -30,7 +61,8 @@ export async function getJson(url: string, timeoutMs: number = timeouts.defaultM
   try {
     let response: Response;
     try {
-      response = await fetch(url, { headers: { os: 'WEB' }, signal: controller.signal, cache: 'no-cache' });
+      response = await (takeEarlyAnswer(url, controller.signal) ??
+        fetch(url, { headers: { os: 'WEB' }, signal: controller.signal, cache: 'no-cache' }));
     } catch (error) {
       for (const listener of unreachableListeners) listener(url);
       throw error;
@@ -50,11 +82,9 @@ export async function ping(apiAddr: string): Promise<boolean> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeouts.pingMs);
   try {
-    const response = await fetch(apiUrl(apiAddr, 'ping'), {
-      headers: { os: 'WEB' },
-      signal: controller.signal,
-      cache: 'no-store',
-    });
+    const url = apiUrl(apiAddr, 'ping');
+    const response = await (takeEarlyAnswer(url, controller.signal) ??
+      fetch(url, { headers: { os: 'WEB' }, signal: controller.signal, cache: 'no-store' }));
     return response.status === 200;
   } catch {
     return false;

@@ -19,7 +19,11 @@ interface UserAgentData {
   mobile?: boolean;
 }
 
-export function readDeviceSignals(nav: Navigator = navigator): DeviceSignals {
+/** In the build's prerender there is no device: no platform is recommended. */
+export function readDeviceSignals(
+  nav: Navigator | undefined = import.meta.env.SSR ? undefined : navigator,
+): DeviceSignals {
+  if (nav === undefined) return { userAgent: '', maxTouchPoints: 0 };
   const hints = (nav as Navigator & { userAgentData?: UserAgentData }).userAgentData;
   return {
     userAgent: nav.userAgent,

@@ -8,5 +8,8 @@ export function useMediaQuery(query: string): boolean {
       return () => list.removeEventListener('change', onChange);
     },
     () => window.matchMedia(query).matches,
+    // The build's prerender has no screen: it renders as if no query matched (a phone's, for
+    // the widths the screens ask about).
+    () => false,
   );
 }

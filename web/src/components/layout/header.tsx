@@ -2,6 +2,7 @@ import { Fragment, useEffect } from 'react';
 import { Link } from 'wouter';
 import { paths } from '../../config/paths';
 import { isPrimaryHost, siteConfig } from '../../config/site-config';
+import { useHydrated } from '../../lib/hydrated';
 import { t } from '../../lib/i18n';
 import { LanguageSwitcher } from '../../features/language/language-switcher';
 import { buttonClass } from '../ui/button';
@@ -12,6 +13,7 @@ import { SkipLink } from './skip-link';
 const linkClass = 'rounded-md text-sm text-muted transition-colors hover:text-fg md:px-3 md:py-2 md:text-[15px]';
 
 export function Header() {
+  const hydrated = useHydrated();
   // SPEC.md: every render of the header brings the page back to the top.
   useEffect(() => {
     window.scrollTo(0, 0);
@@ -23,7 +25,7 @@ export function Header() {
     <Link key="download" href={paths.download} className={linkClass}>
       {t('nav.download')}
     </Link>,
-    ...(isPrimaryHost()
+    ...(hydrated && isPrimaryHost()
       ? [
           <ExternalLink key="member" href={siteConfig.memberCentreUrl} className={linkClass}>
             {t('nav.memberCentre')}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useHydrated } from '../../lib/hydrated';
 import { Footer } from './footer';
 import { Header } from './header';
 import { ScrollToTop } from './scroll-to-top';
@@ -15,6 +16,7 @@ export function PageShell({
   footer?: boolean;
   scrollToTop?: boolean;
 }) {
+  const hydrated = useHydrated();
   // Header and content fill the screen at least, so the footer starts below the fold: content
   // that arrives late (cards' facts, an announcement's picture) moves nothing in view.
   return (
@@ -25,7 +27,7 @@ export function PageShell({
           {children}
         </main>
       </div>
-      {footer && <Footer />}
+      {footer && hydrated && <Footer />}
       {scrollToTop && <ScrollToTop />}
     </>
   );

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { isPrimaryHost, siteConfig } from '../../../config/site-config';
 import { ExternalLink } from '../../../components/ui/external-link';
+import { useHydrated } from '../../../lib/hydrated';
 import { t } from '../../../lib/i18n';
 import { detectPlatform, isDesktop, readDeviceSignals, type Platform } from '../../../lib/platform';
 import { StaleNote } from '../../offline/stale-note';
@@ -64,6 +65,8 @@ export function DownloadSection({ requested }: { requested?: Platform | undefine
   const primary = isPrimaryHost();
   const links = useDownloadLinks({ edge: !primary });
   const [device] = useState(readDeviceSignals);
+  // The prerendered first frame knows no device, so it shows no QR code.
+  const hydrated = useHydrated();
   const list = ranked(cards(primary, links), requested ?? detectPlatform(device));
   return (
     <section className="mx-auto max-w-6xl px-4 py-12 md:px-6 md:py-20">
@@ -91,7 +94,7 @@ export function DownloadSection({ requested }: { requested?: Platform | undefine
       {/* Under the cards, not over them: a note that arrives late moves nothing the visitor
           already sees. */}
       <StaleNote data={links.packages} className="mx-auto mt-6 max-w-xl text-center" />
-      {isDesktop(device) && (
+      {hydrated && isDesktop(device) && (
         <Suspense fallback={<div className={`${qrBoxClass} invisible`} aria-hidden="true" />}>
           <DownloadQr url={mobileDownloadUrl()} />
         </Suspense>

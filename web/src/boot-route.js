@@ -1,0 +1,139 @@
+/* global document, location, window, requestAnimationFrame, addEventListener */
+// Runs at the end of <body>, before the first paint: the build writes it inline there
+// (vite.config.ts, inlineHead), and the server's CSP allows it by its hash.
+// 1. Puts the current route's prerendered first frame on screen: the landing page is already in
+//    #root; another route's is in a <template data-route>. A route with none (an announcement's
+//    own address, an unknown one) gets an empty page until the site's script renders it.
+// 2. Starts the site's script (the build lists it in <meta name="entry-scripts">, the entry
+//    first) once that frame is on screen, so none of it is fetched or run before that paint: on
+//    the landing page after the load event (its pictures are in) and its first paint; on another
+//    prerendered route after its first paint; with nothing to show, at once.
+(function () {
+  var root = document.documentElement;
+  var app = document.getElementById('root');
+  var path = location.hash.replace(/^#/, '').split('?')[0] || '/';
+  var frame = path === '/' ? null : document.querySelector('template[data-route="' + path + '"]');
+  var shown = !root.classList.contains('prerender-off') && (path === '/' || frame !== null);
+  if (shown && frame) app.replaceChildren(frame.content.cloneNode(true));
+  if (!shown) root.classList.add('prerender-off');
+
+  var started = false;
+  function start() {
+    var list = document.querySelector('meta[name="entry-scripts"]');
+    if (started || !list) return;
+    started = true;
+    // The entry, the modules it imports, and the code of the screen whose frame is shown.
+    var urls = list.content.split(' ').concat(frame ? frame.getAttribute('data-scripts').split(' ') : []);
+    for (var index = 0; index < urls.length; index += 1) {
+      var tag = document.createElement(index === 0 ? 'script' : 'link');
+      tag.crossOrigin = '';
+      if (index === 0) {
+        tag.type = 'module';
+        tag.src = urls[index];
+      } else {
+        tag.rel = 'modulepreload';
+        tag.href = urls[index];
+      }
+      document.head.appendChild(tag);
+    }
+  }
+  // A language chosen before the script runs is kept as the script's own switcher keeps it
+  // (src/lib/i18n.ts), and the script starts at once: it then renders in that language.
+  document.addEventListener('change', function (event) {
+    var target = event.target;
+    if (root.hasAttribute('data-running') || !target || target.tagName !== 'SELECT' || !target.closest('header')) {
+      return;
+    }
+    try {
+      localStorage.setItem('chat-site.language', target.value);
+    } catch {
+      // Storage refused: the choice lasts until the script renders.
+    }
+    root.classList.add('prerender-off');
+    start();
+  });
+  // 3. Asks the API now, while the script loads, the calls its first screen starts with, in
+  //    the order src/features/api-bootstrap/init-api.ts makes them: the ping of the address it
+  //    will try first; when that is one address and it answers 200, the app config, then the
+  //    screen's data. It stops as soon as the script runs, which then asks for itself.
+  //    src/lib/http.ts takes an answer from here when it makes the same call.
+  var early = {};
+  function ask(url, cache) {
+    if (root.hasAttribute('data-running')) return null;
+    var controller = new AbortController();
+    var answer = fetch(url, { headers: { os: 'WEB' }, cache: cache, signal: controller.signal });
+    // A failure is the script's to see, when it takes the answer; until then it is no error.
+    answer.catch(function () {});
+    early[url] = { answer: answer, controller: controller };
+    return answer;
+  }
+  function stored(key) {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  }
+  try {
+    var config = JSON.parse(document.querySelector('meta[name="site-config"]').content);
+    var last = stored('chat-site.last-api-addr');
+    var known = JSON.parse(stored('chat-site.api-addrs') || '[]').concat(
+      config.apiAddrs.length > 0 ? config.apiAddrs : [location.origin],
+    );
+    var addrs = last
+      ? [last]
+      : known.map(function (addr) {
+          return addr.replace(/\/+$/, '');
+        });
+    addrs = addrs.filter(function (addr, index) {
+      return addrs.indexOf(addr) === index;
+    });
+    var data = {
+      '/announcements': 'bulletin/page?page_index=1&page_size=100',
+      '/download': 'common/getInstallPackageAddrs',
+      '/downloadHelp': 'common/getInstallPackageAddrs',
+    }[path];
+    // The landing page is whole without the API: its first paint does not share the network.
+    if (path === '/') addrs = [];
+    window.__earlyAnswers = { at: Date.now(), answers: early };
+    for (var each = 0; each < addrs.length; each += 1) {
+      var base = addrs[each] + '/v1/';
+      var ping = ask(base + 'ping', 'no-store');
+      if (addrs.length > 1 || !ping) continue;
+      ping.then(
+        function (response) {
+          if (response.status !== 200) return;
+          var then = function () {
+            if (data) ask(base + data, 'no-cache');
+          };
+          var appConfig = ask(base + 'common/appconfig', 'no-cache');
+          if (appConfig) appConfig.then(then, then);
+        },
+        function () {},
+      );
+    }
+  } catch {
+    // No settings on the page (a development server), or storage in a shape the script will
+    // mend: the script asks for itself.
+  }
+
+  // After the first contentful paint; where the browser does not report paints, after the
+  // next frame. A hidden tab paints nothing: it starts at once.
+  function afterPaint() {
+    if (document.visibilityState === 'hidden') return start();
+    var types = window.PerformanceObserver ? PerformanceObserver.supportedEntryTypes || [] : [];
+    if (types.indexOf('paint') < 0) {
+      return requestAnimationFrame(function () {
+        setTimeout(start, 0);
+      });
+    }
+    new PerformanceObserver(function (list, observer) {
+      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      setTimeout(start, 0);
+    }).observe({ type: 'paint', buffered: true });
+  }
+  if (!shown) start();
+  else if (frame || document.readyState === 'complete') afterPaint();
+  else addEventListener('load', afterPaint);
+})();
