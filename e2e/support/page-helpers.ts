@@ -10,11 +10,26 @@ export interface OpenPage {
   close(): Promise<void>;
 }
 
-/** A fresh browser context (no storage) with one page, collecting console errors. */
+/**
+ * Waits for the site's script to take the page over: its first render (hydrating the landing
+ * page, or rendering over another screen's frame) is on screen (web/src/main.tsx). The
+ * script starts only after the first paint (web/src/boot-route.js), so a test that acts on the
+ * page right after it loads would otherwise meet the prerendered HTML.
+ */
+export function scriptHasTakenOver(page: Page): Promise<unknown> {
+  // Pages that are not the site (a share page, a 404) have no #root.
+  return page.waitForFunction(
+    () => document.getElementById('root') === null || document.documentElement.hasAttribute('data-rendered'),
+  );
+}
+
+/** A fresh browser context (no storage) with one page, collecting console errors. Its `goto`
+ * waits for the site's script to take over (scriptHasTakenOver), unless `prerendered` asks for
+ * the page as it is before that. */
 export async function openPage(
   browser: Browser,
   viewport: keyof typeof viewports,
-  init?: { localStorage?: Record<string, string> },
+  init?: { localStorage?: Record<string, string>; prerendered?: boolean },
 ): Promise<OpenPage> {
   const context = await browser.newContext(contextOptions(viewport));
   if (init?.localStorage !== undefined) {
@@ -28,6 +43,14 @@ export async function openPage(
     if (message.type() === 'error') problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(error.message));
+  if (init?.prerendered !== true) {
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      if (new URL(url).origin === new URL(page.url()).origin) await scriptHasTakenOver(page);
+      return response;
+    };
+  }
   return { page, context, problems, close: () => context.close() };
 }
 

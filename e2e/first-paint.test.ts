@@ -1,0 +1,173 @@
+/**
+ * What a visitor sees before the site's script runs, and how the script takes over: the
+ * prerendered landing page is hydrated (its nodes kept), the other screens' prerendered first
+ * frames are shown on their routes, the script is fetched only after the first paint, the API
+ * calls a screen starts with are asked early and made once, and a language chosen before the
+ * script runs is kept (web/src/boot-route.js, web/src/main.tsx).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page, Route } from 'playwright-core';
+import { useSiteAndBrowser } from './support/fixture.js';
+import { assertNoProblems, openPage } from './support/page-helpers.js';
+
+const site = useSiteAndBrowser();
+
+const entryScript = /\/assets\/index-[\w-]+\.js$/;
+
+/** When the first contentful paint, the load event and the entry script's request happened. */
+const timings = (page: Page) =>
+  page.evaluate(() => {
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    const entry = performance
+      .getEntriesByType('resource')
+      .find((resource) => /\/assets\/index-[\w-]+\.js$/.test(resource.name));
+    return { paint: paint?.startTime, load: navigation.loadEventEnd, script: entry?.startTime };
+  });
+
+describe('first paint and hand-over', () => {
+  for (const viewport of ['phone', 'desktop'] as const) {
+    test(`${viewport}: the landing page's prerendered nodes are kept (hydrated), with no error`, async () => {
+      const open = await openPage(site.browser, viewport, { prerendered: true });
+      try {
+        const { page } = open;
+        await page.addInitScript(() => {
+          document.addEventListener('DOMContentLoaded', () => {
+            const kept = window as Window & { prerendered?: (Element | null)[] };
+            kept.prerendered = ['header', 'h1', 'section'].map((selector) => document.querySelector(selector));
+          });
+        });
+        await page.goto(`${site.server.url}/`);
+        // The footer is not prerendered: it comes after hydration.
+        await page.getByRole('contentinfo').waitFor();
+        const same = await page.evaluate(() => {
+          const kept = (window as Window & { prerendered?: (Element | null)[] }).prerendered ?? [];
+          return ['header', 'h1', 'section'].map((selector, index) => kept[index] === document.querySelector(selector));
+        });
+        assert.deepEqual(same, [true, true, true], 'header, heading and hero are the prerendered nodes');
+        assert.equal(await page.locator('#root > [data-prerender="/"]').count(), 1);
+        // A hydrated page answers: the hero's second button scrolls to the features in-page.
+        await page.getByRole('link', { name: '了解功能' }).click();
+        await page.waitForFunction(() => window.scrollY > 100);
+        assert.equal(new URL(page.url()).hash, '');
+        assertNoProblems(open);
+      } finally {
+        await open.close();
+      }
+    });
+  }
+
+  test('the site’s script is fetched only after the first paint (and on the landing page after the load event)', async () => {
+    for (const path of ['/', '/#/download', '/#/downloadHelp', '/#/announcements']) {
+      const open = await openPage(site.browser, 'phone', { prerendered: true });
+      try {
+        await open.page.goto(`${site.server.url}${path}`);
+        await open.page.getByRole('heading', { level: 1 }).first().waitFor();
+        // The entry script's timing entry appears once its answer is in.
+        await open.page.waitForFunction(() =>
+          performance
+            .getEntriesByType('resource')
+            .some((resource) => /\/assets\/index-[\w-]+\.js$/.test(resource.name)),
+        );
+        await open.page.waitForLoadState('load');
+        const { paint, load, script } = await timings(open.page);
+        assert.ok(paint !== undefined && script !== undefined, `${path}: painted and started`);
+        assert.ok(script > paint, `${path}: script asked at ${script} ms, after the paint at ${paint} ms`);
+        if (path === '/') assert.ok(script >= load, `after the load event (${load} ms)`);
+        assertNoProblems(open);
+      } finally {
+        await open.close();
+      }
+    }
+  });
+
+  test('without the script, each prerendered screen shows its own first frame; other routes show none', async () => {
+    // The announcements screen's first frame is its loading state; the others open with their heading.
+    const frames: [string, RegExp][] = [
+      ['/download', /^下载/],
+      ['/downloadHelp', /下载教程$/],
+      ['/announcements', /^加载中/],
+    ];
+    for (const [route, heading] of [...frames, ['/announcements/1', null] as const]) {
+      const open = await openPage(site.browser, 'phone', { prerendered: true });
+      try {
+        const { page } = open;
+        await page.route(entryScript, (route) => route.abort());
+        await page.goto(`${site.server.url}/#${route}`);
+        if (heading === null) {
+          // An announcement's own address has no frame: nothing prerendered shows there.
+          assert.equal(await page.locator('html.prerender-off').count(), 1);
+          assert.equal(await page.locator('#root > [data-prerender="/"]').isVisible(), false);
+          continue;
+        }
+        assert.equal(await page.locator('#root > [data-prerender]').getAttribute('data-prerender'), route);
+        const first = route === '/announcements' ? page.getByRole('status') : page.getByRole('heading', { level: 1 });
+        assert.match(await first.first().innerText(), heading);
+        assert.equal(await page.locator('html.prerender-off').count(), 0);
+      } finally {
+        await open.close();
+      }
+    }
+  });
+
+  test('the download screen’s first API calls are asked before the script arrives, and made once', async () => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    try {
+      const { page } = open;
+      const asked: string[] = [];
+      page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+      await page.goto(`${site.server.url}/#/download`);
+      await page.getByText('SHA-256', { exact: true }).first().waitFor();
+      const calls = ['/v1/ping', '/v1/common/appconfig', '/v1/common/getInstallPackageAddrs'];
+      for (const call of calls) {
+        assert.equal(asked.filter((path) => path === call).length, 1, `${call} once: ${asked.join(' ')}`);
+      }
+      const script = asked.findIndex((path) => entryScript.test(path));
+      assert.ok(script >= 0);
+      for (const call of calls) assert.ok(asked.indexOf(call) < script, `${call} before the script`);
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('the landing page asks the API nothing before its script runs', async () => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    try {
+      const asked: string[] = [];
+      open.page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+      await open.page.goto(`${site.server.url}/`);
+      await open.page.getByRole('region', { name: '置顶公告' }).waitFor();
+      const script = asked.findIndex((path) => entryScript.test(path));
+      const firstCall = asked.findIndex((path) => path.startsWith('/v1/'));
+      assert.ok(script >= 0 && firstCall > script, asked.join(' '));
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('a language chosen before the script runs is the one the script renders', async () => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    try {
+      const { page } = open;
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(entryScript, async (route: Route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${site.server.url}/`);
+      await page.getByRole('combobox', { name: '语言' }).selectOption('en');
+      release();
+      await page.getByText('Bringing the world closer, making every conversation count').first().waitFor();
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+      assert.equal(await page.evaluate(() => localStorage.getItem('chat-site.language')), 'en');
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+});
