@@ -111,24 +111,28 @@ describe('first paint and hand-over', () => {
     }
   });
 
-  test('the download screen’s first API calls are asked before the script arrives, and made once', async () => {
-    const open = await openPage(site.browser, 'phone', { prerendered: true });
-    try {
-      const { page } = open;
-      const asked: string[] = [];
-      page.on('request', (request) => asked.push(new URL(request.url()).pathname));
-      await page.goto(`${site.server.url}/#/download`);
-      await page.getByText('SHA-256', { exact: true }).first().waitFor();
-      const calls = ['/v1/ping', '/v1/common/appconfig', '/v1/common/getInstallPackageAddrs'];
-      for (const call of calls) {
-        assert.equal(asked.filter((path) => path === call).length, 1, `${call} once: ${asked.join(' ')}`);
+  test('a screen’s first API calls start before the script arrives, and each is made once', async () => {
+    const screens = [
+      { route: '/download', data: '/v1/common/getInstallPackageAddrs', shown: 'SHA-256' },
+      { route: '/announcements', data: '/v1/bulletin/page', shown: '安卓客户端 5.0.1 小版本更新已推送' },
+    ];
+    for (const { route, data, shown } of screens) {
+      const open = await openPage(site.browser, 'phone', { prerendered: true });
+      try {
+        const { page } = open;
+        const asked: string[] = [];
+        page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+        await page.goto(`${site.server.url}/#${route}`);
+        await page.getByText(shown, { exact: true }).first().waitFor();
+        for (const call of ['/v1/ping', '/v1/common/appconfig', data]) {
+          assert.equal(asked.filter((path) => path === call).length, 1, `${route}: ${call} once: ${asked.join(' ')}`);
+        }
+        const script = asked.findIndex((path) => entryScript.test(path));
+        assert.ok(script > asked.indexOf('/v1/ping'), `${route}: the ping before the script: ${asked.join(' ')}`);
+        assertNoProblems(open);
+      } finally {
+        await open.close();
       }
-      const script = asked.findIndex((path) => entryScript.test(path));
-      assert.ok(script >= 0);
-      for (const call of calls) assert.ok(asked.indexOf(call) < script, `${call} before the script`);
-      assertNoProblems(open);
-    } finally {
-      await open.close();
     }
   });
 
