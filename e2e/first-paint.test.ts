@@ -151,6 +151,31 @@ describe('first paint and hand-over', () => {
     }
   });
 
+  test('a link within the page followed before the script runs scrolls there and leaves the route alone', async () => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    try {
+      const { page } = open;
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(entryScript, async (route: Route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${site.server.url}/`);
+      await page.getByRole('link', { name: '了解功能' }).click();
+      await page.waitForFunction(() => window.scrollY > 100);
+      assert.equal(new URL(page.url()).hash, '');
+      release();
+      await page.getByRole('contentinfo').waitFor();
+      assert.equal(await page.getByRole('heading', { level: 1, name: '星聊' }).count(), 1, 'still the landing page');
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+
   test('a language chosen before the script runs is the one the script renders', async () => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
     try {

@@ -37,6 +37,20 @@
       document.head.appendChild(tag);
     }
   }
+  // A link within the page (the hero's "了解功能", the skip link) scrolls there, as the script's
+  // own handlers do, rather than putting its name in the address, where the router would take it
+  // for a route.
+  document.addEventListener('click', function (event) {
+    var link = event.target && event.target.closest ? event.target.closest('a[href^="#"]') : null;
+    var href = link ? link.getAttribute('href') : '';
+    if (root.hasAttribute('data-running') || !href || href.charAt(1) === '/' || href.length < 2) return;
+    var target = document.getElementById(href.slice(1));
+    if (!target) return;
+    event.preventDefault();
+    // The skip link's target takes focus too; an element that cannot take it ignores this.
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ behavior: 'smooth' });
+  });
   // A language chosen before the script runs is kept as the script's own switcher keeps it
   // (src/lib/i18n.ts), and the script starts at once: it then renders in that language.
   document.addEventListener('change', function (event) {
