@@ -50,7 +50,7 @@ export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, confi
       .header('cache-control', 'no-cache')
       .header('content-security-policy', pageCsp(config.site, appConfig, region, inline));
     // The page differs only by the address it is asked at, so each address's copy is kept,
-    // compressed once at a better quality than an answer compressed per request can afford.
+    // compressed once at brotli's best quality, which no answer compressed per request affords.
     return cache.send(
       request,
       reply,
