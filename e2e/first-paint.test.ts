@@ -26,6 +26,19 @@ const timings = (page: Page) =>
     return { paint: paint?.startTime, load: navigation.loadEventEnd, script: entry?.startTime };
   });
 
+/** Holds the site's entry script back until the answered function is called. */
+async function holdScript(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(entryScript, async (route: Route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 describe('first paint and hand-over', () => {
   for (const viewport of ['phone', 'desktop'] as const) {
     test(`${viewport}: the landing page's prerendered nodes are kept (hydrated), with no error`, async () => {
@@ -155,14 +168,7 @@ describe('first paint and hand-over', () => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
     try {
       const { page } = open;
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(entryScript, async (route: Route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdScript(page);
       await page.goto(`${site.server.url}/`);
       await page.getByRole('link', { name: '了解功能' }).click();
       await page.waitForFunction(() => window.scrollY > 100);
@@ -180,14 +186,7 @@ describe('first paint and hand-over', () => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
     try {
       const { page } = open;
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(entryScript, async (route: Route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdScript(page);
       await page.goto(`${site.server.url}/`);
       await page.getByRole('combobox', { name: '语言' }).selectOption('en');
       release();
