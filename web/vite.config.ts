@@ -37,7 +37,8 @@ function precompress(): Plugin {
 
 const conditions = ['source', ...defaultClientConditions];
 
-/** The source of each prerendered screen's lazy chunk (src/app/app.tsx imports them). */
+/** The screens prerendered beside the landing page, with the source of each one's lazy chunk
+ * (src/app/app.tsx imports them). */
 const screenModules: Record<string, string> = {
   '/download': 'src/app/routes/download.tsx',
   '/downloadHelp': 'src/app/routes/download-help.tsx',
@@ -101,9 +102,8 @@ function prerenderPages(): Plugin {
           },
           build: { ssr: 'src/app/prerender.tsx', outDir: ssrDir, emptyOutDir: true, assetsInlineLimit: 0 },
         });
-        const { render, prerenderedPaths } = (await import(pathToFileURL(join(ssrDir, 'prerender.js')).href)) as {
+        const { render } = (await import(pathToFileURL(join(ssrDir, 'prerender.js')).href)) as {
           render(path: string): Promise<string>;
-          prerenderedPaths: string[];
         };
         const indexFile = join(outDir, 'index.html');
         const page = readFileSync(indexFile, 'utf8');
@@ -111,7 +111,7 @@ function prerenderPages(): Plugin {
         if (!page.includes(empty)) throw new Error(`${indexFile} has no ${empty} to prerender into`);
         let head = '';
         let body = '';
-        for (const path of prerenderedPaths) {
+        for (const path of ['/', ...Object.keys(screenModules)]) {
           const html = await render(path);
           // React puts the preloads it wants (the pictures it sees) before the markup. The
           // landing page's belong in <head>; the client, which hydrates that markup, renders no
@@ -139,8 +139,8 @@ function prerenderPages(): Plugin {
 
 /**
  * What the first paint needs goes inside index.html rather than beside it: the boot scripts
- * (theme, language and route before paint) and the stylesheet. Each would otherwise be a request that
- * blocks rendering. The server allows both by their hashes in its CSP (server/src/page).
+ * (theme, language and route before paint) and the stylesheet. Each would otherwise be a request
+ * that blocks rendering. The server allows both by their hashes in its CSP (server/src/page).
  */
 function inlineHead(): Plugin[] {
   const inlineScripts = ['boot.js', 'boot-route.js'];

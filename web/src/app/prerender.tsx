@@ -16,9 +16,6 @@ import { hashHref } from '../config/paths';
 import { beginHydration } from '../lib/hydrated';
 import { Routes } from './app';
 
-/** The routes with a prerendered first frame; '/' is the landing page. */
-export const prerenderedPaths = ['/', '/download', '/downloadHelp', '/announcements'];
-
 async function html(tree: ReactNode): Promise<string> {
   // Waits for the lazy screens' code, which renderToString would show as their fallback.
   // A screen that fails here would be left to the client; the build fails instead.
