@@ -51,6 +51,11 @@ function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** A GET with the `os: WEB` header every call carries, answered early when it can be. */
+function request(url: string, signal: AbortSignal, cache: RequestCache): Promise<Response> {
+  return takeEarlyAnswer(url, signal) ?? fetch(url, { headers: { os: 'WEB' }, signal, cache });
+}
+
 /**
  * GET a JSON answer with the `os: WEB` header every call carries. The timeout is built by hand
  * rather than with AbortSignal.timeout/any, which older phone browsers lack.
@@ -61,8 +66,7 @@ export async function getJson(url: string, timeoutMs: number = timeouts.defaultM
   try {
     let response: Response;
     try {
-      response = await (takeEarlyAnswer(url, controller.signal) ??
-        fetch(url, { headers: { os: 'WEB' }, signal: controller.signal, cache: 'no-cache' }));
+      response = await request(url, controller.signal, 'no-cache');
     } catch (error) {
       for (const listener of unreachableListeners) listener(url);
       throw error;
@@ -82,9 +86,7 @@ export async function ping(apiAddr: string): Promise<boolean> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeouts.pingMs);
   try {
-    const url = apiUrl(apiAddr, 'ping');
-    const response = await (takeEarlyAnswer(url, controller.signal) ??
-      fetch(url, { headers: { os: 'WEB' }, signal: controller.signal, cache: 'no-store' }));
+    const response = await request(apiUrl(apiAddr, 'ping'), controller.signal, 'no-store');
     return response.status === 200;
   } catch {
     return false;
