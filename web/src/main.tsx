@@ -15,15 +15,17 @@ document.documentElement.setAttribute('data-running', '');
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('the page has no #root element');
-preloadRoute(window.location.hash.replace(/^#/, '').split('?')[0] ?? '');
-// A visitor whose language is not the default waits for its catalog rather than seeing the
-// default flash first.
+const hashPath = () => window.location.hash.replace(/^#/, '').split('?')[0] ?? '';
+preloadRoute(hashPath());
+
 /** Marks the page once the first render is on screen (hydrated or rendered over the frame). */
 function Rendered() {
   useEffect(() => document.documentElement.setAttribute('data-rendered', ''), []);
   return null;
 }
 
+// A visitor whose language is not the default waits for its catalog rather than seeing the
+// default flash first.
 void initLanguage().then(() => {
   const app = (
     <>
@@ -38,7 +40,7 @@ void initLanguage().then(() => {
   const adopt =
     root.firstElementChild?.getAttribute('data-prerender') === '/' &&
     !document.documentElement.classList.contains('prerender-off') &&
-    /^#?\/?(\?.*)?$/.test(window.location.hash) &&
+    ['', '/'].includes(hashPath()) &&
     currentLanguage() === defaultLanguage;
   startTransition(() => {
     if (adopt) {
