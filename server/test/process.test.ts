@@ -1,6 +1,6 @@
 /** The built server as a real process: start-up, bad settings, graceful stop, several servers. */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -39,6 +39,29 @@ describe('the server process', () => {
       await Promise.all(servers.map((server) => server.stop()));
     } finally {
       await database.drop();
+    }
+  });
+
+  test('eight processes migrating one empty database at the same moment all succeed', async () => {
+    // Closer together than whole servers ever start, which is where SQLite's race was lost:
+    // two processes both recorded one migration as done.
+    const migrateOnce = `
+      const { loadDatabaseTarget } = await import(${JSON.stringify(join(repoRoot, 'server/dist/config.js'))});
+      const { connect } = await import(${JSON.stringify(join(repoRoot, 'server/dist/db/connect.js'))});
+      const { migrate } = await import(${JSON.stringify(join(repoRoot, 'server/dist/db/migrations.js'))});
+      const db = connect(loadDatabaseTarget());
+      await new Promise((resolve) => setTimeout(resolve, Number(process.env.START_AT) - Date.now()));
+      try { await migrate(db); } finally { await db.close(); }`;
+    for (let round = 0; round < 3; round++) {
+      const database = await createTestDatabase();
+      try {
+        // All start at one agreed moment, once every process has loaded and connected.
+        const env = { DATABASE_URL: database.url, START_AT: String(Date.now() + 2000) };
+        const runs = Array.from({ length: 8 }, () => runNode(migrateOnce, env));
+        for (const { code, stderr } of await Promise.all(runs)) assert.equal(code, 0, stderr);
+      } finally {
+        await database.drop();
+      }
     }
   });
 
@@ -147,3 +170,14 @@ describe('the server process', () => {
     }
   });
 });
+
+/** Runs a module snippet in a fresh Node process; resolves with its exit code and error output. */
+function runNode(source: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['--input-type=module', '--eval', source], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((done) => child.once('close', (code) => done({ code, stderr })));
+}

@@ -44,11 +44,13 @@ export function connect(target: DatabaseTarget): Db {
 function openSqlite(path: string): SQLite.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
+  // The busy timeout comes first: switching a new file to WAL needs its lock, which another
+  // server starting at the same moment may hold.
+  database.pragma('busy_timeout = 5000');
   // WAL lets several server processes read while one writes; a committed write survives a crash
   // of the process (synchronous=NORMAL only risks the last commits on power loss).
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
-  database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   return database;
 }

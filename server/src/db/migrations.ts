@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import { changeChannel } from './changes.js';
 import type { Db, Dialect } from './connect.js';
 
@@ -91,22 +91,29 @@ function migrations(dialect: Dialect): Record<string, Migration> {
 /** The tables whose rows the public API answers from. */
 const contentTables = ['bulletins', 'install_packages', 'settings', 'stored_files'];
 
-/** Brings the schema up to date. Safe to run from several servers starting at once: on
- * PostgreSQL Kysely holds an advisory lock; SQLite has no lock across processes, so a run that
- * lost the race to another process (its tables already exist, or the file is busy) tries again
- * and then finds the work done. */
-export async function migrate(db: Db, attempts = 5): Promise<void> {
+/** Brings the schema up to date. Safe to run from several servers starting at once. On
+ * PostgreSQL Kysely holds an advisory lock. SQLite has no lock of Kysely's across processes, so
+ * the whole run is one `BEGIN IMMEDIATE` transaction: it takes the file's write lock first (the
+ * others wait, up to the busy timeout), then reads which migrations are done. A later process
+ * finds them all done; a failed run leaves nothing half made. */
+export async function migrate(db: Db): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(db.dialect) };
   const migrator = new Migrator({ db: db.kysely, provider });
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
-    const failed = results?.find((result) => result.status === 'Error');
-    if (error === undefined && failed === undefined) return;
-    const reason = error instanceof Error ? error.message : String(error ?? '');
-    const lostRace = db.dialect === 'sqlite' && /already exists|database is locked|SQLITE_BUSY/i.test(reason);
-    if (!lostRace || attempt >= attempts) {
-      throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+  if (db.dialect !== 'sqlite') return report(await migrator.migrateToLatest());
+  // better-sqlite3 is one connection, so these statements and Kysely's share the transaction.
+  await sql`begin immediate`.execute(db.kysely);
+  try {
+    report(await migrator.migrateToLatest());
+    await sql`commit`.execute(db.kysely);
+  } catch (error) {
+    await sql`rollback`.execute(db.kysely);
+    throw error;
   }
+}
+
+function report({ error, results }: MigrationResultSet): void {
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error === undefined && failed === undefined) return;
+  const reason = error instanceof Error ? error.message : String(error ?? '');
+  throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
 }
