@@ -5,35 +5,52 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n=== %s\n' "$*"; }
+started=$SECONDS
+step() { printf '\n=== %s (at %d s)\n' "$*" $((SECONDS - started)); }
+
+# Runs one part under a time limit. A part that hangs (a test that leaves a process behind, a
+# browser that never answers) then fails CI with its name instead of using up CI's whole time.
+# `timeout` signals the part's whole process group, so servers and browsers it started go too.
+within() {
+  local limit=$1
+  shift
+  local status=0
+  timeout --kill-after=30s "$limit" "$@" || status=$?
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    printf '\n!!! "%s" did not finish within %s\n' "$*" "$limit" >&2
+  fi
+  return "$status"
+}
 
 step "build"
-npm run --silent build
+within 10m npm run --silent build
 step "typecheck"
-npm run --silent typecheck
+within 10m npm run --silent typecheck
 step "lint"
-npm run --silent lint
+within 10m npm run --silent lint
 
 step "contract tests (the tolerant readers of every server variant)"
-npm run --silent test:contract
+within 5m npm run --silent test:contract
 
 step "server tests on SQLite"
-npm run --silent test:server
+within 15m npm run --silent test:server
 
 step "server tests on PostgreSQL"
 pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
 trap 'bash scripts/pg-cluster.sh stop "$pg_dir"' EXIT
 pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node scripts/free-port.mjs)")
-TEST_POSTGRES_URL=$pg_url npm run --silent test:server
+TEST_POSTGRES_URL=$pg_url within 15m npm run --silent test:server
 
 step "first-load budget of the landing page"
-npm run --silent budget
+within 5m npm run --silent budget
 
 step "browser tests in Chromium"
-bash scripts/ensure-chromium.sh
-npm run --silent test:e2e
+within 15m bash scripts/ensure-chromium.sh
+within 20m npm run --silent test:e2e
 
 step "Lighthouse audit (fails under 95 in any category)"
 # Five runs rather than three: total blocking time moves with whatever else the machine does,
 # and the median of five is steadier against one bad run.
-npm run --silent audit -- --runs 5
+within 15m npm run --silent audit -- --runs 5
+
+step "all passed"

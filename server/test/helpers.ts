@@ -128,14 +128,27 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** Servers still running. A test that fails half way (one of several servers did not start)
+ * must not leave the others behind: they would outlive the test file and keep CI waiting. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Starts the built server (server/dist) as a real process on a free port. */
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [join(repoRoot, 'server/dist/server.js')], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
   const logs: string[] = [];
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const exited = new Promise<number | null>((done) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      done(code);
+    }),
+  );
   const url = await new Promise<string>((done, fail) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
