@@ -1,0 +1,43 @@
+/** Schema migrations on a real database (SQLite, or PostgreSQL when TEST_POSTGRES_URL is set). */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config.js';
+import { connect, type Db } from '../src/db/connect.js';
+import { migrate } from '../src/db/migrations.js';
+import { createTestDatabase, testEnv } from './helpers.js';
+
+async function tableNames(db: Db): Promise<string[]> {
+  const tables = await db.kysely.introspection.getTables({ withInternalKyselyTables: true });
+  return tables.map((table) => table.name).sort();
+}
+
+async function doneMigrations(db: Db): Promise<string[]> {
+  if (!(await tableNames(db)).includes('kysely_migration')) return [];
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db.kysely);
+  return rows.map((row) => row.name);
+}
+
+test('a migration that fails names itself and leaves the database as it found it; the next start completes', async () => {
+  const database = await createTestDatabase();
+  const db = connect(loadConfig(testEnv(database)).database);
+  try {
+    // A table left behind by hand where migration 0002 wants to create its own: 0001 runs
+    // first and succeeds, then 0002 fails.
+    await db.kysely.schema.createTable('download_counts').addColumn('stray', 'text').execute();
+    await assert.rejects(migrate(db), /^Error: Database migration 0002_download_counts failed: .*download_counts/);
+    const after = await tableNames(db);
+    assert.equal(after.includes('bulletins'), false, `0001's tables are gone again: ${after.join(' ')}`);
+    assert.deepEqual(await doneMigrations(db), [], 'no migration is recorded as done');
+
+    await db.kysely.schema.dropTable('download_counts').execute();
+    await migrate(db);
+    assert.deepEqual(await doneMigrations(db), ['0001_initial', '0002_download_counts', '0003_change_notices']);
+    assert.ok((await tableNames(db)).includes('bulletins'));
+    await migrate(db);
+    assert.equal((await doneMigrations(db)).length, 3, 'a second run finds nothing to do');
+  } finally {
+    await db.close();
+    await database.drop();
+  }
+});
