@@ -52,12 +52,14 @@
     target.scrollIntoView({ behavior: 'smooth' });
   });
   // A language chosen before the script runs is kept as the script's own switcher keeps it
-  // (src/lib/i18n.ts), and the script starts at once: it then renders in that language.
+  // (src/lib/i18n.ts), and the script starts at once: it then renders in that language, over a
+  // `?lang=` in the address (initLanguage reads data-early-language).
   document.addEventListener('change', function (event) {
     var target = event.target;
     if (root.hasAttribute('data-running') || !target || target.tagName !== 'SELECT' || !target.closest('header')) {
       return;
     }
+    root.setAttribute('data-early-language', target.value);
     try {
       localStorage.setItem('chat-site.language', target.value);
     } catch {

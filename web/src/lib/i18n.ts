@@ -101,9 +101,14 @@ export function dropLanguageFromUrl(): void {
  * link to `#/…?lang=…` followed later in the visit switches too.
  */
 export async function initLanguage(): Promise<void> {
-  const fromUrl = languageFromUrl(new URL(window.location.href));
+  // A choice made in the switcher before this script ran (src/boot-route.js) is the visitor's
+  // latest word: it wins over a `?lang=`, which is then dropped, as after any switcher choice.
+  const early = document.documentElement.getAttribute('data-early-language');
+  if (early !== null) dropLanguageFromUrl();
+  const fromUrl = early === null ? languageFromUrl(new URL(window.location.href)) : null;
   stripHashLanguage();
-  const language = pickLanguage(fromUrl, readString(storageKeys.language), navigator.languages ?? []);
+  const stored = early ?? readString(storageKeys.language);
+  const language = pickLanguage(fromUrl, stored, navigator.languages ?? []);
   window.addEventListener('hashchange', () => {
     const next = languageFromUrl(new URL(window.location.href));
     if (next === null || !stripHashLanguage()) return;
@@ -111,7 +116,7 @@ export async function initLanguage(): Promise<void> {
     window.dispatchEvent(new HashChangeEvent('hashchange'));
   });
   try {
-    await setLanguage(language, { remember: fromUrl !== null });
+    await setLanguage(language, { remember: fromUrl !== null || early !== null });
   } catch {
     // The catalog chunk did not load (offline, or a deploy removed it): stay in the default.
     await setLanguage(defaultLanguage);
