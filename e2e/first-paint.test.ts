@@ -149,6 +149,33 @@ describe('first paint and hand-over', () => {
     }
   });
 
+  test('answers asked early are not used once they are over 10 s old: the script asks again', async () => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    try {
+      const { page } = open;
+      const data = '/v1/common/getInstallPackageAddrs';
+      const asked: string[] = [];
+      page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+      const release = await holdScript(page);
+      await page.goto(`${site.server.url}/#/download`);
+      await page.waitForResponse((response) => new URL(response.url()).pathname === data);
+      // Ten seconds pass, as on a network slow enough that the script arrives that late.
+      await page.evaluate(() => {
+        const early = (window as Window & { __earlyAnswers?: { at: number } }).__earlyAnswers;
+        if (early === undefined) throw new Error('no early answers');
+        early.at -= 10_001;
+      });
+      release();
+      await page.getByText('SHA-256', { exact: true }).first().waitFor();
+      for (const call of ['/v1/ping', '/v1/common/appconfig', data]) {
+        assert.equal(asked.filter((path) => path === call).length, 2, `${call} early and again: ${asked.join(' ')}`);
+      }
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+
   test('the landing page asks the API nothing before its script runs', async () => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
     try {
