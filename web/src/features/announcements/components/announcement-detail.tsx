@@ -7,8 +7,9 @@ import { getAnnouncementDetail } from '../api/get-announcement-detail';
 import { AnnouncementArticle } from './announcement-article';
 import { StaleNote } from '../../offline/stale-note';
 
-/** Loads one announcement and renders each state it can be in. */
-export function AnnouncementDetail({ id }: { id: string }) {
+/** Loads one announcement and renders each state it can be in. `noteIfStale` false leaves the
+ * saved-copy note to a page that already shows one (the two-pane list's). */
+export function AnnouncementDetail({ id, noteIfStale = true }: { id: string; noteIfStale?: boolean }) {
   const api = useApi();
   const apiAddr = api.status === 'ready' ? api.apiAddr : null;
   const load = useCallback(() => getAnnouncementDetail(apiAddr, id), [apiAddr, id]);
@@ -18,7 +19,7 @@ export function AnnouncementDetail({ id }: { id: string }) {
   if (state.data === null) return <Notice>{t('announcements.notFound')}</Notice>;
   return (
     <>
-      <StaleNote data={state.data} className="mb-4" />
+      {noteIfStale && <StaleNote data={state.data} className="mb-4" />}
       <AnnouncementArticle bulletin={state.data} />
     </>
   );

@@ -5,6 +5,7 @@ import { paths } from '../../../config/paths';
 import { t } from '../../../lib/i18n';
 import { useAsync } from '../../../lib/use-async';
 import { useMediaQuery } from '../../../lib/use-media-query';
+import { isStale } from '../../../lib/last-good';
 import { useApi } from '../../api-bootstrap/api-provider';
 import { AnnouncementListError, getAnnouncements } from '../api/get-announcements';
 import { AnnouncementDetail } from './announcement-detail';
@@ -51,7 +52,7 @@ export function AnnouncementsScreen({ routeId }: { routeId: string | undefined }
           {selectedId === undefined ? (
             <Notice>{t('announcements.selectOne')}</Notice>
           ) : (
-            <AnnouncementDetail id={selectedId} />
+            <AnnouncementDetail id={selectedId} noteIfStale={!isStale(items)} />
           )}
         </div>
       )}
