@@ -9,7 +9,8 @@
  * Build first (`npm run build`); WEB_ROOT picks another build folder. `--only <text>` audits only
  * the pages whose path contains it; `--lhr <folder>` also writes every run's full Lighthouse
  * report there (JSON, for the details behind a score: LCP element, long tasks, layout shifts).
- * `--lang` (default zh-CN) is the browser's language: the site's visitors are mostly in China,
+ * `--lcp-path` prints, after each page on mobile, the simulated chain its LCP waited for
+ * (scripts/lcp-path.ts). `--lang` (default zh-CN) is the browser's language: the site's visitors are mostly in China,
  * and the language decides what they get first (the landing page is prerendered in zh-CN; a
  * visitor whose browser asks for English waits for the script and the English catalog).
  */
@@ -20,6 +21,7 @@ import { launch } from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Config, type Flags } from 'lighthouse';
 import { chromiumFlags, chromiumPath } from '../e2e/support/browser.js';
 import { repoRoot, startServer } from '../e2e/support/server.js';
+import { lcpPath } from './lcp-path.js';
 
 const pages = ['/', '/#/download', '/#/downloadHelp', '/#/announcements'];
 const presets: Record<string, Config | undefined> = { mobile: undefined, desktop: desktopConfig };
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     only: { type: 'string', default: '' },
     lhr: { type: 'string', default: '' },
     lang: { type: 'string', default: 'zh-CN' },
+    'lcp-path': { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
@@ -46,7 +49,7 @@ if (
   !/^[a-z]{2}(-[A-Za-z]{2,4})?$/.test(values.lang)
 ) {
   console.error(
-    'usage: npm run audit -- [--runs 1..20] [--min 0..100] [--only <path text>] [--lhr <folder>] [--lang zh-CN|zh-TW|en]',
+    'usage: npm run audit -- [--runs 1..20] [--min 0..100] [--only <path text>] [--lhr <folder>] [--lcp-path] [--lang zh-CN|zh-TW|en]',
   );
   process.exit(2);
 }
@@ -81,6 +84,9 @@ async function audit(url: string, port: number, config: Config | undefined): Pro
     saved += 1;
     const name = `${String(saved).padStart(2, '0')}-${new URL(url).hash.replace(/\W/g, '') || 'landing'}-${lhr.configSettings.formFactor}`;
     writeFileSync(join(values.lhr, `${name}.json`), JSON.stringify(lhr));
+  }
+  if (values['lcp-path'] && lhr.configSettings.formFactor === 'mobile') {
+    console.log(`${url} (mobile)\n${(await lcpPath(result)).join('\n')}`);
   }
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const lost = categories.flatMap((category) =>
