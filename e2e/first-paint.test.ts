@@ -176,6 +176,40 @@ describe('first paint and hand-over', () => {
     }
   });
 
+  test('on another screen the landing page under its frame is never laid out: none of its pictures load', async () => {
+    for (const viewport of ['phone', 'desktop'] as const) {
+      for (const route of ['/download', '/announcements/1']) {
+        const open = await openPage(site.browser, viewport, { prerendered: true });
+        try {
+          const { page } = open;
+          // A slow network hands the page over in pieces, and the browser lays out and paints
+          // what it has between them, before the boot script at the end of the page has run.
+          const cdp = await page.context().newCDPSession(page);
+          const network = (downloadThroughput: number) =>
+            cdp.send('Network.emulateNetworkConditions', {
+              offline: false,
+              latency: downloadThroughput < 0 ? 0 : 40,
+              downloadThroughput,
+              uploadThroughput: -1,
+            });
+          await network(24 * 1024);
+          const pictures: string[] = [];
+          page.on('request', (request) => {
+            if (request.resourceType() === 'image') pictures.push(new URL(request.url()).pathname);
+          });
+          await page.goto(`${site.server.url}/#${route}`, { waitUntil: 'domcontentloaded' });
+          await network(-1);
+          await page.locator('html[data-rendered]').waitFor();
+          await page.waitForLoadState('networkidle');
+          const landing = pictures.filter((path) => /\/assets\/feature-/.test(path));
+          assert.deepEqual(landing, [], `${viewport} ${route}: ${pictures.join(' ')}`);
+        } finally {
+          await open.close();
+        }
+      }
+    }
+  });
+
   test('the landing page asks the API nothing before its script runs', async () => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
     try {

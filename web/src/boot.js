@@ -6,6 +6,10 @@
 // 2. Turns the prerendered pages off (index.html carries them in simplified Chinese) when the
 //    visitor will get another language (the order of pickLanguage in src/lib/i18n.ts); the
 //    site's script then renders the screen in that language. src/boot-route.js does the rest.
+// 3. Hides the prerendered landing page on any other route. On a slow network the page arrives
+//    in pieces and the browser paints what it has, before src/boot-route.js (at the end of
+//    <body>) swaps in the route's own frame: the landing page would flash up, and its lazy
+//    pictures would start loading. Hidden from the start, it is never laid out.
 (function () {
   var root = document.documentElement;
   function read(key) {
@@ -40,4 +44,6 @@
   var browser = navigator.languages || [];
   for (var index = 0; !chosen && index < browser.length; index += 1) chosen = language(browser[index]);
   if (chosen && chosen !== 'zh-CN') root.classList.add('prerender-off');
+  // The route as src/boot-route.js and the router read it: the hash's path, '/' when empty.
+  if ((hash.replace(/^#/, '').split('?')[0] || '/') !== '/') root.classList.add('off-landing');
 })();
