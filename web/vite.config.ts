@@ -226,6 +226,15 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), ...inlineHead(), serviceWorker(), precompress(), prerenderPages(), devSiteConfig()],
   resolve: { conditions },
   // Illustrations stay separate files: cached on their own, and lazy below the fold.
-  build: { outDir: 'dist', assetsDir: 'assets', target: 'es2022', sourcemap: false, assetsInlineLimit: 0 },
+  // One stylesheet, inlined into the page (inlineHead): no chunk may list a CSS file of its own,
+  // or loading that chunk would ask for a file the build no longer writes.
+  build: {
+    outDir: 'dist',
+    assetsDir: 'assets',
+    target: 'es2022',
+    sourcemap: false,
+    assetsInlineLimit: 0,
+    cssCodeSplit: false,
+  },
   server: { proxy: { '/v1': 'http://localhost:8080' } },
 });
