@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { ErrorMessage, Loading, Notice } from '../../../components/ui/status';
 import { detailScrollResetMs, mobileBreakpointPx } from '../../../config/constants';
 import { paths } from '../../../config/paths';
@@ -8,16 +8,23 @@ import { useMediaQuery } from '../../../lib/use-media-query';
 import { isStale } from '../../../lib/last-good';
 import { useApi } from '../../api-bootstrap/api-provider';
 import { AnnouncementListError, getAnnouncements } from '../api/get-announcements';
-import { AnnouncementDetail } from './announcement-detail';
 import { AnnouncementList } from './announcement-list';
 import { StaleNote } from '../../offline/stale-note';
+
+// The detail pane shows from 768 px only, so its code (the HTML cleaner among it) is a chunk of
+// its own: a phone never fetches it. A wider screen starts fetching it as soon as this screen's
+// code runs, beside the list's API call, rather than once the list has rendered.
+const wideQuery = `(min-width: ${mobileBreakpointPx}px)`;
+const loadDetail = () => import('./announcement-detail');
+const AnnouncementDetail = lazy(() => loadDetail().then((module) => ({ default: module.AnnouncementDetail })));
+if (typeof window !== 'undefined' && window.matchMedia(wideQuery).matches) loadDetail().catch(() => undefined);
 
 /** List and detail side by side from 768 px; below it the list alone, and a tap opens the
  * single announcement view. */
 export function AnnouncementsScreen({ routeId }: { routeId: string | undefined }) {
   const api = useApi();
   const apiAddr = api.status === 'ready' ? api.apiAddr : null;
-  const wide = useMediaQuery(`(min-width: ${mobileBreakpointPx}px)`);
+  const wide = useMediaQuery(wideQuery);
   const load = useCallback(() => getAnnouncements(apiAddr), [apiAddr]);
   const list = useAsync(api.status === 'ready' ? load : null, `${api.status}:${apiAddr ?? ''}`);
   const pane = useRef<HTMLDivElement>(null);
@@ -52,7 +59,9 @@ export function AnnouncementsScreen({ routeId }: { routeId: string | undefined }
           {selectedId === undefined ? (
             <Notice>{t('announcements.selectOne')}</Notice>
           ) : (
-            <AnnouncementDetail id={selectedId} noteIfStale={!isStale(items)} />
+            <Suspense fallback={<Loading />}>
+              <AnnouncementDetail id={selectedId} noteIfStale={!isStale(items)} />
+            </Suspense>
           )}
         </div>
       )}
