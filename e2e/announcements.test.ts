@@ -160,6 +160,28 @@ describe('phone: list, then a separate view', () => {
     }
   });
 
+  test("the list alone does not fetch the detail pane's code; opening an announcement does", async () => {
+    const { page, close } = await openPage(browser, 'phone');
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    const detailCode = (path: string) => /\/announcement-detail-[\w-]+\.js$/.test(path);
+    try {
+      await page.goto(`${server.url}/#/announcements`);
+      await page.getByRole('navigation', { name: '平台公告' }).getByRole('link').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.ok(scripts.length > 0, 'the screen loaded its scripts');
+      assert.deepEqual(scripts.filter(detailCode), []);
+
+      await page.getByRole('navigation', { name: '平台公告' }).getByRole('link').first().click();
+      await page.getByText(/^发布日期：/).waitFor();
+      assert.equal(scripts.filter(detailCode).length, 1, scripts.join(' '));
+    } finally {
+      await close();
+    }
+  });
+
   test('an unknown id in the single view says so', async () => {
     const { page, close } = await openPage(browser, 'phone');
     try {
