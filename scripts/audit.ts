@@ -10,7 +10,8 @@
  * the pages whose path contains it; `--lhr <folder>` also writes every run's full Lighthouse
  * report there (JSON, for the details behind a score: LCP element, long tasks, layout shifts).
  * `--lcp-path` prints, after each page on mobile, the simulated chain its LCP waited for
- * (scripts/lcp-path.ts). `--lang` (default zh-CN) is the browser's language: the site's visitors are mostly in China,
+ * (scripts/lcp-path.ts); `--tbt-tasks`, the tasks its blocking time came from
+ * (scripts/blocking-tasks.ts). `--lang` (default zh-CN) is the browser's language: the site's visitors are mostly in China,
  * and the language decides what they get first (the landing page is prerendered in zh-CN; a
  * visitor whose browser asks for English waits for the script and the English catalog).
  */
@@ -21,6 +22,7 @@ import { launch } from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Config, type Flags } from 'lighthouse';
 import { chromiumFlags, chromiumPath } from '../e2e/support/browser.js';
 import { repoRoot, startServer } from '../e2e/support/server.js';
+import { blockingTasks } from './blocking-tasks.js';
 import { lcpPath } from './lcp-path.js';
 
 const pages = ['/', '/#/download', '/#/downloadHelp', '/#/announcements'];
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     lhr: { type: 'string', default: '' },
     lang: { type: 'string', default: 'zh-CN' },
     'lcp-path': { type: 'boolean', default: false },
+    'tbt-tasks': { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
@@ -49,7 +52,7 @@ if (
   !/^[a-z]{2}(-[A-Za-z]{2,4})?$/.test(values.lang)
 ) {
   console.error(
-    'usage: npm run audit -- [--runs 1..20] [--min 0..100] [--only <path text>] [--lhr <folder>] [--lcp-path] [--lang zh-CN|zh-TW|en]',
+    'usage: npm run audit -- [--runs 1..20] [--min 0..100] [--only <path text>] [--lhr <folder>] [--lcp-path] [--tbt-tasks] [--lang zh-CN|zh-TW|en]',
   );
   process.exit(2);
 }
@@ -87,6 +90,9 @@ async function audit(url: string, port: number, config: Config | undefined): Pro
   }
   if (values['lcp-path'] && lhr.configSettings.formFactor === 'mobile') {
     console.log(`${url} (mobile)\n${(await lcpPath(result)).join('\n')}`);
+  }
+  if (values['tbt-tasks'] && lhr.configSettings.formFactor === 'mobile') {
+    console.log(`${url} (mobile)\n${(await blockingTasks(result)).join('\n')}`);
   }
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const lost = categories.flatMap((category) =>
