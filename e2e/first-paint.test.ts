@@ -7,13 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { useSiteAndBrowser } from './support/fixture.js';
-import { assertNoProblems, openPage } from './support/page-helpers.js';
+import { assertNoProblems, entryScript, holdScript, openPage } from './support/page-helpers.js';
 
 const site = useSiteAndBrowser();
-
-const entryScript = /\/assets\/index-[\w-]+\.js$/;
 
 /** When the first contentful paint, the load event and the entry script's request happened. */
 const timings = (page: Page) =>
@@ -25,19 +23,6 @@ const timings = (page: Page) =>
       .find((resource) => /\/assets\/index-[\w-]+\.js$/.test(resource.name));
     return { paint: paint?.startTime, load: navigation.loadEventEnd, script: entry?.startTime };
   });
-
-/** Holds the site's entry script back until the answered function is called. */
-async function holdScript(page: Page): Promise<() => void> {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(entryScript, async (route: Route) => {
-    await held;
-    await route.continue();
-  });
-  return release;
-}
 
 describe('first paint and hand-over', () => {
   for (const viewport of ['phone', 'desktop'] as const) {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { contextOptions, type viewports } from './browser.js';
 
 export interface OpenPage {
@@ -63,4 +63,21 @@ export async function waitForRoute(page: Page, route: string): Promise<void> {
 
 export function assertNoProblems(open: OpenPage): void {
   assert.deepEqual(open.problems, [], `console errors: ${open.problems.join('\n')}`);
+}
+
+/** The site's entry script, as the build names it. */
+export const entryScript = /\/assets\/index-[\w-]+\.js$/;
+
+/** Holds the site's entry script back until the answered function is called: the page stays as
+ * it is before the script runs (prerendered, with web/src/boot-route.js's work done). */
+export async function holdScript(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(entryScript, async (route: Route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
 }
