@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './support/browser.js';
-import { assertNoProblems, openPage } from './support/page-helpers.js';
+import { assertNoProblems, holdScript, openPage, scriptHasTakenOver } from './support/page-helpers.js';
 import { adminToken, repoRoot, startServer, type RunningServer } from './support/server.js';
 
 const site = JSON.parse(readFileSync(join(repoRoot, 'site.config.json'), 'utf8')) as Record<string, unknown>;
@@ -131,6 +131,43 @@ describe('the primary domain', () => {
         assert.equal(await member.getAttribute('target'), '_blank');
       } finally {
         await close();
+      }
+    });
+  }
+
+  for (const viewport of ['phone', 'desktop'] as const) {
+    test(`${viewport}: the member centre is in the first paint on the primary domain, and stays put`, async () => {
+      for (const [host, shown] of [
+        [primaryDomain, true],
+        ['other.example.test', false],
+      ] as const) {
+        const { page, close } = await openPage(browser, viewport, { prerendered: true });
+        try {
+          const release = await holdScript(page);
+          await page.goto(`http://${host}:${server.port}/`);
+          const member = page.getByRole('banner').getByRole('link', { name: '会员中心' });
+          const nav = page.getByRole('navigation', { name: '主导航' });
+          // The bars between the phone's links: one more where the member centre shows.
+          const bars = () => nav.getByText('|', { exact: true }).filter({ visible: true }).count();
+          assert.equal(await member.count(), shown ? 1 : 0, `${host} before the script`);
+          const before = await nav.boundingBox();
+          const memberBefore = shown ? await member.boundingBox() : null;
+          const barsBefore = await bars();
+          assert.equal(barsBefore, viewport === 'phone' ? (shown ? 2 : 1) : 0);
+
+          release();
+          await scriptHasTakenOver(page);
+          await page.waitForLoadState('networkidle');
+          assert.equal(await member.count(), shown ? 1 : 0, `${host} after the script`);
+          assert.deepEqual(await nav.boundingBox(), before, `${host}: the header's links did not move`);
+          if (shown) {
+            assert.deepEqual(await member.boundingBox(), memberBefore);
+            assert.equal(await member.getAttribute('href'), site.memberCentreUrl);
+          }
+          assert.equal(await bars(), barsBefore);
+        } finally {
+          await close();
+        }
       }
     });
   }

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
 import { inlineHashes } from '../src/page/inline-hashes.js';
 import { prerenderMarker } from '../src/page/prerender-marker.js';
+import { withPrimaryHostMark } from '../src/page/primary-host.js';
 import { bearer, repoRoot, startTestApp, type TestApp } from './helpers.js';
 
 const decodeEntities = (text: string) =>
@@ -151,6 +152,30 @@ describe('the page and assets of a built site', () => {
     assert.notEqual(elsewhere.headers.etag, etag);
     assert.ok(elsewhere.body.includes('mirror.example.net'));
     assert.ok(!plain.body.includes('mirror.example.net'));
+  });
+
+  test('on the primary domain (and www., any case, any port) the root element is marked, elsewhere not', async () => {
+    const { primaryDomain } = siteConfigIn((await t.app.inject('/')).body);
+    const rootOf = (html: string) => /<html\b[^>]*>/.exec(html)?.[0];
+    for (const host of [primaryDomain, `www.${primaryDomain}:8443`, primaryDomain.toUpperCase()]) {
+      const res = await t.app.inject({ url: '/', headers: { host } });
+      assert.equal(rootOf(res.body), '<html lang="zh-CN" class="primary-host">', host);
+    }
+    for (const host of ['localhost', `mirror.${primaryDomain}`, `${primaryDomain}.evil.test`]) {
+      const res = await t.app.inject({ url: '/', headers: { host } });
+      assert.equal(rootOf(res.body), '<html lang="zh-CN">', host);
+    }
+  });
+
+  test('the mark joins the classes the page already has', () => {
+    const site = { primaryDomain: 'chat.example.com' } as SiteConfig;
+    const page =
+      '<!doctype html><html lang="zh-CN" class="dark"><head></head><body><html-like></html-like></body></html>';
+    assert.equal(
+      withPrimaryHostMark(page, site, 'chat.example.com'),
+      page.replace('class="dark"', 'class="dark primary-host"'),
+    );
+    assert.equal(withPrimaryHostMark(page, site, 'other.example.com'), page);
   });
 
   test('hashed assets are immutable and served brotli-compressed ahead of time', async () => {

@@ -9,6 +9,7 @@ import { withSiteHeadTags } from '../reach/head.js';
 import { getAppConfig, getRegionDocument } from '../settings/repository.js';
 import { pageCsp } from './csp.js';
 import { inlineHashes } from './inline-hashes.js';
+import { withPrimaryHostMark } from './primary-host.js';
 import { escapeHtml, fillPrerenderMarkers } from './prerender-marker.js';
 
 /** Shown at / until the site is built: proof that the server runs, with the API's entry points. */
@@ -55,7 +56,12 @@ export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, confi
       request,
       reply,
       `page ${origin} ${request.hostname}`,
-      async () => withSmartAppBanner(withSiteHeadTags(page, config.site, origin), config.site, request.hostname),
+      async () =>
+        withPrimaryHostMark(
+          withSmartAppBanner(withSiteHeadTags(page, config.site, origin), config.site, request.hostname),
+          config.site,
+          request.hostname,
+        ),
       'text/html; charset=utf-8',
     );
   };

@@ -1,8 +1,7 @@
 import { Fragment, useEffect } from 'react';
 import { Link } from 'wouter';
 import { paths } from '../../config/paths';
-import { isPrimaryHost, siteConfig } from '../../config/site-config';
-import { useHydrated } from '../../lib/hydrated';
+import { siteConfig } from '../../config/site-config';
 import { t } from '../../lib/i18n';
 import { LanguageSwitcher } from '../../features/language/language-switcher';
 import { buttonClass } from '../ui/button';
@@ -13,11 +12,13 @@ import { SkipLink } from './skip-link';
 const linkClass = 'rounded-md text-sm text-muted transition-colors hover:text-fg md:px-3 md:py-2 md:text-[15px]';
 
 export function Header() {
-  const hydrated = useHydrated();
   // SPEC.md: every render of the header brings the page back to the top.
   useEffect(() => {
     window.scrollTo(0, 0);
   });
+  // The member centre is SPEC.md's for the primary domain only. It is always in the page, the
+  // prerendered one too, and shown where the server marked the page as served on that domain
+  // (server/src/page/primary-host.ts, web/src/styles.css): in the first paint, never arriving late.
   const links = [
     <Link key="announcements" href={paths.announcements} className={linkClass}>
       {t('nav.announcements')}
@@ -25,13 +26,9 @@ export function Header() {
     <Link key="download" href={paths.download} className={linkClass}>
       {t('nav.download')}
     </Link>,
-    ...(hydrated && isPrimaryHost()
-      ? [
-          <ExternalLink key="member" href={siteConfig.memberCentreUrl} className={linkClass}>
-            {t('nav.memberCentre')}
-          </ExternalLink>,
-        ]
-      : []),
+    <ExternalLink key="member" href={siteConfig.memberCentreUrl} className={linkClass} data-primary-host-only="">
+      {t('nav.memberCentre')}
+    </ExternalLink>,
   ];
   return (
     <header className="sticky top-0 z-40 border-b border-line/70 bg-bg/85 backdrop-blur-md">
@@ -48,7 +45,11 @@ export function Header() {
           {links.map((link, index) => (
             <Fragment key={link.key}>
               {index > 0 && (
-                <span aria-hidden="true" className="text-xs text-line md:hidden">
+                <span
+                  aria-hidden="true"
+                  className="text-xs text-line md:hidden"
+                  data-primary-host-only={link.key === 'member' ? '' : undefined}
+                >
                   |
                 </span>
               )}
