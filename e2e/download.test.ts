@@ -172,6 +172,37 @@ describe('the primary domain', () => {
     });
   }
 
+  test('desktop: the first frame of the download screen is the Android card alone there, where the script keeps it', async () => {
+    for (const [host, platforms] of [
+      [primaryDomain, ['android']],
+      ['other.example.test', ['android', 'ios', 'windows', 'mac']],
+    ] as const) {
+      const { page, close } = await openPage(browser, 'desktop', { prerendered: true });
+      try {
+        const release = await holdScript(page);
+        await page.goto(`http://${host}:${server.port}/#/download`);
+        const cards = page.locator('li[data-platform]').filter({ visible: true });
+        const shown = () => cards.evaluateAll((items) => items.map((item) => item.getAttribute('data-platform')));
+        assert.deepEqual((await shown()).sort(), [...platforms].sort(), `${host} before the script`);
+        // Where the card stands; its height follows the facts the package list has for it.
+        const place = async () => {
+          const box = await page.locator('li[data-platform="android"]').boundingBox();
+          return box && { x: box.x, y: box.y, width: box.width };
+        };
+        const before = await place();
+
+        release();
+        await scriptHasTakenOver(page);
+        await page.getByRole('link', { name: '下载 Android' }).waitFor();
+        await page.waitForLoadState('networkidle');
+        assert.deepEqual((await shown()).sort(), [...platforms].sort(), `${host} after the script`);
+        assert.deepEqual(await place(), before, `${host}: the Android card did not move`);
+      } finally {
+        await close();
+      }
+    }
+  });
+
   test('another host mapped the same way is not the primary domain', async () => {
     const { page, close } = await openPage(browser, 'phone');
     try {

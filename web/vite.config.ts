@@ -44,6 +44,8 @@ const screenModules: Record<string, string> = {
   '/downloadHelp': 'src/app/routes/download-help.tsx',
   '/announcements': 'src/app/routes/announcements.tsx',
 };
+/** The screens that differ on the primary domain, which get a second frame for it. */
+const primaryHostScreens = new Set(['/download']);
 
 /** The URLs of the chunk that holds the screen at `path` and of the chunks it imports, bar the
  * entry's own (which the page loads anyway). */
@@ -103,34 +105,38 @@ function prerenderPages(): Plugin {
           build: { ssr: 'src/app/prerender.tsx', outDir: ssrDir, emptyOutDir: true, assetsInlineLimit: 0 },
         });
         const { render } = (await import(pathToFileURL(join(ssrDir, 'prerender.js')).href)) as {
-          render(path: string): Promise<string>;
+          render(path: string, options?: { primaryHost: boolean }): Promise<string>;
         };
         const indexFile = join(outDir, 'index.html');
         const page = readFileSync(indexFile, 'utf8');
         const empty = '<div id="root"></div>';
         if (!page.includes(empty)) throw new Error(`${indexFile} has no ${empty} to prerender into`);
-        let head = '';
-        let body = '';
-        for (const path of ['/', ...Object.keys(screenModules)]) {
-          const html = await render(path);
-          // React puts the preloads it wants (the pictures it sees) before the markup. The
-          // landing page's belong in <head>; the client, which hydrates that markup, renders no
-          // such element. Another route's would load its pictures on every visit to any page.
+        // React puts the preloads it wants (the pictures it sees) before the markup. The landing
+        // page's belong in <head>; the client, which hydrates that markup, renders no such
+        // element. Another route's would load its pictures on every visit to any page.
+        const renderFrame = async (path: string, options?: { primaryHost: boolean }) => {
+          const html = await render(path, options);
           const preloads = /^(?:<link [^>]*>)*/.exec(html)?.[0] ?? '';
-          const frame = `<div data-prerender="${path}">${html.slice(preloads.length)}</div>`;
-          if (path === '/') {
-            head += preloads;
-            body = `<div id="root">${frame}</div>${body}`;
-          } else {
-            // Inert until src/boot-route.js picks it: its pictures load only on its own route.
-            // It names the screen's code, which boot-route.js fetches beside the entry's.
-            const scripts = screenScripts(bundle, path).join(' ');
-            body += `<template data-route="${path}" data-scripts="${scripts}">${frame}</template>`;
+          return { preloads, frame: `<div data-prerender="${path}">${html.slice(preloads.length)}</div>` };
+        };
+        const landing = await renderFrame('/');
+        let body = `<div id="root">${landing.frame}</div>`;
+        for (const path of Object.keys(screenModules)) {
+          // Inert until src/boot-route.js picks it: its pictures load only on its own route. It
+          // names the screen's code, which boot-route.js fetches beside the entry's. A screen that
+          // differs on the primary domain has a second frame for it, which boot-route.js picks
+          // where the server marked the page's root (server/src/page/primary-host.ts).
+          const scripts = screenScripts(bundle, path).join(' ');
+          const { frame } = await renderFrame(path);
+          body += `<template data-route="${path}" data-scripts="${scripts}">${frame}</template>`;
+          if (primaryHostScreens.has(path)) {
+            const primary = await renderFrame(path, { primaryHost: true });
+            body += `<template data-route="${path}" data-host="primary" data-scripts="${scripts}">${primary.frame}</template>`;
           }
         }
         writeFileSync(
           indexFile,
-          page.replace('</head>', () => `${head}\n</head>`).replace(empty, () => body),
+          page.replace('</head>', () => `${landing.preloads}\n</head>`).replace(empty, () => body),
         );
       },
     },

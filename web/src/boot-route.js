@@ -12,7 +12,14 @@
   var root = document.documentElement;
   var app = document.getElementById('root');
   var path = location.hash.replace(/^#/, '').split('?')[0] || '/';
-  var frame = path === '/' ? null : document.querySelector('template[data-route="' + path + '"]');
+  // On the primary domain (the server marks the root), a screen's frame for that domain if it
+  // has one.
+  var frames = 'template[data-route="' + path + '"]';
+  var frame =
+    path === '/'
+      ? null
+      : (root.classList.contains('primary-host') && document.querySelector(frames + '[data-host="primary"]')) ||
+        document.querySelector(frames + ':not([data-host])');
   var shown = !root.classList.contains('prerender-off') && (path === '/' || frame !== null);
   if (shown && frame) app.replaceChildren(frame.content.cloneNode(true));
   if (!shown) root.classList.add('prerender-off');

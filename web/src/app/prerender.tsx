@@ -3,16 +3,18 @@
  * language, so a first paint needs no script. Each is the client's own route tree as its first
  * render shows it, before any API answer:
  * - the landing page, which the client hydrates (src/main.tsx). What the build cannot know waits
- *   for hydration (useHydrated): the footer, far below the fold, and the member-centre link of
- *   the primary host;
+ *   for hydration (useHydrated): the footer, far below the fold. The header's member centre is
+ *   in it, shown by CSS on the primary domain only (server/src/page/primary-host.ts);
  * - the other screens' first frames, which src/boot-route.js puts on screen for their routes and
- *   the client renders over.
+ *   the client renders over. A screen that differs on the primary domain (the download screen,
+ *   Android only there) also has a frame for that domain.
  * A visitor in another language gets none of them (src/boot.js) and a fresh client render.
  */
 import type { ReactNode } from 'react';
 import { prerender } from 'react-dom/static';
 import { Router } from 'wouter';
 import { hashHref } from '../config/paths';
+import { prerenderForHost, siteConfig } from '../config/site-config';
 import { beginHydration } from '../lib/hydrated';
 import { Routes } from './app';
 
@@ -29,8 +31,11 @@ async function html(tree: ReactNode): Promise<string> {
   return new Response(prelude).text();
 }
 
-export function render(path: string): Promise<string> {
+/** The screen at `path` as first rendered on any host but the primary domain, or on that
+ * domain when `primaryHost` says so. */
+export function render(path: string, { primaryHost = false } = {}): Promise<string> {
   beginHydration();
+  prerenderForHost(primaryHost ? siteConfig.primaryDomain : '');
   return html(
     <Router ssrPath={path} hrefs={hashHref}>
       <Routes />

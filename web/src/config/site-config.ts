@@ -14,8 +14,17 @@ function readSiteConfig(): SiteConfig {
 
 export const siteConfig: SiteConfig = readSiteConfig();
 
+/** The host the build prerenders for (src/app/prerender.tsx): any other than the primary
+ * domain, unless it asks for that domain's frame. */
+let prerenderHost = '';
+export function prerenderForHost(hostname: string): void {
+  prerenderHost = hostname;
+}
+
 /** The member centre and the Android-only download screen belong to the primary domain. */
-export function isPrimaryHost(hostname: string = import.meta.env.SSR ? '' : window.location.hostname): boolean {
+export function isPrimaryHost(
+  hostname: string = import.meta.env.SSR ? prerenderHost : window.location.hostname,
+): boolean {
   const domain = siteConfig.primaryDomain;
   return hostname === domain || hostname === `www.${domain}`;
 }
