@@ -8,6 +8,7 @@
 import type { RunnerResult } from 'lighthouse';
 // Lighthouse's own computed artifact, the one its diagnostics of blocking tasks use.
 import { TBTImpactTasks } from 'lighthouse/core/computed/tbt-impact-tasks.js';
+import { requestComputed } from './lighthouse-computed.js';
 
 /** The parts of Lighthouse's task tree read here. */
 interface Task {
@@ -42,19 +43,9 @@ function breakdown(task: Task, depth: number, minMs: number): string[] {
 }
 
 export async function blockingTasks(result: RunnerResult): Promise<string[]> {
-  const { artifacts, lhr } = result;
-  const data = {
-    trace: artifacts.Trace,
-    devtoolsLog: artifacts.DevtoolsLog,
-    gatherContext: artifacts.GatherContext,
-    settings: lhr.configSettings,
-    simulator: null,
-    URL: artifacts.URL,
-    SourceMaps: artifacts.SourceMaps,
-  };
-  const tasks: ImpactTask[] = await TBTImpactTasks.request(data as never, { computedCache: new Map() } as never);
+  const tasks: ImpactTask[] = await requestComputed(TBTImpactTasks, result);
   const costly = tasks.filter((task) => task.parent === undefined && task.tbtImpact > 0);
-  const total = lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN;
+  const total = result.lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN;
   const lines = [`simulated TBT ${Math.round(total)} ms, from ${costly.length} task(s):`];
   for (const task of costly) {
     const urls = task.attributableURLs.map((url) => url.replace(/^.*\//, '')).filter((url) => url !== '');

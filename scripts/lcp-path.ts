@@ -10,6 +10,7 @@
 import type { RunnerResult } from 'lighthouse';
 // Lighthouse's own computed artifact, the one its LCP audit uses.
 import { LanternLargestContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-largest-contentful-paint.js';
+import { requestComputed } from './lighthouse-computed.js';
 
 /** The parts of Lantern's graph nodes read here. */
 interface SimulatedNode {
@@ -23,17 +24,8 @@ interface Estimate {
 }
 
 export async function lcpPath(result: RunnerResult): Promise<string[]> {
-  const { artifacts, lhr } = result;
-  const data = {
-    trace: artifacts.Trace,
-    devtoolsLog: artifacts.DevtoolsLog,
-    gatherContext: artifacts.GatherContext,
-    settings: lhr.configSettings,
-    simulator: null,
-    URL: artifacts.URL,
-    SourceMaps: artifacts.SourceMaps,
-  };
-  const lcp = await LanternLargestContentfulPaint.request(data as never, { computedCache: new Map() } as never);
+  const { artifacts } = result;
+  const lcp = await requestComputed(LanternLargestContentfulPaint, result);
   // Lighthouse reports the mean of an optimistic and a pessimistic graph; the pessimistic one
   // waits for every request that started before the LCP, so it shows the whole chain.
   const estimate = (lcp as unknown as { pessimisticEstimate: Estimate }).pessimisticEstimate;
