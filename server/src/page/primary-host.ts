@@ -2,7 +2,7 @@ import type { SiteConfig } from '@chat-site/contract';
 import { isPrimaryHost } from '../downloads/target.js';
 
 /** The class the page's root element carries on the primary domain (web/src/styles.css). */
-export const primaryHostClass = 'primary-host';
+const primaryHostClass = 'primary-host';
 
 /**
  * On the primary domain the page's root element says so before any script runs, so what only
