@@ -5,7 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import type { OutputBundle, OutputChunk } from 'rolldown';
-import { build, defaultClientConditions, defineConfig, type Plugin } from 'vite';
+import { build, defaultClientConditions, defineConfig, minifySync, type Plugin } from 'vite';
 import { markedSettings } from '../server/src/page/prerender-marker';
 import { serviceWorker } from './build/service-worker';
 
@@ -104,8 +104,9 @@ function prerenderPages(): Plugin {
           },
           build: { ssr: 'src/app/prerender.tsx', outDir: ssrDir, emptyOutDir: true, assetsInlineLimit: 0 },
         });
-        const { render } = (await import(pathToFileURL(join(ssrDir, 'prerender.js')).href)) as {
+        const { render, renderEarlyList } = (await import(pathToFileURL(join(ssrDir, 'prerender.js')).href)) as {
           render(path: string, options?: { primaryHost: boolean }): Promise<string>;
+          renderEarlyList(): Promise<string>;
         };
         const indexFile = join(outDir, 'index.html');
         const page = readFileSync(indexFile, 'utf8');
@@ -128,7 +129,9 @@ function prerenderPages(): Plugin {
           // where the server marked the page's root (server/src/page/primary-host.ts).
           const scripts = screenScripts(bundle, path).join(' ');
           const { frame } = await renderFrame(path);
-          body += `<template data-route="${path}" data-scripts="${scripts}">${frame}</template>`;
+          const extra =
+            path === '/announcements' ? `<template data-early-list>${await renderEarlyList()}</template>` : '';
+          body += `<template data-route="${path}" data-scripts="${scripts}">${frame}${extra}</template>`;
           if (primaryHostScreens.has(path)) {
             const primary = await renderFrame(path, { primaryHost: true });
             body += `<template data-route="${path}" data-host="primary" data-scripts="${scripts}">${primary.frame}</template>`;
@@ -159,9 +162,10 @@ function inlineHead(): Plugin[] {
         inlineScripts.reduce((page, name) => {
           const tag = `<script src="/src/${name}"></script>`;
           if (!page.includes(tag)) throw new Error(`index.html has no ${tag} to inline`);
-          const script = readFileSync(new URL(`./src/${name}`, import.meta.url), 'utf8')
-            .replace(/^\s*\/\/.*\n/gm, '')
-            .trim();
+          // Minified: every byte of them is in every page, before its first paint.
+          const { code, errors } = minifySync(name, readFileSync(new URL(`./src/${name}`, import.meta.url), 'utf8'));
+          if (errors.length > 0) throw new Error(`${name}: ${errors.map((error) => error.message).join('; ')}`);
+          const script = code.trim();
           return page.replace(tag, () => `<script>${script}</script>`);
         }, html),
     },

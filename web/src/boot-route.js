@@ -1,4 +1,4 @@
-/* global document, location, window, requestAnimationFrame, addEventListener */
+/* global document, location, window, requestAnimationFrame, addEventListener, matchMedia */
 // Runs at the end of <body>, before the first paint: the build writes it inline there
 // (vite.config.ts, inlineHead), and the server's CSP allows it by its hash.
 // 1. Puts the current route's prerendered first frame on screen: the landing page is already in
@@ -7,7 +7,8 @@
 // 2. Starts the site's script (the build lists it in <meta name="entry-scripts">, the entry
 //    first) once that frame is on screen, so none of it is fetched or run before that paint: on
 //    the landing page after the load event (its pictures are in) and its first paint; on another
-//    prerendered route after its first paint; with nothing to show, at once.
+//    prerendered route after its first paint (where it draws a list first, 4. below, once that
+//    list is drawn); with nothing to show, at once.
 (function () {
   var root = document.documentElement;
   var app = document.getElementById('root');
@@ -23,26 +24,40 @@
   var shown = !root.classList.contains('prerender-off') && (path === '/' || frame !== null);
   if (shown && frame) app.replaceChildren(frame.content.cloneNode(true));
   if (!shown) root.classList.add('prerender-off');
+  // On a phone the announcements list is drawn from the early answer (4. below), from two sample
+  // rows the build put beside the screen's frame; a wider screen waits for the script.
+  var rows =
+    shown && path === '/announcements' && !matchMedia('(min-width: 768px)').matches
+      ? app.querySelector('template[data-early-list]')
+      : null;
 
+  var entries = document.querySelector('meta[name="entry-scripts"]');
+  // The entry, the modules it imports, and the code of the screen whose frame is shown.
+  var urls = entries
+    ? entries.content.split(' ').concat(frame ? frame.getAttribute('data-scripts').split(' ') : [])
+    : [];
+  var fetched = false;
+  // Fetches the site's code, the entry too, without running any of it: start() runs the entry.
+  function fetchScripts() {
+    for (var index = 0; !fetched && index < urls.length; index += 1) {
+      var link = document.createElement('link');
+      link.crossOrigin = '';
+      link.rel = 'modulepreload';
+      link.href = urls[index];
+      document.head.appendChild(link);
+    }
+    fetched = true;
+  }
   var started = false;
   function start() {
-    var list = document.querySelector('meta[name="entry-scripts"]');
-    if (started || !list) return;
+    if (started || urls.length === 0) return;
     started = true;
-    // The entry, the modules it imports, and the code of the screen whose frame is shown.
-    var urls = list.content.split(' ').concat(frame ? frame.getAttribute('data-scripts').split(' ') : []);
-    for (var index = 0; index < urls.length; index += 1) {
-      var tag = document.createElement(index === 0 ? 'script' : 'link');
-      tag.crossOrigin = '';
-      if (index === 0) {
-        tag.type = 'module';
-        tag.src = urls[index];
-      } else {
-        tag.rel = 'modulepreload';
-        tag.href = urls[index];
-      }
-      document.head.appendChild(tag);
-    }
+    fetchScripts();
+    var tag = document.createElement('script');
+    tag.crossOrigin = '';
+    tag.type = 'module';
+    tag.src = urls[0];
+    document.head.appendChild(tag);
   }
   // A link within the page (the hero's "了解功能", the skip link) scrolls there, as the script's
   // own handlers do, rather than putting its name in the address, where the router would take it
@@ -81,6 +96,8 @@
   //    screen's data. It stops as soon as the script runs, which then asks for itself.
   //    src/lib/http.ts takes an answer from here when it makes the same call.
   var early = {};
+  // Settles once the list is drawn, or will not be.
+  var listed = null;
   function ask(url, cache) {
     if (root.hasAttribute('data-running')) return null;
     var controller = new AbortController();
@@ -123,21 +140,75 @@
       var base = addrs[each] + '/v1/';
       var ping = ask(base + 'ping', 'no-store');
       if (addrs.length > 1 || !ping) continue;
-      ping.then(
-        function (response) {
-          if (response.status !== 200) return;
-          var then = function () {
-            if (data) ask(base + data, 'no-cache');
-          };
-          var appConfig = ask(base + 'common/appconfig', 'no-cache');
-          if (appConfig) appConfig.then(then, then);
-        },
-        function () {},
-      );
+      var answered = ping.then(function (response) {
+        if (response.status !== 200) return null;
+        var next = function () {
+          return data ? ask(base + data, 'no-cache') : null;
+        };
+        var appConfig = ask(base + 'common/appconfig', 'no-cache');
+        return appConfig ? appConfig.then(next, next) : null;
+      });
+      answered.catch(function () {});
+      if (rows) listed = answered.then(drawList).catch(function () {});
     }
   } catch {
     // No settings on the page (a development server), or storage in a shape the script will
     // mend: the script asks for itself.
+  }
+
+  // 4. The announcements list of the early answer, drawn from the sample rows (the first
+  //    selected, pinned ones marked) in place of the loading line. Only this project's own
+  //    server's form (api-contract.md) is drawn; any other is the script's to read. The
+  //    script then keeps it on screen until its own render has the list (src/main.tsx).
+  function drawList(response) {
+    if (!response || !response.ok) return null;
+    return response
+      .clone()
+      .json()
+      .then(function (body) {
+        var items = body && body.list;
+        var loading = app.querySelector('[data-loading]');
+        if (root.hasAttribute('data-running') || !loading || !Array.isArray(items) || items.length === 0) return;
+        var view = rows.content.cloneNode(true);
+        var samples = view.querySelectorAll('li');
+        var made = [];
+        for (var index = 0; index < items.length; index += 1) {
+          var item = items[index] || {};
+          var wellFormed =
+            typeof item.title === 'string' &&
+            /^[1-9][0-9]*$/.test(String(item.id)) &&
+            (item.topup === 0 || item.topup === 1) &&
+            /^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$/.test(item.created_at);
+          if (!wellFormed) return;
+          var row = samples[index === 0 ? 0 : 1].cloneNode(true);
+          var mark = row.querySelector('[data-field="pinned"]');
+          var title = row.querySelector('[data-field="title"]');
+          if (item.topup === 1 && !mark)
+            title.before(samples[0].querySelector('[data-field="pinned"]').cloneNode(true));
+          if (item.topup === 0 && mark) mark.remove();
+          title.textContent = item.title;
+          row.querySelector('[data-field="date"]').textContent = item.created_at.slice(0, 10);
+          row.querySelector('a').setAttribute('href', '#/announcement/' + item.id);
+          made.push(row);
+        }
+        samples[0].parentNode.replaceChildren.apply(samples[0].parentNode, made);
+        loading.replaceWith(view);
+        root.setAttribute('data-early-list', '');
+      });
+  }
+
+  // With a list to draw, the script is fetched at once but run only once the list is on screen
+  // (or will not be), 3 s after the paint at the latest: run any sooner, it would hold up the
+  // list's paint, and the list would wait for the script after all.
+  function go() {
+    if (!listed) return start();
+    fetchScripts();
+    listed.then(function () {
+      requestAnimationFrame(function () {
+        setTimeout(start, 0);
+      });
+    });
+    setTimeout(start, 3000);
   }
 
   // After the first contentful paint; where the browser does not report paints, after the
@@ -147,13 +218,13 @@
     var types = window.PerformanceObserver ? PerformanceObserver.supportedEntryTypes || [] : [];
     if (types.indexOf('paint') < 0) {
       return requestAnimationFrame(function () {
-        setTimeout(start, 0);
+        setTimeout(go, 0);
       });
     }
     new PerformanceObserver(function (list, observer) {
       if (list.getEntriesByName('first-contentful-paint').length === 0) return;
       observer.disconnect();
-      setTimeout(start, 0);
+      setTimeout(go, 0);
     }).observe({ type: 'paint', buffered: true });
   }
   if (!shown) start();

@@ -1,4 +1,4 @@
-import { startTransition, StrictMode, useEffect } from 'react';
+import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, preloadRoute } from './app/app';
 import { applyTheme, storedTheme } from './features/theme/theme';
@@ -18,10 +18,43 @@ if (root === null) throw new Error('the page has no #root element');
 const hashPath = () => window.location.hash.replace(/^#/, '').split('?')[0] ?? '';
 preloadRoute(hashPath());
 
+const markRendered = () => document.documentElement.setAttribute('data-rendered', '');
+// False while React renders off the page, behind a list src/boot-route.js drew (renderBehind).
+let onScreen = true;
+
 /** Marks the page once the first render is on screen (hydrated or rendered over the frame). */
 function Rendered() {
-  useEffect(() => document.documentElement.setAttribute('data-rendered', ''), []);
+  useEffect(() => {
+    if (onScreen) markRendered();
+  }, []);
   return null;
+}
+
+/**
+ * Renders the app off the page, into a copy of `root`, while the announcements list that
+ * src/boot-route.js drew from the early answer stays on screen: React's first renders show the
+ * screen's loading line until the list is its own. The copy takes the root's place once it shows
+ * no loading line (Loading's data-loading), at a route change, or after 5 s at the latest.
+ */
+function renderBehind(root: HTMLElement, app: ReactNode) {
+  const stage = root.cloneNode(false) as HTMLElement;
+  onScreen = false;
+  const show = () => {
+    if (onScreen) return;
+    onScreen = true;
+    watcher.disconnect();
+    clearTimeout(timer);
+    window.removeEventListener('hashchange', show);
+    root.replaceWith(stage);
+    markRendered();
+  };
+  const watcher = new MutationObserver(() => {
+    if (stage.firstElementChild !== null && stage.querySelector('[data-loading]') === null) show();
+  });
+  watcher.observe(stage, { childList: true, subtree: true });
+  const timer = setTimeout(show, 5000);
+  window.addEventListener('hashchange', show);
+  createRoot(stage).render(app);
 }
 
 // A visitor whose language is not the default waits for its catalog rather than seeing the
@@ -51,6 +84,8 @@ void initLanguage().then(() => {
           <div data-prerender="/">{app}</div>
         </StrictMode>,
       );
+    } else if (document.documentElement.hasAttribute('data-early-list')) {
+      renderBehind(root, <StrictMode>{app}</StrictMode>);
     } else createRoot(root).render(<StrictMode>{app}</StrictMode>);
   });
 });

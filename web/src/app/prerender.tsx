@@ -13,7 +13,8 @@
 import type { ReactNode } from 'react';
 import { prerender } from 'react-dom/static';
 import { Router } from 'wouter';
-import { hashHref } from '../config/paths';
+import { hashHref, paths } from '../config/paths';
+import { AnnouncementsColumns } from '../features/announcements/components/announcements-screen';
 import { prerenderForHost, siteConfig } from '../config/site-config';
 import { beginHydration } from '../lib/hydrated';
 import { Routes } from './app';
@@ -39,6 +40,24 @@ export function render(path: string, { primaryHost = false } = {}): Promise<stri
   return html(
     <Router ssrPath={path} hrefs={hashHref}>
       <Routes />
+    </Router>,
+  );
+}
+
+/** Two sample rows of the announcements list as a phone shows it once loaded: the first
+ * (selected, pinned) and any other (neither). src/boot-route.js copies them, one per
+ * announcement of the early answer, to draw the list before the site's script runs. */
+export function renderEarlyList(): Promise<string> {
+  beginHydration();
+  prerenderForHost('');
+  const sample = (id: string, pinned: boolean) => ({ id, title: '', content: '', pinned, createdAt: '' });
+  return html(
+    <Router ssrPath={paths.announcements} hrefs={hashHref}>
+      <AnnouncementsColumns
+        items={[sample('1', true), sample('2', false)]}
+        selectedId="1"
+        hrefOf={paths.announcement}
+      />
     </Router>,
   );
 }

@@ -11,9 +11,15 @@ export function ErrorMessage({ children, className }: { children: ReactNode; cla
   );
 }
 
+/** A screen waiting for its data. src/main.tsx keeps a list drawn early on screen until React's
+ * render of it has none of these left (data-loading). */
 export function Loading({ className }: { className?: string }) {
   return (
-    <p role="status" className={cn('flex items-center justify-center gap-3 py-16 text-muted', className)}>
+    <p
+      role="status"
+      data-loading=""
+      className={cn('flex items-center justify-center gap-3 py-16 text-muted', className)}
+    >
       <span className="size-4 animate-spin rounded-full border-2 border-line border-t-brand" aria-hidden="true" />
       {t('common.loading')}
     </p>

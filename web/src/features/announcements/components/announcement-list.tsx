@@ -11,6 +11,8 @@ const feedPath = '/feed.atom';
 
 /** The titles, under a heading with the feed link and a chevron that folds the list away (open
  * by default). */
+// Each row's parts are named (data-field) for src/boot-route.js, which draws the list from a
+// prerendered copy of two rows before this script runs (src/app/prerender.tsx).
 export function AnnouncementList({
   items,
   selectedId,
@@ -68,13 +70,18 @@ export function AnnouncementList({
                   >
                     <span className="flex items-start gap-2">
                       {item.pinned && (
-                        <span className="mt-0.5 shrink-0 rounded bg-brand/20 px-1.5 text-xs leading-5 text-brand-ink">
+                        <span
+                          data-field="pinned"
+                          className="mt-0.5 shrink-0 rounded bg-brand/20 px-1.5 text-xs leading-5 text-brand-ink"
+                        >
                           {t('announcements.pinned')}
                         </span>
                       )}
-                      <span className="line-clamp-2 text-[15px] leading-6">{item.title}</span>
+                      <span data-field="title" className="line-clamp-2 text-[15px] leading-6">
+                        {item.title}
+                      </span>
                     </span>
-                    <span className="mt-1 block text-xs text-muted tabular-nums">
+                    <span data-field="date" className="mt-1 block text-xs text-muted tabular-nums">
                       {formatDate(item.createdAt, currentLanguage())}
                     </span>
                   </Link>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, type ComponentProps, type ReactNode } from 'react';
 import { ErrorMessage, Loading, Notice } from '../../../components/ui/status';
 import { detailScrollResetMs, mobileBreakpointPx } from '../../../config/constants';
 import { paths } from '../../../config/paths';
@@ -43,13 +43,11 @@ export function AnnouncementsScreen({ routeId }: { routeId: string | undefined }
     return <ErrorMessage>{t(shape ? 'error.listShape' : 'error.list')}</ErrorMessage>;
   }
   return (
-    <div className="mx-auto max-w-6xl px-4 py-6 md:grid md:grid-cols-[320px_minmax(0,1fr)] md:items-start md:gap-6 md:px-6 md:py-10">
-      <StaleNote data={items} className="mb-4 md:col-span-2" />
-      <AnnouncementList
-        items={items}
-        selectedId={selectedId}
-        hrefOf={wide ? paths.announcementsItem : paths.announcement}
-      />
+    <AnnouncementsColumns
+      items={items}
+      selectedId={selectedId}
+      hrefOf={wide ? paths.announcementsItem : paths.announcement}
+    >
       {wide && (
         <div
           ref={pane}
@@ -65,6 +63,21 @@ export function AnnouncementsScreen({ routeId }: { routeId: string | undefined }
           )}
         </div>
       )}
+    </AnnouncementsColumns>
+  );
+}
+
+/** The screen once its list is in: the list, with the detail pane (`children`) beside it from
+ * 768 px. The build also prerenders it with two sample rows for src/boot-route.js. */
+export function AnnouncementsColumns({
+  children,
+  ...list
+}: { children?: ReactNode } & ComponentProps<typeof AnnouncementList>) {
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-6 md:grid md:grid-cols-[320px_minmax(0,1fr)] md:items-start md:gap-6 md:px-6 md:py-10">
+      <StaleNote data={list.items} className="mb-4 md:col-span-2" />
+      <AnnouncementList {...list} />
+      {children}
     </div>
   );
 }

@@ -1,0 +1,138 @@
+/**
+ * On a phone, the announcements list is drawn from the early API answer before the site's script
+ * runs (web/src/boot-route.js), and stays on screen while the script takes over
+ * (web/src/main.tsx): the visitor never sees it go back to the loading line.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useSiteAndBrowser } from './support/fixture.js';
+import { assertNoProblems, holdScript, openPage } from './support/page-helpers.js';
+
+const site = useSiteAndBrowser();
+const listCall = /\/v1\/bulletin\/page\?/;
+
+interface WireItem {
+  id: number;
+  title: string;
+  topup: number;
+  created_at: string;
+}
+
+/** Each row of the list as shown: title, date, pinned mark and link. */
+const rowsOf = (page: Page) =>
+  page.locator('nav li a').evaluateAll((links) =>
+    links.map((link) => ({
+      title: link.querySelector('[data-field="title"]')?.textContent,
+      date: link.querySelector('[data-field="date"]')?.textContent,
+      pinned: link.querySelector('[data-field="pinned"]') !== null,
+      href: link.getAttribute('href'),
+      selected: link.getAttribute('aria-current') === 'true',
+    })),
+  );
+
+/** Counts, from now on, every time a loading line appears anywhere on the page. */
+const countLoadingLines = (page: Page) =>
+  page.evaluate(() => {
+    const seen = window as Window & { loadingLines?: number };
+    seen.loadingLines = 0;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (node instanceof Element && (node.matches('[data-loading]') || node.querySelector('[data-loading]'))) {
+            seen.loadingLines = (seen.loadingLines ?? 0) + 1;
+          }
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+
+describe('the announcements list before the script', () => {
+  test('phone: drawn from the early answer as the script draws it, and never back to loading', async () => {
+    const response = await fetch(`${site.server.url}/v1/bulletin/page?page_index=1&page_size=100`);
+    const { list } = (await response.json()) as { list: WireItem[] };
+    assert.ok(list.some((item) => item.topup === 1) && list.some((item) => item.topup === 0));
+    const expected = list.map((item, index) => ({
+      title: item.title,
+      date: item.created_at.slice(0, 10),
+      pinned: item.topup === 1,
+      href: `#/announcement/${item.id}`,
+      selected: index === 0,
+    }));
+
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    try {
+      const { page } = open;
+      const release = await holdScript(page);
+      await page.goto(`${site.server.url}/#/announcements`);
+      await page.locator('html[data-early-list]').waitFor({ state: 'attached' });
+      assert.equal(await page.locator('[data-loading]').count(), 0);
+      assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), '平台公告');
+      assert.deepEqual(await rowsOf(page), expected);
+      const early = await page.locator('nav ul').innerHTML();
+
+      await countLoadingLines(page);
+      release();
+      await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
+      assert.equal(await page.evaluate(() => (window as Window & { loadingLines?: number }).loadingLines), 0);
+      // The script's own list, to the markup: the chevron it answers folds it away.
+      assert.equal(await page.locator('nav ul').innerHTML(), early);
+      await page.getByRole('button', { name: '展开或收起公告列表' }).click();
+      assert.equal(await page.locator('nav ul').isVisible(), false);
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('desktop: the list waits for the script, beside the detail pane', async () => {
+    const open = await openPage(site.browser, 'desktop', { prerendered: true });
+    try {
+      const { page } = open;
+      const release = await holdScript(page);
+      const answered = page.waitForResponse(listCall);
+      await page.goto(`${site.server.url}/#/announcements`);
+      await answered;
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('html[data-early-list]').count(), 0);
+      assert.match(await page.getByRole('status').first().innerText(), /^加载中/);
+      release();
+      await page.getByTestId('announcement-pane').getByRole('heading', { level: 2 }).first().waitFor();
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('phone: a list in another server’s form is left to the script, which reads it', async () => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    try {
+      const { page } = open;
+      // api-contract.md's tolerated variants: an envelope, PascalCase fields, a string flag.
+      await page.route(listCall, (route) =>
+        route.fulfill({
+          contentType: 'application/json',
+          body: JSON.stringify({
+            code: 0,
+            data: { list: [{ Id: 7, Title: '另一种服务器的公告', Topup: '1', CreatedAt: '2024-05-01 10:00:00' }] },
+          }),
+        }),
+      );
+      const release = await holdScript(page);
+      const answered = page.waitForResponse(listCall);
+      await page.goto(`${site.server.url}/#/announcements`);
+      await answered;
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('html[data-early-list]').count(), 0);
+      assert.match(await page.getByRole('status').first().innerText(), /^加载中/);
+      release();
+      await page.getByText('另一种服务器的公告').waitFor();
+      assert.deepEqual(await rowsOf(page), [
+        { title: '另一种服务器的公告', date: '2024-05-01', pinned: true, href: '#/announcement/7', selected: true },
+      ]);
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+});
