@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useSiteAndBrowser } from './support/fixture.js';
-import { assertNoProblems, entryScript, holdScript, openPage } from './support/page-helpers.js';
+import { assertNoProblems, entryScript, holdScript, openPage, scriptHasTakenOver } from './support/page-helpers.js';
 
 const site = useSiteAndBrowser();
 
@@ -122,6 +122,8 @@ describe('first paint and hand-over', () => {
         page.on('request', (request) => asked.push(new URL(request.url()).pathname));
         await page.goto(`${site.server.url}/#${route}`);
         await page.getByText(shown, { exact: true }).first().waitFor();
+        // On a phone the list shows before the script is asked for (e2e/early-list.test.ts).
+        await scriptHasTakenOver(page);
         for (const call of ['/v1/ping', '/v1/common/appconfig', data]) {
           assert.equal(asked.filter((path) => path === call).length, 1, `${route}: ${call} once: ${asked.join(' ')}`);
         }

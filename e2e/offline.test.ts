@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { cachePrefix, writeServiceWorker } from '../web/build/service-worker.js';
 import { contextOptions, launchBrowser } from './support/browser.js';
+import { scriptHasTakenOver } from './support/page-helpers.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
 
 const webRoot = resolve(repoRoot, process.env.WEB_ROOT ?? 'web/dist');
@@ -115,6 +116,7 @@ describe('saved copies when no API address answers', () => {
     try {
       const page = await context.newPage();
       await page.goto(`${server.url}/#/announcements`);
+      await scriptHasTakenOver(page);
       await listLinks(page).first().click();
       const heading = page.getByRole('main').getByRole('heading', { level: 1 });
       await heading.waitFor({ timeout: 15_000 });

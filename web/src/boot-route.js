@@ -31,33 +31,25 @@
       ? app.querySelector('template[data-early-list]')
       : null;
 
-  var entries = document.querySelector('meta[name="entry-scripts"]');
-  // The entry, the modules it imports, and the code of the screen whose frame is shown.
-  var urls = entries
-    ? entries.content.split(' ').concat(frame ? frame.getAttribute('data-scripts').split(' ') : [])
-    : [];
-  var fetched = false;
-  // Fetches the site's code, the entry too, without running any of it: start() runs the entry.
-  function fetchScripts() {
-    for (var index = 0; !fetched && index < urls.length; index += 1) {
-      var link = document.createElement('link');
-      link.crossOrigin = '';
-      link.rel = 'modulepreload';
-      link.href = urls[index];
-      document.head.appendChild(link);
-    }
-    fetched = true;
-  }
   var started = false;
   function start() {
-    if (started || urls.length === 0) return;
+    var list = document.querySelector('meta[name="entry-scripts"]');
+    if (started || !list) return;
     started = true;
-    fetchScripts();
-    var tag = document.createElement('script');
-    tag.crossOrigin = '';
-    tag.type = 'module';
-    tag.src = urls[0];
-    document.head.appendChild(tag);
+    // The entry, the modules it imports, and the code of the screen whose frame is shown.
+    var urls = list.content.split(' ').concat(frame ? frame.getAttribute('data-scripts').split(' ') : []);
+    for (var index = 0; index < urls.length; index += 1) {
+      var tag = document.createElement(index === 0 ? 'script' : 'link');
+      tag.crossOrigin = '';
+      if (index === 0) {
+        tag.type = 'module';
+        tag.src = urls[index];
+      } else {
+        tag.rel = 'modulepreload';
+        tag.href = urls[index];
+      }
+      document.head.appendChild(tag);
+    }
   }
   // A link within the page (the hero's "了解功能", the skip link) scrolls there, as the script's
   // own handlers do, rather than putting its name in the address, where the router would take it
@@ -72,6 +64,11 @@
     // The skip link's target takes focus too; an element that cannot take it ignores this.
     target.focus({ preventScroll: true });
     target.scrollIntoView({ behavior: 'smooth' });
+  });
+  // A route followed before the script runs (a row of the early list, 4. below) is the script's
+  // to show: it starts at once rather than after the list's paint.
+  addEventListener('hashchange', function () {
+    if (!root.hasAttribute('data-running')) start();
   });
   // A language chosen before the script runs is kept as the script's own switcher keeps it
   // (src/lib/i18n.ts), and the script starts at once: it then renders in that language, over a
@@ -191,22 +188,36 @@
           row.querySelector('a').setAttribute('href', '#/announcement/' + item.id);
           made.push(row);
         }
+        made[0].querySelector('[data-field="title"]').setAttribute('elementtiming', 'early-list');
         samples[0].parentNode.replaceChildren.apply(samples[0].parentNode, made);
         loading.replaceWith(view);
         root.setAttribute('data-early-list', '');
       });
   }
 
-  // With a list to draw, the script is fetched at once but run only once the list is on screen
-  // (or will not be), 3 s after the paint at the latest: run any sooner, it would hold up the
-  // list's paint, and the list would wait for the script after all.
+  // With a list to draw, the script is fetched and run once the list is on screen (or will not
+  // be), 3 s after the paint at the latest. The list needs only its own answer, a few KB: on a
+  // slow link it would otherwise share the bandwidth with the script, ten times its size, and
+  // a script run before the list's paint would hold that paint up.
   function go() {
     if (!listed) return start();
-    fetchScripts();
     listed.then(function () {
-      requestAnimationFrame(function () {
+      var title = app.querySelector('[elementtiming="early-list"]');
+      var types = window.PerformanceObserver ? PerformanceObserver.supportedEntryTypes || [] : [];
+      // Once the browser has shown the first title (Element Timing); where it does not tell,
+      // after the frame after next.
+      if (!title || types.indexOf('element') < 0) {
+        return requestAnimationFrame(function () {
+          requestAnimationFrame(function () {
+            setTimeout(start, 0);
+          });
+        });
+      }
+      new PerformanceObserver(function (entries, observer) {
+        if (entries.getEntriesByName('text-paint').length === 0) return;
+        observer.disconnect();
         setTimeout(start, 0);
-      });
+      }).observe({ type: 'element', buffered: true });
     });
     setTimeout(start, 3000);
   }

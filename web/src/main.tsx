@@ -1,6 +1,7 @@
 import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, preloadRoute } from './app/app';
+import { paths } from './config/paths';
 import { applyTheme, storedTheme } from './features/theme/theme';
 import { LanguageRoot } from './features/language/language-root';
 import { beginHydration } from './lib/hydrated';
@@ -33,7 +34,8 @@ function Rendered() {
 /**
  * Renders the app off the page, into a copy of `root`, while the announcements list that
  * src/boot-route.js drew from the early answer stays on screen: React's first renders show the
- * screen's loading line until the list is its own. The copy takes the root's place once it shows
+ * screen's loading line until the list is its own. (A visitor who has left the list by then sees
+ * the next screen rendered over it, loading line and all.) The copy takes the root's place once it shows
  * no loading line (Loading's data-loading), at a route change, or after 5 s at the latest.
  */
 function renderBehind(root: HTMLElement, app: ReactNode) {
@@ -84,7 +86,7 @@ void initLanguage().then(() => {
           <div data-prerender="/">{app}</div>
         </StrictMode>,
       );
-    } else if (document.documentElement.hasAttribute('data-early-list')) {
+    } else if (document.documentElement.hasAttribute('data-early-list') && hashPath() === paths.announcements) {
       renderBehind(root, <StrictMode>{app}</StrictMode>);
     } else createRoot(root).render(<StrictMode>{app}</StrictMode>);
   });
