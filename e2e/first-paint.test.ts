@@ -136,6 +136,31 @@ describe('first paint and hand-over', () => {
     }
   });
 
+  test('once the ping answers, the app config and the screen’s data are asked together', async () => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    try {
+      const { page } = open;
+      await holdScript(page);
+      let releaseConfig = () => {};
+      const configHeld = new Promise<void>((resolve) => {
+        releaseConfig = resolve;
+      });
+      await page.route('**/v1/common/appconfig', async (route) => {
+        await configHeld;
+        await route.continue();
+      });
+      const data = page.waitForRequest(
+        (request) => new URL(request.url()).pathname === '/v1/common/getInstallPackageAddrs',
+      );
+      await page.goto(`${site.server.url}/#/download`);
+      // Asked while the app config's answer is still held back.
+      await data;
+      releaseConfig();
+    } finally {
+      await open.close();
+    }
+  });
+
   test('answers asked early are not used once they are over 10 s old: the script asks again', async () => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
     try {

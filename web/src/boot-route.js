@@ -87,10 +87,12 @@
     root.classList.add('prerender-off');
     start();
   });
-  // 3. Asks the API now, while the script loads, the calls its first screen starts with, in
-  //    the order src/features/api-bootstrap/init-api.ts makes them: the ping of the address it
-  //    will try first; when that is one address and it answers 200, the app config, then the
-  //    screen's data. It stops as soon as the script runs, which then asks for itself.
+  // 3. Asks the API now, while the script loads, the calls its first screen starts with (as
+  //    src/features/api-bootstrap/init-api.ts makes them): the ping of the address it will try
+  //    first; when that is one address and it answers 200, the app config and the screen's data
+  //    together. The script asks the data only once it has the config, which it needs to show
+  //    the data, not to ask for it: each is a round trip, over half a second on a slow phone
+  //    network. It stops as soon as the script runs, which then asks for itself.
   //    src/lib/http.ts takes an answer from here when it makes the same call.
   var early = {};
   // Settles once the list is drawn, or will not be.
@@ -139,11 +141,8 @@
       if (addrs.length > 1 || !ping) continue;
       var answered = ping.then(function (response) {
         if (response.status !== 200) return null;
-        var next = function () {
-          return data ? ask(base + data, 'no-cache') : null;
-        };
-        var appConfig = ask(base + 'common/appconfig', 'no-cache');
-        return appConfig ? appConfig.then(next, next) : null;
+        ask(base + 'common/appconfig', 'no-cache');
+        return data ? ask(base + data, 'no-cache') : null;
       });
       answered.catch(function () {});
       if (rows) listed = answered.then(drawList).catch(function () {});
