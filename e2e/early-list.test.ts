@@ -47,6 +47,19 @@ const countLoadingLines = (page: Page) =>
     }).observe(document, { childList: true, subtree: true });
   });
 
+/** Opens the announcements screen with the script held back and waits past the list's answer:
+ * no list is drawn, the loading line stays. Answers the function that lets the script in. */
+async function openWithoutEarlyList(page: Page): Promise<() => void> {
+  const release = await holdScript(page);
+  const answered = page.waitForResponse(listCall);
+  await page.goto(`${site.server.url}/#/announcements`);
+  await answered;
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('html[data-early-list]').count(), 0);
+  assert.match(await page.getByRole('status').first().innerText(), /^加载中/);
+  return release;
+}
+
 describe('the announcements list before the script', () => {
   test('phone: drawn from the early answer as the script draws it, and never back to loading', async () => {
     const response = await fetch(`${site.server.url}/v1/bulletin/page?page_index=1&page_size=100`);
@@ -114,13 +127,7 @@ describe('the announcements list before the script', () => {
     const open = await openPage(site.browser, 'desktop', { prerendered: true });
     try {
       const { page } = open;
-      const release = await holdScript(page);
-      const answered = page.waitForResponse(listCall);
-      await page.goto(`${site.server.url}/#/announcements`);
-      await answered;
-      await page.waitForTimeout(300);
-      assert.equal(await page.locator('html[data-early-list]').count(), 0);
-      assert.match(await page.getByRole('status').first().innerText(), /^加载中/);
+      const release = await openWithoutEarlyList(page);
       release();
       await page.getByTestId('announcement-pane').getByRole('heading', { level: 2 }).first().waitFor();
       assertNoProblems(open);
@@ -143,13 +150,7 @@ describe('the announcements list before the script', () => {
           }),
         }),
       );
-      const release = await holdScript(page);
-      const answered = page.waitForResponse(listCall);
-      await page.goto(`${site.server.url}/#/announcements`);
-      await answered;
-      await page.waitForTimeout(300);
-      assert.equal(await page.locator('html[data-early-list]').count(), 0);
-      assert.match(await page.getByRole('status').first().innerText(), /^加载中/);
+      const release = await openWithoutEarlyList(page);
       release();
       await page.getByText('另一种服务器的公告').waitFor();
       assert.deepEqual(await rowsOf(page), [

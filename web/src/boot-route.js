@@ -201,41 +201,33 @@
   function go() {
     if (!listed) return start();
     listed.then(function () {
-      var title = app.querySelector('[elementtiming="early-list"]');
-      var types = window.PerformanceObserver ? PerformanceObserver.supportedEntryTypes || [] : [];
-      // Once the browser has shown the first title (Element Timing); where it does not tell,
-      // after the frame after next.
-      if (!title || types.indexOf('element') < 0) {
-        return requestAnimationFrame(function () {
-          requestAnimationFrame(function () {
-            setTimeout(start, 0);
-          });
-        });
-      }
-      new PerformanceObserver(function (entries, observer) {
-        if (entries.getEntriesByName('text-paint').length === 0) return;
-        observer.disconnect();
-        setTimeout(start, 0);
-      }).observe({ type: 'element', buffered: true });
+      if (!app.querySelector('[elementtiming="early-list"]')) return start();
+      // Once the browser has shown the first title (Element Timing).
+      whenPainted('element', 'text-paint', start);
     });
     setTimeout(start, 3000);
   }
 
-  // After the first contentful paint; where the browser does not report paints, after the
-  // next frame. A hidden tab paints nothing: it starts at once.
-  function afterPaint() {
-    if (document.visibilityState === 'hidden') return start();
+  // Calls `then` once the browser reports the paint named `name` (of the entry type `type`);
+  // where it does not report such paints, after the next frame.
+  function whenPainted(type, name, then) {
     var types = window.PerformanceObserver ? PerformanceObserver.supportedEntryTypes || [] : [];
-    if (types.indexOf('paint') < 0) {
+    if (types.indexOf(type) < 0) {
       return requestAnimationFrame(function () {
-        setTimeout(go, 0);
+        setTimeout(then, 0);
       });
     }
     new PerformanceObserver(function (list, observer) {
-      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+      if (list.getEntriesByName(name).length === 0) return;
       observer.disconnect();
-      setTimeout(go, 0);
-    }).observe({ type: 'paint', buffered: true });
+      setTimeout(then, 0);
+    }).observe({ type: type, buffered: true });
+  }
+
+  // After the first contentful paint. A hidden tab paints nothing: it starts at once.
+  function afterPaint() {
+    if (document.visibilityState === 'hidden') return start();
+    whenPainted('paint', 'first-contentful-paint', go);
   }
   if (!shown) start();
   else if (frame || document.readyState === 'complete') afterPaint();
