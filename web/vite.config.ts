@@ -129,6 +129,8 @@ function prerenderPages(): Plugin {
           // where the server marked the page's root (server/src/page/primary-host.ts).
           const scripts = screenScripts(bundle, path).join(' ');
           const { frame } = await renderFrame(path);
+          // The announcements screen also carries sample rows of its list, which boot-route.js
+          // copies to draw the list from its early answer on a phone.
           const extra =
             path === '/announcements' ? `<template data-early-list>${await renderEarlyList()}</template>` : '';
           body += `<template data-route="${path}" data-scripts="${scripts}">${frame}${extra}</template>`;

@@ -34,9 +34,9 @@ function Rendered() {
 /**
  * Renders the app off the page, into a copy of `root`, while the announcements list that
  * src/boot-route.js drew from the early answer stays on screen: React's first renders show the
- * screen's loading line until the list is its own. (A visitor who has left the list by then sees
- * the next screen rendered over it, loading line and all.) The copy takes the root's place once it shows
- * no loading line (Loading's data-loading), at a route change, or after 5 s at the latest.
+ * screen's loading line until the list is its own. The copy takes the root's place once it
+ * shows no loading line (Loading's data-loading), at a route change, or after 5 s at the
+ * latest. A visitor who left the list before the script ran gets the usual render over it.
  */
 function renderBehind(root: HTMLElement, app: ReactNode) {
   const stage = root.cloneNode(false) as HTMLElement;
