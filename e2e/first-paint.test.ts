@@ -178,7 +178,8 @@ describe('first paint and hand-over', () => {
         early.at -= 10_001;
       });
       release();
-      await page.getByText('SHA-256', { exact: true }).first().waitFor();
+      // The cards drawn from the early answers stay until the script shows its own.
+      await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
       for (const call of ['/v1/ping', '/v1/common/appconfig', data]) {
         assert.equal(asked.filter((path) => path === call).length, 2, `${call} early and again: ${asked.join(' ')}`);
       }

@@ -67,6 +67,37 @@ function screenScripts(bundle: OutputBundle, path: string): string[] {
 }
 
 /**
+ * Builds src/early-download.ts on its own, as a classic script with the sample cards it copies
+ * (src/app/prerender.tsx, renderEarlyCards) written in, into the built assets; returns its URL.
+ * It shares no chunk with the site's script: the download screen runs it before that script.
+ */
+async function buildEarlyCards(root: string, outDir: string, samples: Record<string, string>): Promise<string> {
+  const output = await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    resolve: { conditions },
+    define: { __EARLY_CARDS__: JSON.stringify(samples) },
+    build: {
+      outDir,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      modulePreload: false,
+      rollupOptions: {
+        input: resolve(root, 'src/early-download.ts'),
+        output: { format: 'iife', entryFileNames: 'assets/early-download-[hash].js' },
+      },
+    },
+  });
+  const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) =>
+    'output' in result ? result.output : [],
+  );
+  const script = chunks.find((chunk) => chunk.type === 'chunk' && chunk.isEntry);
+  if (script === undefined) throw new Error('the early download script was not built');
+  return `/${script.fileName}`;
+}
+
+/**
  * Writes the landing page and the other screens' first frames (src/app/prerender.tsx) into the
  * built index.html, so a first paint needs no script. They are rendered in Node by a second,
  * server-side build of the same sources (so image URLs carry the same hashes), with the
@@ -104,10 +135,14 @@ function prerenderPages(): Plugin {
           },
           build: { ssr: 'src/app/prerender.tsx', outDir: ssrDir, emptyOutDir: true, assetsInlineLimit: 0 },
         });
-        const { render, renderEarlyList } = (await import(pathToFileURL(join(ssrDir, 'prerender.js')).href)) as {
+        const { render, renderEarlyList, renderEarlyCards } = (await import(
+          pathToFileURL(join(ssrDir, 'prerender.js')).href
+        )) as {
           render(path: string, options?: { primaryHost: boolean }): Promise<string>;
           renderEarlyList(): Promise<string>;
+          renderEarlyCards(): Promise<Record<string, string>>;
         };
+        const earlyCards = await buildEarlyCards(root, outDir, await renderEarlyCards());
         const indexFile = join(outDir, 'index.html');
         const page = readFileSync(indexFile, 'utf8');
         const empty = '<div id="root"></div>';
@@ -133,7 +168,9 @@ function prerenderPages(): Plugin {
           // copies to draw the list from its early answer on a phone.
           const extra =
             path === '/announcements' ? `<template data-early-list>${await renderEarlyList()}</template>` : '';
-          body += `<template data-route="${path}" data-scripts="${scripts}">${frame}${extra}</template>`;
+          // The download screen names the script that draws its cards from the early answers.
+          const early = path === '/download' ? ` data-early-script="${earlyCards}"` : '';
+          body += `<template data-route="${path}" data-scripts="${scripts}"${early}>${frame}${extra}</template>`;
           if (primaryHostScreens.has(path)) {
             const primary = await renderFrame(path, { primaryHost: true });
             body += `<template data-route="${path}" data-host="primary" data-scripts="${scripts}">${primary.frame}</template>`;

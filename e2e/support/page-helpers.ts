@@ -29,9 +29,11 @@ export function scriptHasTakenOver(page: Page): Promise<unknown> {
 export async function openPage(
   browser: Browser,
   viewport: keyof typeof viewports,
-  init?: { localStorage?: Record<string, string>; prerendered?: boolean },
+  init?: { localStorage?: Record<string, string>; prerendered?: boolean; userAgent?: string },
 ): Promise<OpenPage> {
-  const context = await browser.newContext(contextOptions(viewport));
+  const context = await browser.newContext(
+    contextOptions(viewport, init?.userAgent === undefined ? {} : { userAgent: init.userAgent }),
+  );
   if (init?.localStorage !== undefined) {
     await context.addInitScript((entries) => {
       for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);

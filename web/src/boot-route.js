@@ -7,7 +7,7 @@
 // 2. Starts the site's script (the build lists it in <meta name="entry-scripts">, the entry
 //    first) once that frame is on screen, so none of it is fetched or run before that paint: on
 //    the landing page after the load event (its pictures are in) and its first paint; on another
-//    prerendered route after its first paint (where it draws a list first, 4. below, once that
+//    prerendered route after its first paint (where a list is drawn first, 4. below, once that
 //    list is drawn); with nothing to show, at once.
 (function () {
   var root = document.documentElement;
@@ -146,6 +146,19 @@
       });
       answered.catch(function () {});
       if (rows) listed = answered.then(drawList).catch(function () {});
+      window.__earlyAnswers.data = answered;
+    }
+    // The download screen's cards are drawn by a script of their own (src/early-download.ts),
+    // which says when it is done.
+    var cards = frame && !frame.hasAttribute('data-host') && frame.getAttribute('data-early-script');
+    if (cards) {
+      var drawer = document.createElement('script');
+      drawer.src = cards;
+      listed = new Promise(function (resolve) {
+        window.__earlyAnswers.drawn = resolve;
+        drawer.onerror = resolve;
+      });
+      document.head.appendChild(drawer);
     }
   } catch {
     // No settings on the page (a development server), or storage in a shape the script will
@@ -156,6 +169,8 @@
   //    selected, pinned ones marked) in place of the loading line. Only this project's own
   //    server's form (api-contract.md) is drawn; any other is the script's to read. The
   //    script then keeps it on screen until its own render has the list (src/main.tsx).
+  //    The download screen's cards are drawn the same way by src/early-download.ts, loaded
+  //    in 3. above.
   function drawList(response) {
     if (!response || !response.ok) return null;
     return response
@@ -190,7 +205,7 @@
         made[0].querySelector('[data-field="title"]').setAttribute('elementtiming', 'early-list');
         samples[0].parentNode.replaceChildren.apply(samples[0].parentNode, made);
         loading.replaceWith(view);
-        root.setAttribute('data-early-list', '');
+        root.setAttribute('data-early-list', path);
       });
   }
 

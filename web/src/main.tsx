@@ -1,7 +1,6 @@
 import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, preloadRoute } from './app/app';
-import { paths } from './config/paths';
 import { applyTheme, storedTheme } from './features/theme/theme';
 import { LanguageRoot } from './features/language/language-root';
 import { beginHydration } from './lib/hydrated';
@@ -32,11 +31,12 @@ function Rendered() {
 }
 
 /**
- * Renders the app off the page, into a copy of `root`, while the announcements list that
- * src/boot-route.js drew from the early answer stays on screen: React's first renders show the
- * screen's loading line until the list is its own. The copy takes the root's place once it
- * shows no loading line (Loading's data-loading), at a route change, or after 5 s at the
- * latest. A visitor who left the list before the script ran gets the usual render over it.
+ * Renders the app off the page, into a copy of `root`, while what was drawn from the early
+ * answers stays on screen (the announcements list, src/boot-route.js; the download cards,
+ * src/early-download.ts): React's first renders show the screen loading until the data is its
+ * own. The copy takes the root's place once nothing in it is loading (data-loading: Loading's
+ * line, a download card's reserved facts), at a route change, or after 5 s at the latest. A
+ * visitor who left the screen before the script ran gets the usual render over it.
  */
 function renderBehind(root: HTMLElement, app: ReactNode) {
   const stage = root.cloneNode(false) as HTMLElement;
@@ -86,7 +86,7 @@ void initLanguage().then(() => {
           <div data-prerender="/">{app}</div>
         </StrictMode>,
       );
-    } else if (document.documentElement.hasAttribute('data-early-list') && hashPath() === paths.announcements) {
+    } else if (document.documentElement.getAttribute('data-early-list') === hashPath()) {
       renderBehind(root, <StrictMode>{app}</StrictMode>);
     } else createRoot(root).render(<StrictMode>{app}</StrictMode>);
   });

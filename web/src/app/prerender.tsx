@@ -15,6 +15,9 @@ import { prerender } from 'react-dom/static';
 import { Router } from 'wouter';
 import { hashHref, paths } from '../config/paths';
 import { AnnouncementsColumns } from '../features/announcements/components/announcements-screen';
+import { appStoreUrl, type Card } from '../features/downloads/cards';
+import { DownloadCard } from '../features/downloads/components/download-card';
+import { platforms } from '../lib/platform';
 import { prerenderForHost, siteConfig } from '../config/site-config';
 import { beginHydration } from '../lib/hydrated';
 import { Routes } from './app';
@@ -60,4 +63,41 @@ export function renderEarlyList(): Promise<string> {
       />
     </Router>,
   );
+}
+
+/**
+ * Each download card as it shows once the package list is in, with every fact it can show, for
+ * each standing (none, recommended, other), keyed "platform:standing". src/early-download.ts
+ * fills in a copy of each to draw the cards from the early answers before the script runs.
+ */
+export async function renderEarlyCards(): Promise<Record<string, string>> {
+  beginHydration();
+  prerenderForHost('');
+  const samples: Record<string, string> = {};
+  const details = {
+    version: '0',
+    size: 0,
+    sha256: '0'.repeat(64),
+    releasedAt: '2000-01-01 00:00:00',
+    releaseNotesUrl: 'https://example.invalid/',
+  };
+  for (const platform of platforms) {
+    // As cards() makes them (features/downloads/cards.ts) with no edge service.
+    const card: Card =
+      platform === 'ios'
+        ? {
+            platform,
+            link: { href: appStoreUrl(siteConfig.iosAppStoreId), newTab: true },
+            details: {
+              version: details.version,
+              releasedAt: details.releasedAt,
+              releaseNotesUrl: details.releaseNotesUrl,
+            },
+          }
+        : { platform, link: { href: 'https://example.invalid/', newTab: false }, details };
+    for (const standing of [undefined, 'recommended', 'other'] as const) {
+      samples[`${platform}:${standing ?? ''}`] = await html(<DownloadCard {...card} standing={standing} />);
+    }
+  }
+  return samples;
 }

@@ -1,16 +1,10 @@
-import type { InstallPackageEntry } from '@chat-site/contract';
 import { useCallback } from 'react';
 import { siteConfig } from '../../config/site-config';
 import { useAsync } from '../../lib/use-async';
 import { useApi } from '../api-bootstrap/api-provider';
 import { getEdgeUrl } from './api/get-edge-url';
+import type { DownloadLinks } from './cards';
 import { getInstallPackages } from '../../lib/api/get-install-packages';
-
-export interface DownloadLinks {
-  loading: boolean;
-  packages: InstallPackageEntry[];
-  edgeUrl: string | undefined;
-}
 
 /** The package list and, when configured, the edge service's Android URL. Failures leave the
  * lists empty: they are logged, never shown. */

@@ -1,17 +1,11 @@
-import type { InstallPackageEntry } from '@chat-site/contract';
 import { ExternalLink } from '../../../components/ui/external-link';
 import { buttonClass } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
 import { t } from '../../../lib/i18n';
 import type { Platform } from '../../../lib/platform';
-import { PackageDetails, PackageDetailsPlaceholder, type DetailField } from './package-details';
+import type { Card } from '../cards';
+import { PackageDetails, PackageDetailsPlaceholder } from './package-details';
 import { PlatformIcon } from './platform-icon';
-
-export interface CardLink {
-  href: string | undefined;
-  /** Opens in a new tab (store pages, the edge service's URL) rather than downloading here. */
-  newTab: boolean;
-}
 
 export const platformNames: Record<Platform, string> = {
   android: 'Android',
@@ -20,14 +14,7 @@ export const platformNames: Record<Platform, string> = {
   mac: 'Mac',
 };
 
-export interface DownloadCardProps {
-  platform: Platform;
-  link: CardLink;
-  /** The facts to show beside the button; only those that describe what the button fetches. */
-  details?: Pick<InstallPackageEntry, DetailField> | undefined;
-  /** Ranked for this visitor: their own platform first, highlighted and labelled, the others
-   * quieter; undefined when the platform is unknown and every card looks the same. */
-  standing?: 'recommended' | 'other' | undefined;
+export interface DownloadCardProps extends Card {
   /** The package list is still on its way: the card keeps the place its facts will take. */
   loading?: boolean | undefined;
 }
@@ -66,11 +53,16 @@ export function DownloadCard({ platform, link, details, standing, loading = fals
           {t('download.button')}
         </span>
       ) : link.newTab ? (
-        <ExternalLink href={link.href} aria-label={label} className={buttonClass(buttonStyle, 'mt-6 w-full')}>
+        <ExternalLink
+          href={link.href}
+          aria-label={label}
+          data-field="button"
+          className={buttonClass(buttonStyle, 'mt-6 w-full')}
+        >
           {t('download.button')}
         </ExternalLink>
       ) : (
-        <a href={link.href} aria-label={label} className={buttonClass(buttonStyle, 'mt-6 w-full')}>
+        <a href={link.href} aria-label={label} data-field="button" className={buttonClass(buttonStyle, 'mt-6 w-full')}>
           {t('download.button')}
         </a>
       )}

@@ -5,8 +5,9 @@ import { useHydrated } from '../../../lib/hydrated';
 import { t } from '../../../lib/i18n';
 import { detectPlatform, isDesktop, readDeviceSignals, type Platform } from '../../../lib/platform';
 import { StaleNote } from '../../offline/stale-note';
-import { useDownloadLinks, type DownloadLinks } from '../use-download-links';
-import { DownloadCard, type CardLink, type DownloadCardProps } from './download-card';
+import { cards, ranked } from '../cards';
+import { useDownloadLinks } from '../use-download-links';
+import { DownloadCard } from './download-card';
 import { qrBoxClass } from './qr-box';
 
 // The QR code and its encoder load only for desktop visitors, after the cards.
@@ -14,49 +15,6 @@ const DownloadQr = lazy(() => import('./download-qr'));
 
 /** Links inside a sentence are underlined, not told apart by their colour alone. */
 const inTextLink = 'text-brand-ink underline underline-offset-2 hover:text-fg';
-
-export const appStoreUrl = (appId: string) => `https://apps.apple.com/app/id${appId}`;
-
-type Card = Omit<DownloadCardProps, 'standing' | 'loading'>;
-
-/** SPEC.md's host rule: the primary domain offers the fixed APK only; other hosts offer all
- * four, with Android preferring the edge service's URL when it answered. A card shows the
- * facts of the package entry that describes what its button fetches. */
-function cards(primary: boolean, links: DownloadLinks): Card[] {
-  const entry = (os: Platform) => links.packages.find((found) => found.os === os);
-  const link = (os: Platform): CardLink => ({ href: entry(os)?.downloadUrl, newTab: false });
-  if (primary) {
-    const android = entry('android');
-    const details = android?.downloadUrl === siteConfig.androidApkUrl ? android : undefined;
-    return [{ platform: 'android', link: { href: siteConfig.androidApkUrl, newTab: false }, details }];
-  }
-  const ios = entry('ios');
-  return [
-    {
-      platform: 'android',
-      link: links.edgeUrl !== undefined ? { href: links.edgeUrl, newTab: true } : link('android'),
-      details: entry('android'),
-    },
-    // The App Store installs iOS: its size and hash are not the visitor's to check.
-    {
-      platform: 'ios',
-      link: { href: appStoreUrl(siteConfig.iosAppStoreId), newTab: true },
-      details: ios && { version: ios.version, releasedAt: ios.releasedAt, releaseNotesUrl: ios.releaseNotesUrl },
-    },
-    { platform: 'windows', link: link('windows'), details: entry('windows') },
-    { platform: 'mac', link: link('mac'), details: entry('mac') },
-  ];
-}
-
-/** The visitor's platform first; the others keep their order. */
-function ranked(list: Card[], preferred: Platform | undefined): DownloadCardProps[] {
-  const mine = list.find((card) => card.platform === preferred);
-  if (mine === undefined) return list;
-  return [
-    { ...mine, standing: 'recommended' },
-    ...list.filter((card) => card !== mine).map((card) => ({ ...card, standing: 'other' as const })),
-  ];
-}
 
 /** The QR code leads a phone to this same screen, which then recommends the phone's own card. */
 const mobileDownloadUrl = () => `${window.location.origin}${window.location.pathname}#/download`;

@@ -1,46 +1,32 @@
-import { formatDate, type InstallPackageEntry } from '@chat-site/contract';
+import type { InstallPackageEntry } from '@chat-site/contract';
 import { useRef } from 'react';
 import { ExternalLink } from '../../../components/ui/external-link';
 import { t } from '../../../lib/i18n';
 import type { Platform } from '../../../lib/platform';
+import { packageFacts, type DetailField } from '../cards';
 import { CopyButton, copyButtonClass } from './copy-button';
-
-/** What the visitor can check before installing. Sizes in binary units, as file managers show. */
-export function formatSize(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
 
 /**
  * The facts the package entry carries: version, size, release date, SHA-256 and release notes.
- * Each appears only when the entry has it, so a server that sends none shows nothing here.
+ * Each appears only when the entry has it, so a server that sends none shows nothing here. The
+ * data-field marks are where src/early-download.ts writes an early answer's facts into a copy.
  */
 export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntry, DetailField>; name: string }) {
   const hashRef = useRef<HTMLElement>(null);
-  // Other servers' fields are not checked on the wire: show only what is what it claims to be.
-  const sha256 = entry.sha256 !== undefined && /^[0-9a-f]{64}$/.test(entry.sha256) ? entry.sha256 : undefined;
-  const notesUrl =
-    entry.releaseNotesUrl !== undefined && /^https?:\/\//i.test(entry.releaseNotesUrl)
-      ? entry.releaseNotesUrl
-      : undefined;
-  const released = entry.releasedAt === undefined ? '' : formatDate(entry.releasedAt);
-  const facts: [string, string][] = [];
-  if (entry.version !== undefined) facts.push([t('download.version'), entry.version]);
-  if (entry.size !== undefined) facts.push([t('download.size'), formatSize(entry.size)]);
-  if (released !== '') facts.push([t('download.released'), released]);
-  if (facts.length === 0 && sha256 === undefined && notesUrl === undefined) return null;
+  const { version, size, released, sha256, notesUrl } = packageFacts(entry);
+  const facts: [DetailRow, string, string | undefined][] = [
+    ['version', t('download.version'), version],
+    ['size', t('download.size'), size],
+    ['released', t('download.released'), released],
+  ];
+  const shown = facts.filter(([, , value]) => value !== undefined);
+  if (shown.length === 0 && sha256 === undefined && notesUrl === undefined) return null;
   return (
-    <div className="mt-4 w-full border-t border-line pt-4 text-left text-sm">
-      {facts.length > 0 && (
+    <div data-field="details" className="mt-4 w-full border-t border-line pt-4 text-left text-sm">
+      {shown.length > 0 && (
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
-          {facts.map(([label, value]) => (
-            <div key={label} className="contents">
+          {shown.map(([field, label, value]) => (
+            <div key={field} data-field={field} className="contents">
               <dt className="text-muted">{label}</dt>
               <dd className="text-right font-medium tabular-nums">{value}</dd>
             </div>
@@ -48,7 +34,7 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
         </dl>
       )}
       {sha256 !== undefined && (
-        <div className="mt-3">
+        <div data-field="sha256" className="mt-3">
           <div className="flex items-center justify-between gap-2">
             <span className="text-muted">SHA-256</span>
             <CopyButton
@@ -63,13 +49,15 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
         </div>
       )}
       {notesUrl !== undefined && (
-        <ExternalLink href={notesUrl} className="mt-3 inline-block text-brand hover:underline">
+        <ExternalLink data-field="notes" href={notesUrl} className="mt-3 inline-block text-brand hover:underline">
           {t('download.releaseNotes')}
         </ExternalLink>
       )}
     </div>
   );
 }
+
+type DetailRow = 'version' | 'size' | 'released';
 
 /** 64 hex digits in two lines of 32 wherever the card is wide enough, so the block is as tall
  * as its placeholder. */
@@ -86,7 +74,7 @@ export function PackageDetailsPlaceholder({ platform }: { platform: Platform }) 
     ? [t('download.version'), t('download.released')]
     : [t('download.version'), t('download.size'), t('download.released')];
   return (
-    <div aria-hidden="true" className="invisible mt-4 w-full border-t border-line pt-4 text-left text-sm">
+    <div data-loading aria-hidden="true" className="invisible mt-4 w-full border-t border-line pt-4 text-left text-sm">
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
         {rows.map((label) => (
           <div key={label} className="contents">
@@ -108,5 +96,3 @@ export function PackageDetailsPlaceholder({ platform }: { platform: Platform }) 
     </div>
   );
 }
-
-export type DetailField = 'version' | 'size' | 'sha256' | 'releasedAt' | 'releaseNotesUrl';

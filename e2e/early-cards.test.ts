@@ -1,0 +1,181 @@
+/**
+ * The download cards are drawn from the early API answers before the site's script runs
+ * (web/src/early-download.ts, loaded by web/src/boot-route.js), with the site's own rules and
+ * markup, and stay on screen while the script takes over (web/src/main.tsx): their buttons
+ * work from the first seconds, and the visitor never sees the facts go away again.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useSiteAndBrowser } from './support/fixture.js';
+import { assertNoProblems, holdScript, openPage } from './support/page-helpers.js';
+import { repoRoot } from './support/server.js';
+
+const site = useSiteAndBrowser();
+const settings = JSON.parse(readFileSync(join(repoRoot, 'site.config.json'), 'utf8')) as Record<string, string>;
+const appStore = `https://apps.apple.com/app/id${settings.iosAppStoreId}`;
+const packagesCall = /\/v1\/common\/getInstallPackageAddrs$/;
+const configCall = /\/v1\/common\/appconfig$/;
+const iphone =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+/** The cards' list as shown, less the mark boot-route.js watches the early cards' paint by and
+ * the early copy buttons' invisibility. */
+const cardsMarkup = (page: Page) =>
+  page
+    .locator('#root ul:has(> li[data-platform])')
+    .evaluate((list) => list.innerHTML.replace(' elementtiming="early-list"', '').replaceAll(' invisible"', '"'));
+
+/** Each card as shown: platform, recommended, button address, facts. */
+const cardsOf = (page: Page) =>
+  page.locator('#root li[data-platform]').evaluateAll((cards) =>
+    cards.map((card) => ({
+      platform: card.getAttribute('data-platform'),
+      recommended: card.hasAttribute('data-recommended'),
+      href: card.querySelector('[data-field="button"]')?.getAttribute('href') ?? null,
+      facts: [...card.querySelectorAll('[data-field="details"] dd, [data-field="details"] code')].map(
+        (fact) => fact.textContent,
+      ),
+    })),
+  );
+
+/** Counts, from now on, every time reserved (still loading) facts appear anywhere on the page. */
+const countLoading = (page: Page) =>
+  page.evaluate(() => {
+    const seen = window as Window & { loading?: number };
+    seen.loading = 0;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (node instanceof Element && (node.matches('[data-loading]') || node.querySelector('[data-loading]'))) {
+            seen.loading = (seen.loading ?? 0) + 1;
+          }
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+
+/** Opens the download screen with the script held back until the early cards are drawn, lets
+ * the script in, and checks it took over without a change to the cards or a loading moment.
+ * Answers the cards as drawn before the script. */
+async function drawnThenTakenOver(page: Page) {
+  const release = await holdScript(page);
+  await page.goto(`${site.server.url}/#/download`);
+  await page.locator('html[data-early-list="/download"]').waitFor({ state: 'attached' });
+  assert.equal(await page.locator('[data-loading]').count(), 0);
+  // A copy button shows only once the script can answer it.
+  assert.equal(await page.getByRole('button', { name: /SHA-256/ }).count(), 0);
+  const early = { markup: await cardsMarkup(page), cards: await cardsOf(page) };
+  await countLoading(page);
+  release();
+  await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
+  assert.equal(await page.evaluate(() => (window as Window & { loading?: number }).loading), 0);
+  assert.equal(await cardsMarkup(page), early.markup);
+  return early.cards;
+}
+
+describe('the download cards before the script', () => {
+  test('drawn from the early answers as the script draws them, ranked for the visitor, buttons working', async () => {
+    const response = await fetch(`${site.server.url}/v1/common/getInstallPackageAddrs`);
+    const packages = (await response.json()) as { OS: string; DownloadURL: string; sha256?: string }[];
+    const url = (os: string) => packages.find((entry) => entry.OS === os)?.DownloadURL;
+    const open = await openPage(site.browser, 'phone', { prerendered: true, userAgent: iphone });
+    try {
+      const { page } = open;
+      const cards = await drawnThenTakenOver(page);
+      assert.deepEqual(
+        cards.map(({ platform, recommended, href }) => ({ platform, recommended, href })),
+        [
+          { platform: 'ios', recommended: true, href: appStore },
+          { platform: 'android', recommended: false, href: url('android') },
+          { platform: 'windows', recommended: false, href: url('windows') },
+          { platform: 'mac', recommended: false, href: url('mac') },
+        ],
+      );
+      const android = cards.find((card) => card.platform === 'android');
+      assert.ok(android?.facts.includes(packages.find((entry) => entry.OS === 'android')?.sha256 ?? 'no hash'));
+      // The script's own handlers answer the cards it took over.
+      await page.getByRole('button', { name: /复制 Android/ }).click();
+      await page
+        .getByText(/已复制|复制失败/)
+        .first()
+        .waitFor();
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('another server’s answers (an envelope, the string form, relative addresses, the CDN) are drawn as the script draws them', async () => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    try {
+      const { page } = open;
+      const entries = [
+        { OS: 'android', DownloadURL: 'file/preview/app.apk?v=2', version: '6.0.0', size: 52428800 },
+        { OS: 'ios', DownloadURL: 'https://example.test/ios', version: '6.0.0' },
+        { OS: 'windows', DownloadURL: 'pkg/setup.exe', released_at: 1714557600 },
+        { OS: 'mac', DownloadURL: 'https://cdn.example.test/mac.dmg' },
+      ];
+      await page.route(packagesCall, (route) =>
+        route.fulfill({
+          contentType: 'application/json',
+          body: JSON.stringify({ code: 0, data: entries.map((entry) => JSON.stringify(entry)).join(', ') }),
+        }),
+      );
+      await page.route(configCall, (route) =>
+        route.fulfill({
+          contentType: 'application/json',
+          body: JSON.stringify({ use_cdn: '1', common_cdn_bucket_url: 'https://bucket.example.test/' }),
+        }),
+      );
+      const cards = await drawnThenTakenOver(page);
+      const appUrl = String(settings.appUrl).replace(/\/+$/, '');
+      assert.deepEqual(cards, [
+        {
+          platform: 'android',
+          recommended: false,
+          href: 'https://bucket.example.test/app.apk?v=2',
+          facts: ['6.0.0', '50.0 MB'],
+        },
+        { platform: 'ios', recommended: false, href: appStore, facts: ['6.0.0'] },
+        { platform: 'windows', recommended: false, href: `${appUrl}/pkg/setup.exe`, facts: ['2024-05-01'] },
+        { platform: 'mac', recommended: false, href: 'https://cdn.example.test/mac.dmg', facts: [] },
+      ]);
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('a card that would have no working button leaves the cards to the script', async () => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    try {
+      const { page } = open;
+      await page.route(packagesCall, (route) =>
+        route.fulfill({
+          contentType: 'application/json',
+          body: JSON.stringify([{ OS: 'android', DownloadURL: 'https://example.test/app.apk' }]),
+        }),
+      );
+      const release = await holdScript(page);
+      const answered = page.waitForResponse(packagesCall);
+      await page.goto(`${site.server.url}/#/download`);
+      await answered;
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('html[data-early-list]').count(), 0);
+      assert.ok((await page.locator('[data-loading]').count()) > 0);
+      release();
+      await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
+      await page.locator('li[data-platform="windows"] [aria-disabled="true"]').waitFor();
+      assert.equal(
+        await page.locator('li[data-platform="android"] [data-field="button"]').getAttribute('href'),
+        'https://example.test/app.apk',
+      );
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * The download screen's cards, drawn from the early API answers before the site's script runs,
+ * so a phone on a slow network can download from the first seconds rather than after React.
+ *
+ * src/boot-route.js loads this small script (its own build, vite.config.ts) on the download
+ * screen beside the early calls, on any host but the primary domain, whose only button needs no
+ * answer. It decides with the site's own code (features/downloads/cards.ts: which cards, their
+ * links, their order for this visitor, their facts) and draws with the site's own markup: the
+ * build renders DownloadCard once per platform and standing, with every fact, into
+ * __EARLY_CARDS__, and this fills in a copy of each. It draws nothing (the script will) when:
+ * - an answer failed or is not a package list;
+ * - a card would have no working link (no package for its platform, or no http(s) address);
+ * - the edge service is configured (its answer is the script's to ask for);
+ * - the script already runs.
+ * It then tells boot-route.js, which starts the script once the cards are on screen; the script
+ * renders behind them until its own cards are ready (src/main.tsx).
+ */
+import { readAppConfig, readInstallPackages, resolveDownloadUrl, type CdnSettings } from '@chat-site/contract';
+import { siteConfig } from './config/site-config';
+import { cards, packageFacts, ranked, type Card, type PackageFacts } from './features/downloads/cards';
+import { downloadBase } from './lib/download-base';
+import { detectPlatform, platformFromParam, readDeviceSignals } from './lib/platform';
+
+declare const __EARLY_CARDS__: Record<string, string>;
+
+/** What boot-route.js leaves on window: its early calls by URL, the screen data's answer once
+ * the ping has answered, and what to call once this is done. */
+interface EarlyAnswers {
+  answers: Record<string, { answer: Promise<Response> } | undefined>;
+  data?: Promise<Response | null>;
+  drawn?: () => void;
+}
+
+const cdnOff: CdnSettings = { useCdn: false, bucketUrl: '' };
+const root = document.documentElement;
+
+/** The body of the early answer to the call ending in `path`, without taking it from the script
+ * (which reads its own copy), or undefined. */
+async function bodyOf(early: EarlyAnswers, path: string): Promise<unknown> {
+  const url = Object.keys(early.answers).find((key) => key.endsWith(`/v1/${path}`));
+  const response = url === undefined ? undefined : await early.answers[url]?.answer;
+  if (response === undefined || !response.ok) return undefined;
+  return response.clone().json();
+}
+
+/** The card for `card` from its sample, or null when it would have no working link. */
+function drawCard(card: Card): Element | null {
+  const href = card.link.href;
+  const sample = __EARLY_CARDS__[`${card.platform}:${card.standing ?? ''}`];
+  if (href === undefined || !/^https?:\/\//i.test(href) || sample === undefined) return null;
+  const template = document.createElement('template');
+  template.innerHTML = sample;
+  const item = template.content.firstElementChild;
+  const field = (name: string) => item?.querySelector(`[data-field="${name}"]`) ?? null;
+  if (item === null) return null;
+  field('button')?.setAttribute('href', href);
+  const facts: PackageFacts = card.details === undefined ? {} : packageFacts(card.details);
+  for (const name of ['version', 'size', 'released'] as const) {
+    const value = facts[name];
+    const row = field(name);
+    if (value === undefined) row?.remove();
+    else if (row?.lastElementChild) row.lastElementChild.textContent = value;
+  }
+  const rows = item.querySelector('[data-field="details"] dl');
+  if (rows !== null && rows.childElementCount === 0) rows.remove();
+  // Its copy button shows once the script, which answers it, has taken over.
+  field('sha256')?.querySelector('button')?.classList.add('invisible');
+  const code = field('sha256')?.querySelector('code');
+  if (facts.sha256 === undefined) field('sha256')?.remove();
+  else if (code) code.textContent = facts.sha256;
+  if (facts.notesUrl === undefined) field('notes')?.remove();
+  else field('notes')?.setAttribute('href', facts.notesUrl);
+  if (Object.keys(facts).length === 0) field('details')?.remove();
+  return item;
+}
+
+async function draw(early: EarlyAnswers): Promise<void> {
+  if (siteConfig.androidEdgeUrl !== undefined) return;
+  const data = await early.data;
+  if (!data?.ok || root.hasAttribute('data-running')) return;
+  const [packagesBody, configBody] = await Promise.all([
+    data.clone().json() as Promise<unknown>,
+    // The config failing means no CDN, as for the script (init-api.ts).
+    bodyOf(early, 'common/appconfig').catch(() => undefined),
+  ]);
+  const cdn = configBody === undefined ? cdnOff : readAppConfig(configBody);
+  const base = downloadBase();
+  const packages = readInstallPackages(packagesBody).map((entry) => ({
+    ...entry,
+    downloadUrl: resolveDownloadUrl(entry.downloadUrl, { base, cdn }),
+  }));
+  const requested = platformFromParam(new URLSearchParams(location.hash.split('?')[1] ?? '').get('os'));
+  const list = ranked(
+    cards(false, { loading: false, packages, edgeUrl: undefined }),
+    requested ?? detectPlatform(readDeviceSignals()),
+  );
+  const drawn = list.map(drawCard);
+  const shown = document.querySelector('#root li[data-platform]')?.parentElement;
+  if (drawn.includes(null) || !shown || root.hasAttribute('data-running')) return;
+  shown.replaceChildren(...(drawn as Element[]));
+  root.setAttribute('data-early-list', '/download');
+  // boot-route.js starts the script once the browser reports this title painted; below the fold
+  // it is not painted, and the script starts at once.
+  const title = drawn[0]?.querySelector('h2');
+  if (title && title.getBoundingClientRect().top < window.innerHeight)
+    title.setAttribute('elementtiming', 'early-list');
+}
+
+const early = (window as Window & { __earlyAnswers?: EarlyAnswers }).__earlyAnswers;
+if (early !== undefined) {
+  draw(early)
+    // Whatever went wrong is the script's to meet and report, with its own copy of the answers.
+    .catch(() => undefined)
+    .finally(() => early.drawn?.());
+}

@@ -1,0 +1,108 @@
+/**
+ * What the download screen offers, as data: which cards, where each button goes, what facts
+ * each shows, in which order. Free of React, so src/early-download.ts draws the same cards
+ * from the early answers that DownloadSection renders once the site's script runs.
+ */
+import { formatDate, type InstallPackageEntry } from '@chat-site/contract';
+import { siteConfig } from '../../config/site-config';
+import type { Platform } from '../../lib/platform';
+
+export interface CardLink {
+  href: string | undefined;
+  /** Opens in a new tab (store pages, the edge service's URL) rather than downloading here. */
+  newTab: boolean;
+}
+
+export type DetailField = 'version' | 'size' | 'sha256' | 'releasedAt' | 'releaseNotesUrl';
+
+export interface Card {
+  platform: Platform;
+  link: CardLink;
+  /** The facts to show beside the button; only those that describe what the button fetches. */
+  details?: Pick<InstallPackageEntry, DetailField> | undefined;
+  /** Ranked for this visitor: their own platform first, highlighted and labelled, the others
+   * quieter; undefined when the platform is unknown and every card looks the same. */
+  standing?: 'recommended' | 'other' | undefined;
+}
+
+export interface DownloadLinks {
+  loading: boolean;
+  packages: InstallPackageEntry[];
+  edgeUrl: string | undefined;
+}
+
+export const appStoreUrl = (appId: string) => `https://apps.apple.com/app/id${appId}`;
+
+/** SPEC.md's host rule: the primary domain offers the fixed APK only; other hosts offer all
+ * four, with Android preferring the edge service's URL when it answered. A card shows the
+ * facts of the package entry that describes what its button fetches. */
+export function cards(primary: boolean, links: DownloadLinks): Card[] {
+  const entry = (os: Platform) => links.packages.find((found) => found.os === os);
+  const link = (os: Platform): CardLink => ({ href: entry(os)?.downloadUrl, newTab: false });
+  if (primary) {
+    const android = entry('android');
+    const details = android?.downloadUrl === siteConfig.androidApkUrl ? android : undefined;
+    return [{ platform: 'android', link: { href: siteConfig.androidApkUrl, newTab: false }, details }];
+  }
+  const ios = entry('ios');
+  return [
+    {
+      platform: 'android',
+      link: links.edgeUrl !== undefined ? { href: links.edgeUrl, newTab: true } : link('android'),
+      details: entry('android'),
+    },
+    // The App Store installs iOS: its size and hash are not the visitor's to check.
+    {
+      platform: 'ios',
+      link: { href: appStoreUrl(siteConfig.iosAppStoreId), newTab: true },
+      details: ios && { version: ios.version, releasedAt: ios.releasedAt, releaseNotesUrl: ios.releaseNotesUrl },
+    },
+    { platform: 'windows', link: link('windows'), details: entry('windows') },
+    { platform: 'mac', link: link('mac'), details: entry('mac') },
+  ];
+}
+
+/** The visitor's platform first; the others keep their order. */
+export function ranked(list: Card[], preferred: Platform | undefined): Card[] {
+  const mine = list.find((card) => card.platform === preferred);
+  if (mine === undefined) return list;
+  return [
+    { ...mine, standing: 'recommended' },
+    ...list.filter((card) => card !== mine).map((card) => ({ ...card, standing: 'other' as const })),
+  ];
+}
+
+/** What the visitor can check before installing. Sizes in binary units, as file managers show. */
+export function formatSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** A card's facts as shown: each present only when the entry has it and it is what it claims
+ * to be (other servers' fields are not checked on the wire). */
+export interface PackageFacts {
+  version?: string;
+  size?: string;
+  released?: string;
+  sha256?: string;
+  notesUrl?: string;
+}
+
+export function packageFacts(entry: Pick<InstallPackageEntry, DetailField>): PackageFacts {
+  const facts: PackageFacts = {};
+  if (entry.version !== undefined) facts.version = entry.version;
+  if (entry.size !== undefined) facts.size = formatSize(entry.size);
+  const released = entry.releasedAt === undefined ? '' : formatDate(entry.releasedAt);
+  if (released !== '') facts.released = released;
+  if (entry.sha256 !== undefined && /^[0-9a-f]{64}$/.test(entry.sha256)) facts.sha256 = entry.sha256;
+  if (entry.releaseNotesUrl !== undefined && /^https?:\/\//i.test(entry.releaseNotesUrl)) {
+    facts.notesUrl = entry.releaseNotesUrl;
+  }
+  return facts;
+}
