@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useSiteAndBrowser } from './support/fixture.js';
+import { launchBrowser } from './support/browser.js';
 import { assertNoProblems, holdScript, openPage } from './support/page-helpers.js';
 import { repoRoot } from './support/server.js';
 
@@ -60,9 +61,9 @@ const countLoading = (page: Page) =>
 /** Opens the download screen with the script held back until the early cards are drawn, lets
  * the script in, and checks it took over without a change to the cards or a loading moment.
  * Answers the cards as drawn before the script. */
-async function drawnThenTakenOver(page: Page) {
+async function drawnThenTakenOver(page: Page, origin = site.server.url) {
   const release = await holdScript(page);
-  await page.goto(`${site.server.url}/#/download`);
+  await page.goto(`${origin}/#/download`);
   await page.locator('html[data-early-list="/download"]').waitFor({ state: 'attached' });
   assert.equal(await page.locator('[data-loading]').count(), 0);
   // A copy button shows only once the script can answer it.
@@ -146,6 +147,36 @@ describe('the download cards before the script', () => {
       assertNoProblems(open);
     } finally {
       await open.close();
+    }
+  });
+
+  test('the primary domain: the fixed APK’s card, with the facts of the entry that names it', async () => {
+    const browser = await launchBrowser([`--host-resolver-rules=MAP ${settings.primaryDomain} 127.0.0.1`]);
+    const open = await openPage(browser, 'phone', { prerendered: true });
+    try {
+      const { page } = open;
+      await page.route(packagesCall, (route) =>
+        route.fulfill({
+          contentType: 'application/json',
+          body: JSON.stringify([
+            { OS: 'android', DownloadURL: settings.androidApkUrl, version: '7.1.0', sha256: 'ab'.repeat(32) },
+            { OS: 'ios', DownloadURL: 'https://example.test/ios' },
+          ]),
+        }),
+      );
+      const cards = await drawnThenTakenOver(page, `http://${settings.primaryDomain}:${site.server.port}`);
+      assert.deepEqual(cards, [
+        { platform: 'android', recommended: false, href: settings.androidApkUrl, facts: ['7.1.0', 'ab'.repeat(32)] },
+      ]);
+      // Chromium notes that a host other than localhost over plain http gets no COOP: the test's
+      // setup, not the site's.
+      assert.deepEqual(
+        open.problems.filter((problem) => !problem.includes('Cross-Origin-Opener-Policy')),
+        [],
+      );
+    } finally {
+      await open.close();
+      await browser.close();
     }
   });
 

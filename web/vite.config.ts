@@ -173,7 +173,7 @@ function prerenderPages(): Plugin {
           body += `<template data-route="${path}" data-scripts="${scripts}"${early}>${frame}${extra}</template>`;
           if (primaryHostScreens.has(path)) {
             const primary = await renderFrame(path, { primaryHost: true });
-            body += `<template data-route="${path}" data-host="primary" data-scripts="${scripts}">${primary.frame}</template>`;
+            body += `<template data-route="${path}" data-host="primary" data-scripts="${scripts}"${early}>${primary.frame}</template>`;
           }
         }
         writeFileSync(

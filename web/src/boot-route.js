@@ -150,7 +150,7 @@
     }
     // The download screen's cards are drawn by a script of their own (src/early-download.ts),
     // which says when it is done.
-    var cards = frame && !frame.hasAttribute('data-host') && frame.getAttribute('data-early-script');
+    var cards = frame && frame.getAttribute('data-early-script');
     if (cards) {
       var drawer = document.createElement('script');
       drawer.src = cards;

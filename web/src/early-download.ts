@@ -3,20 +3,20 @@
  * so a phone on a slow network can download from the first seconds rather than after React.
  *
  * src/boot-route.js loads this small script (its own build, vite.config.ts) on the download
- * screen beside the early calls, on any host but the primary domain, whose only button needs no
- * answer. It decides with the site's own code (features/downloads/cards.ts: which cards, their
+ * screen beside the early calls. It decides with the site's own code (features/downloads/cards.ts: which cards, their
  * links, their order for this visitor, their facts) and draws with the site's own markup: the
  * build renders DownloadCard once per platform and standing, with every fact, into
  * __EARLY_CARDS__, and this fills in a copy of each. It draws nothing (the script will) when:
  * - an answer failed or is not a package list;
  * - a card would have no working link (no package for its platform, or no http(s) address);
- * - the edge service is configured (its answer is the script's to ask for);
+ * - off the primary domain, the edge service is configured (its answer is the script's to ask
+ *   for);
  * - the script already runs.
  * It then tells boot-route.js, which starts the script once the cards are on screen; the script
  * renders behind them until its own cards are ready (src/main.tsx).
  */
 import { readAppConfig, readInstallPackages, resolveDownloadUrl, type CdnSettings } from '@chat-site/contract';
-import { siteConfig } from './config/site-config';
+import { isPrimaryHost, siteConfig } from './config/site-config';
 import { cards, packageFacts, ranked, type Card, type PackageFacts } from './features/downloads/cards';
 import { downloadBase } from './lib/download-base';
 import { detectPlatform, platformFromParam, readDeviceSignals } from './lib/platform';
@@ -75,7 +75,8 @@ function drawCard(card: Card): Element | null {
 }
 
 async function draw(early: EarlyAnswers): Promise<void> {
-  if (siteConfig.androidEdgeUrl !== undefined) return;
+  const primary = isPrimaryHost();
+  if (!primary && siteConfig.androidEdgeUrl !== undefined) return;
   const data = await early.data;
   if (!data?.ok || root.hasAttribute('data-running')) return;
   const [packagesBody, configBody] = await Promise.all([
@@ -91,7 +92,7 @@ async function draw(early: EarlyAnswers): Promise<void> {
   }));
   const requested = platformFromParam(new URLSearchParams(location.hash.split('?')[1] ?? '').get('os'));
   const list = ranked(
-    cards(false, { loading: false, packages, edgeUrl: undefined }),
+    cards(primary, { loading: false, packages, edgeUrl: undefined }),
     requested ?? detectPlatform(readDeviceSignals()),
   );
   const drawn = list.map(drawCard);
