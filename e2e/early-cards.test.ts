@@ -180,6 +180,42 @@ describe('the download cards before the script', () => {
     }
   });
 
+  test('a language picked before the answers come leaves the cards to the script, in that language', async () => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    try {
+      const { page } = open;
+      let answer = () => {};
+      const held = new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      await page.route(packagesCall, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const release = await holdScript(page);
+      const asked = page.waitForRequest(packagesCall);
+      await page.goto(`${site.server.url}/#/download`);
+      await asked;
+      await page.getByRole('combobox', { name: '语言' }).selectOption('en');
+      const answered = page.waitForResponse(packagesCall);
+      answer();
+      await answered;
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('html[data-early-list]').count(), 0);
+      release();
+      await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
+      await page.getByRole('heading', { level: 1, name: /^Download/ }).waitFor();
+      await page
+        .getByRole('button', { name: /SHA-256/ })
+        .first()
+        .waitFor();
+      assert.equal(await page.locator('html[data-early-list]').count(), 0);
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+
   test('a card that would have no working button leaves the cards to the script', async () => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
     try {

@@ -11,7 +11,7 @@
  * - a card would have no working link (no package for its platform, or no http(s) address);
  * - off the primary domain, the edge service is configured (its answer is the script's to ask
  *   for);
- * - the script already runs.
+ * - the script already runs, or the visitor has left the screen or picked another language.
  * It then tells boot-route.js, which starts the script once the cards are on screen; the script
  * renders behind them until its own cards are ready (src/main.tsx).
  */
@@ -97,7 +97,10 @@ async function draw(early: EarlyAnswers): Promise<void> {
   );
   const drawn = list.map(drawCard);
   const shown = document.querySelector('#root li[data-platform]')?.parentElement;
-  if (drawn.includes(null) || !shown || root.hasAttribute('data-running')) return;
+  // Nor once the visitor has left the screen or picked another language: the script is on its
+  // way (boot-route.js started it) and renders that.
+  const left = !/^#\/download(\?|$)/.test(location.hash) || root.classList.contains('prerender-off');
+  if (drawn.includes(null) || !shown || left || root.hasAttribute('data-running')) return;
   shown.replaceChildren(...(drawn as Element[]));
   root.setAttribute('data-early-list', '/download');
   // boot-route.js starts the script once the browser reports this title painted; below the fold
