@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './support/browser.js';
-import { assertNoProblems, holdScript, openPage, scriptHasTakenOver } from './support/page-helpers.js';
+import { assertNoProblems, holdScript, openPage, scriptHasTakenOver, untilParsed } from './support/page-helpers.js';
 import { adminToken, repoRoot, startServer, type RunningServer } from './support/server.js';
 
 const site = JSON.parse(readFileSync(join(repoRoot, 'site.config.json'), 'utf8')) as Record<string, unknown>;
@@ -180,7 +180,7 @@ describe('the primary domain', () => {
       const { page, close } = await openPage(browser, 'desktop', { prerendered: true });
       try {
         const release = await holdScript(page);
-        await page.goto(`http://${host}:${server.port}/#/download`);
+        await page.goto(`http://${host}:${server.port}/#/download`, untilParsed);
         const cards = page.locator('li[data-platform]').filter({ visible: true });
         const shown = () => cards.evaluateAll((items) => items.map((item) => item.getAttribute('data-platform')));
         assert.deepEqual((await shown()).sort(), [...platforms].sort(), `${host} before the script`);

@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useSiteAndBrowser } from './support/fixture.js';
 import { launchBrowser } from './support/browser.js';
-import { assertNoProblems, holdScript, openPage } from './support/page-helpers.js';
+import { assertNoProblems, holdScript, openPage, untilParsed } from './support/page-helpers.js';
 import { repoRoot } from './support/server.js';
 
 const site = useSiteAndBrowser();
@@ -63,7 +63,7 @@ const countLoading = (page: Page) =>
  * Answers the cards as drawn before the script. */
 async function drawnThenTakenOver(page: Page, origin = site.server.url) {
   const release = await holdScript(page);
-  await page.goto(`${origin}/#/download`);
+  await page.goto(`${origin}/#/download`, untilParsed);
   await page.locator('html[data-early-list="/download"]').waitFor({ state: 'attached' });
   assert.equal(await page.locator('[data-loading]').count(), 0);
   // A copy button shows only once the script can answer it.
@@ -194,7 +194,7 @@ describe('the download cards before the script', () => {
       });
       const release = await holdScript(page);
       const asked = page.waitForRequest(packagesCall);
-      await page.goto(`${site.server.url}/#/download`);
+      await page.goto(`${site.server.url}/#/download`, untilParsed);
       await asked;
       await page.getByRole('combobox', { name: '语言' }).selectOption('en');
       const answered = page.waitForResponse(packagesCall);
@@ -216,6 +216,26 @@ describe('the download cards before the script', () => {
     }
   });
 
+  test('an address whose ping fails draws nothing', async () => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    try {
+      const { page } = open;
+      await page.route(/\/v1\/ping$/, (route) => route.fulfill({ status: 503, body: '' }));
+      const release = await holdScript(page);
+      const answered = page.waitForResponse(/\/v1\/ping$/);
+      await page.goto(`${site.server.url}/#/download`, untilParsed);
+      await answered;
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('html[data-early-list]').count(), 0);
+      release();
+      await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
+      // The script found no address: no package list, so no working button but the App Store's.
+      await page.locator('li[data-platform="windows"] [aria-disabled="true"]').waitFor();
+    } finally {
+      await open.close();
+    }
+  });
+
   test('a card that would have no working button leaves the cards to the script', async () => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
     try {
@@ -228,7 +248,7 @@ describe('the download cards before the script', () => {
       );
       const release = await holdScript(page);
       const answered = page.waitForResponse(packagesCall);
-      await page.goto(`${site.server.url}/#/download`);
+      await page.goto(`${site.server.url}/#/download`, untilParsed);
       await answered;
       await page.waitForTimeout(300);
       assert.equal(await page.locator('html[data-early-list]').count(), 0);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useSiteAndBrowser } from './support/fixture.js';
-import { assertNoProblems, entryScript, holdScript, openPage } from './support/page-helpers.js';
+import { assertNoProblems, entryScript, holdScript, openPage, untilParsed } from './support/page-helpers.js';
 
 const site = useSiteAndBrowser();
 const listCall = /\/v1\/bulletin\/page\?/;
@@ -52,7 +52,7 @@ const countLoadingLines = (page: Page) =>
 async function openWithoutEarlyList(page: Page): Promise<() => void> {
   const release = await holdScript(page);
   const answered = page.waitForResponse(listCall);
-  await page.goto(`${site.server.url}/#/announcements`);
+  await page.goto(`${site.server.url}/#/announcements`, untilParsed);
   await answered;
   await page.waitForTimeout(300);
   assert.equal(await page.locator('html[data-early-list]').count(), 0);
@@ -77,7 +77,7 @@ describe('the announcements list before the script', () => {
     try {
       const { page } = open;
       const release = await holdScript(page);
-      await page.goto(`${site.server.url}/#/announcements`);
+      await page.goto(`${site.server.url}/#/announcements`, untilParsed);
       await page.locator('html[data-early-list]').waitFor({ state: 'attached' });
       assert.equal(await page.locator('[data-loading]').count(), 0);
       assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), '平台公告');
@@ -107,7 +107,7 @@ describe('the announcements list before the script', () => {
       const { page } = open;
       const release = await holdScript(page);
       const script = page.waitForRequest(entryScript);
-      await page.goto(`${site.server.url}/#/announcements`);
+      await page.goto(`${site.server.url}/#/announcements`, untilParsed);
       await page.locator('html[data-early-list]').waitFor({ state: 'attached' });
       const row = page.locator('nav li a').nth(2);
       const title = await row.locator('[data-field="title"]').innerText();

@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useSiteAndBrowser } from './support/fixture.js';
-import { assertNoProblems, entryScript, holdScript, openPage, scriptHasTakenOver } from './support/page-helpers.js';
+import {
+  assertNoProblems,
+  entryScript,
+  holdScript,
+  openPage,
+  scriptHasTakenOver,
+  untilParsed,
+} from './support/page-helpers.js';
 
 const site = useSiteAndBrowser();
 
@@ -152,7 +159,7 @@ describe('first paint and hand-over', () => {
       const data = page.waitForRequest(
         (request) => new URL(request.url()).pathname === '/v1/common/getInstallPackageAddrs',
       );
-      await page.goto(`${site.server.url}/#/download`);
+      await page.goto(`${site.server.url}/#/download`, untilParsed);
       // Asked while the app config's answer is still held back.
       await data;
       releaseConfig();
@@ -169,7 +176,7 @@ describe('first paint and hand-over', () => {
       const asked: string[] = [];
       page.on('request', (request) => asked.push(new URL(request.url()).pathname));
       const release = await holdScript(page);
-      await page.goto(`${site.server.url}/#/download`);
+      await page.goto(`${site.server.url}/#/download`, untilParsed);
       await page.waitForResponse((response) => new URL(response.url()).pathname === data);
       // Ten seconds pass, as on a network slow enough that the script arrives that late.
       await page.evaluate(() => {
@@ -264,7 +271,7 @@ describe('first paint and hand-over', () => {
       try {
         const { page } = open;
         const release = await holdScript(page);
-        await page.goto(`${site.server.url}${address}`);
+        await page.goto(`${site.server.url}${address}`, untilParsed);
         await page.getByRole('combobox', { name: '语言' }).selectOption('en');
         release();
         await page.locator('html[lang="en"][data-rendered]').waitFor();

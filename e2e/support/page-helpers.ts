@@ -70,6 +70,10 @@ export function assertNoProblems(open: OpenPage): void {
 /** The site's entry script, as the build names it. */
 export const entryScript = /\/assets\/index-[\w-]+\.js$/;
 
+/** `goto` options for a page whose script is held back (holdScript): its load event may never
+ * come, since boot-route.js may start the script before it, and a script being fetched holds it. */
+export const untilParsed = { waitUntil: 'domcontentloaded' } as const;
+
 /** Holds the site's entry script back until the answered function is called: the page stays as
  * it is before the script runs (prerendered, with web/src/boot-route.js's work done). */
 export async function holdScript(page: Page): Promise<() => void> {
