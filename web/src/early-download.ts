@@ -15,23 +15,15 @@
  * It then tells boot-route.js, which starts the script once the cards are on screen; the script
  * renders behind them until its own cards are ready (src/main.tsx).
  */
-import { readAppConfig, readInstallPackages, resolveDownloadUrl, type CdnSettings } from '@chat-site/contract';
+import { readAppConfig, readInstallPackages, resolveDownloadUrl } from '@chat-site/contract';
 import { isPrimaryHost, siteConfig } from './config/site-config';
 import { cards, packageFacts, ranked, type Card, type PackageFacts } from './features/downloads/cards';
 import { downloadBase } from './lib/download-base';
+import type { EarlyAnswers } from './lib/http';
 import { detectPlatform, platformFromParam, readDeviceSignals } from './lib/platform';
 
 declare const __EARLY_CARDS__: Record<string, string>;
 
-/** What boot-route.js leaves on window: its early calls by URL, the screen data's answer once
- * the ping has answered, and what to call once this is done. */
-interface EarlyAnswers {
-  answers: Record<string, { answer: Promise<Response> } | undefined>;
-  data?: Promise<Response | null>;
-  drawn?: () => void;
-}
-
-const cdnOff: CdnSettings = { useCdn: false, bucketUrl: '' };
 const root = document.documentElement;
 
 /** The body of the early answer to the call ending in `path`, without taking it from the script
@@ -81,10 +73,10 @@ async function draw(early: EarlyAnswers): Promise<void> {
   if (!data?.ok || root.hasAttribute('data-running')) return;
   const [packagesBody, configBody] = await Promise.all([
     data.clone().json() as Promise<unknown>,
-    // The config failing means no CDN, as for the script (init-api.ts).
+    // The config failing means no CDN, as for the script (init-api.ts): readAppConfig says so.
     bodyOf(early, 'common/appconfig').catch(() => undefined),
   ]);
-  const cdn = configBody === undefined ? cdnOff : readAppConfig(configBody);
+  const cdn = readAppConfig(configBody);
   const base = downloadBase();
   const packages = readInstallPackages(packagesBody).map((entry) => ({
     ...entry,

@@ -20,9 +20,14 @@ export function onUnreachable(listener: UnreachableListener): () => void {
   return () => unreachableListeners.delete(listener);
 }
 
-interface EarlyAnswers {
+/** What src/boot-route.js leaves on window (__earlyAnswers): its early calls by URL, when it
+ * made them, and, for src/early-download.ts, the screen data's answer once the ping has answered
+ * and what to call once the cards are drawn (or will not be). */
+export interface EarlyAnswers {
   at: number;
   answers: Record<string, { answer: Promise<Response>; controller: AbortController } | undefined>;
+  data?: Promise<Response | null>;
+  drawn?: () => void;
 }
 
 /** How long an answer src/boot-route.js asked for stays fresh enough to use. */
