@@ -15,7 +15,7 @@ import { prerender } from 'react-dom/static';
 import { Router } from 'wouter';
 import { hashHref, paths } from '../config/paths';
 import { AnnouncementsColumns } from '../features/announcements/components/announcements-screen';
-import { appStoreUrl, type Card } from '../features/downloads/cards';
+import { cards } from '../features/downloads/cards';
 import { DownloadCard } from '../features/downloads/components/download-card';
 import { platforms } from '../lib/platform';
 import { prerenderForHost, siteConfig } from '../config/site-config';
@@ -74,29 +74,20 @@ export async function renderEarlyCards(): Promise<Record<string, string>> {
   beginHydration();
   prerenderForHost('');
   const samples: Record<string, string> = {};
-  const details = {
+  // Every platform's package with every fact, through the screen's own rules: the iOS card
+  // leaves out what the App Store's install does not offer.
+  const packages = platforms.map((os) => ({
+    os,
+    downloadUrl: 'https://example.invalid/',
     version: '0',
     size: 0,
     sha256: '0'.repeat(64),
     releasedAt: '2000-01-01 00:00:00',
     releaseNotesUrl: 'https://example.invalid/',
-  };
-  for (const platform of platforms) {
-    // As cards() makes them (features/downloads/cards.ts) with no edge service.
-    const card: Card =
-      platform === 'ios'
-        ? {
-            platform,
-            link: { href: appStoreUrl(siteConfig.iosAppStoreId), newTab: true },
-            details: {
-              version: details.version,
-              releasedAt: details.releasedAt,
-              releaseNotesUrl: details.releaseNotesUrl,
-            },
-          }
-        : { platform, link: { href: 'https://example.invalid/', newTab: false }, details };
+  }));
+  for (const card of cards(false, { loading: false, packages, edgeUrl: undefined })) {
     for (const standing of [undefined, 'recommended', 'other'] as const) {
-      samples[`${platform}:${standing ?? ''}`] = await html(<DownloadCard {...card} standing={standing} />);
+      samples[`${card.platform}:${standing ?? ''}`] = await html(<DownloadCard {...card} standing={standing} />);
     }
   }
   return samples;
