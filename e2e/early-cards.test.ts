@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useSiteAndBrowser } from './support/fixture.js';
 import { launchBrowser } from './support/browser.js';
-import { assertNoProblems, holdScript, openPage, untilParsed } from './support/page-helpers.js';
+import { assertNoProblems, countLoading, holdScript, openPage, untilParsed } from './support/page-helpers.js';
 import { repoRoot } from './support/server.js';
 
 const site = useSiteAndBrowser();
@@ -42,22 +42,6 @@ const cardsOf = (page: Page) =>
     })),
   );
 
-/** Counts, from now on, every time reserved (still loading) facts appear anywhere on the page. */
-const countLoading = (page: Page) =>
-  page.evaluate(() => {
-    const seen = window as Window & { loading?: number };
-    seen.loading = 0;
-    new MutationObserver((records) => {
-      for (const record of records) {
-        for (const node of record.addedNodes) {
-          if (node instanceof Element && (node.matches('[data-loading]') || node.querySelector('[data-loading]'))) {
-            seen.loading = (seen.loading ?? 0) + 1;
-          }
-        }
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
-
 /** Opens the download screen with the script held back until the early cards are drawn, lets
  * the script in, and checks it took over without a change to the cards or a loading moment.
  * Answers the cards as drawn before the script. */
@@ -69,10 +53,10 @@ async function drawnThenTakenOver(page: Page, origin = site.server.url) {
   // A copy button shows only once the script can answer it.
   assert.equal(await page.getByRole('button', { name: /SHA-256/ }).count(), 0);
   const early = { markup: await cardsMarkup(page), cards: await cardsOf(page) };
-  await countLoading(page);
+  const loadingSeen = await countLoading(page);
   release();
   await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
-  assert.equal(await page.evaluate(() => (window as Window & { loading?: number }).loading), 0);
+  assert.equal(await loadingSeen(), 0);
   assert.equal(await cardsMarkup(page), early.markup);
   return early.cards;
 }

@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useSiteAndBrowser } from './support/fixture.js';
-import { assertNoProblems, entryScript, holdScript, openPage, untilParsed } from './support/page-helpers.js';
+import {
+  assertNoProblems,
+  countLoading,
+  entryScript,
+  holdScript,
+  openPage,
+  untilParsed,
+} from './support/page-helpers.js';
 
 const site = useSiteAndBrowser();
 const listCall = /\/v1\/bulletin\/page\?/;
@@ -30,22 +37,6 @@ const rowsOf = (page: Page) =>
       selected: link.getAttribute('aria-current') === 'true',
     })),
   );
-
-/** Counts, from now on, every time a loading line appears anywhere on the page. */
-const countLoadingLines = (page: Page) =>
-  page.evaluate(() => {
-    const seen = window as Window & { loadingLines?: number };
-    seen.loadingLines = 0;
-    new MutationObserver((records) => {
-      for (const record of records) {
-        for (const node of record.addedNodes) {
-          if (node instanceof Element && (node.matches('[data-loading]') || node.querySelector('[data-loading]'))) {
-            seen.loadingLines = (seen.loadingLines ?? 0) + 1;
-          }
-        }
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
 
 /** Opens the announcements screen with the script held back and waits past the list's answer:
  * no list is drawn, the loading line stays. Answers the function that lets the script in. */
@@ -87,10 +78,10 @@ describe('the announcements list before the script', () => {
         .locator('nav ul')
         .evaluate((list) => list.innerHTML.replace(' elementtiming="early-list"', ''));
 
-      await countLoadingLines(page);
+      const loadingSeen = await countLoading(page);
       release();
       await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
-      assert.equal(await page.evaluate(() => (window as Window & { loadingLines?: number }).loadingLines), 0);
+      assert.equal(await loadingSeen(), 0);
       // The script's own list, to the markup: the chevron it answers folds it away.
       assert.equal(await page.locator('nav ul').innerHTML(), early);
       await page.getByRole('button', { name: '展开或收起公告列表' }).click();

@@ -70,6 +70,28 @@ export function assertNoProblems(open: OpenPage): void {
 /** The site's entry script, as the build names it. */
 export const entryScript = /\/assets\/index-[\w-]+\.js$/;
 
+/**
+ * Counts, from now on, every time something still loading appears anywhere on the page
+ * (data-loading: the loading line, a download card's reserved facts). Answers a function that
+ * reads the count.
+ */
+export async function countLoading(page: Page): Promise<() => Promise<number>> {
+  await page.evaluate(() => {
+    const seen = window as Window & { loadingSeen?: number };
+    seen.loadingSeen = 0;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (node instanceof Element && (node.matches('[data-loading]') || node.querySelector('[data-loading]'))) {
+            seen.loadingSeen = (seen.loadingSeen ?? 0) + 1;
+          }
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as Window & { loadingSeen?: number }).loadingSeen ?? 0);
+}
+
 /** `goto` options for a page whose script is held back (holdScript): its load event may never
  * come, since boot-route.js may start the script before it, and a script being fetched holds it. */
 export const untilParsed = { waitUntil: 'domcontentloaded' } as const;
