@@ -241,6 +241,49 @@ describe('service worker', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
+  test('the worker is registered once the visit is under way, or at once when the tab is hidden', async () => {
+    const server = await startServer();
+    const context = await browser.newContext(contextOptions('phone'));
+    const registered = (page: Page) =>
+      page.evaluate(async () => (await navigator.serviceWorker.getRegistration()) !== undefined);
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/#/`);
+      await scriptHasTakenOver(page);
+      const takenOverAt = Date.now();
+      await page.waitForTimeout(2_000);
+      assert.equal(await registered(page), false, 'not while the page starts');
+      await until(() => registered(page), 'the worker is registered');
+      const after = Date.now() - takenOverAt;
+      assert.ok(after >= 4_000, `registered ${after} ms after the script took over, not 5 s after load`);
+
+      // A visitor who leaves the tab before that gets it at once.
+      const second = await context.newPage();
+      await second.goto(`${server.url}/#/download`);
+      await scriptHasTakenOver(second);
+      await second.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.unregister());
+      assert.equal(await registered(second), false);
+      const { hiddenAfterLoadMs, registeredAfterHiddenMs } = await second.evaluate(async () => {
+        const loaded = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+        const hiddenAt = performance.now();
+        Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+        document.dispatchEvent(new Event('visibilitychange'));
+        while ((await navigator.serviceWorker.getRegistration()) === undefined) {
+          await new Promise((done) => setTimeout(done, 20));
+        }
+        return {
+          hiddenAfterLoadMs: hiddenAt - loaded.loadEventEnd,
+          registeredAfterHiddenMs: performance.now() - hiddenAt,
+        };
+      });
+      assert.ok(hiddenAfterLoadMs < 4_000, `hidden ${hiddenAfterLoadMs} ms after load: too late to tell`);
+      assert.ok(registeredAfterHiddenMs < 1_000, `registered ${registeredAfterHiddenMs} ms after the tab was hidden`);
+    } finally {
+      await context.close();
+      await server.stop();
+    }
+  });
+
   test('a repeat visit works with the network cut; API answers are never in its cache', async () => {
     const dir = copyBuild();
     dirs.push(dir);

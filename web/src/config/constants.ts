@@ -6,3 +6,5 @@ export const mobileBreakpointPx = 768;
 export const detailScrollResetMs = 100;
 /** How many announcements the list screen asks for at once: the API's largest page. */
 export const announcementPageSize = 100;
+/** How long after the page's load event the service worker is registered (src/lib/service-worker.ts). */
+export const serviceWorkerDelayMs = 5_000;
