@@ -8,9 +8,14 @@ export function ScrollToTop() {
   const [visible, setVisible] = useState(false);
   useEffect(() => {
     const update = () => setVisible(window.scrollY > scrollTopThresholdPx);
-    update();
+    // Reading the scroll position lays the page out: the first reading waits for the next
+    // frame, which lays it out anyway.
+    const frame = requestAnimationFrame(update);
     window.addEventListener('scroll', update, { passive: true });
-    return () => window.removeEventListener('scroll', update);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('scroll', update);
+    };
   }, []);
   return (
     <button

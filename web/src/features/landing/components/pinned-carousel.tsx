@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { carouselDelayMs } from '../../../config/constants';
 import { paths } from '../../../config/paths';
+import { afterNextPaint } from '../../../lib/after-paint';
 import { currentLanguage } from '../../../lib/i18n';
 
 /** Under this media query the strip still moves on, but jumps instead of scrolling. */
@@ -16,14 +17,11 @@ export const reducedMotion = '(prefers-reduced-motion: reduce)';
  * Loaded as its own chunk after the first paint: the strip waits for the API anyway.
  */
 export default function PinnedCarousel({ items }: { items: Bulletin[] }) {
-  // The strip is shown first and set moving in a task of its own: the carousel measures the
-  // page when it starts, and in the same task as the strip's first render that makes one long
-  // task on a slow phone.
+  // The strip is shown first and set moving once it has been painted: the carousel measures its
+  // slides when it starts, and before that paint the measuring would lay out the whole page in
+  // the carousel's own task, one long task on a slow phone.
   const [started, setStarted] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setStarted(true), 0);
-    return () => clearTimeout(timer);
-  }, []);
+  useEffect(() => afterNextPaint(() => setStarted(true)), []);
   const moving = items.length > 1;
   const [viewport] = useEmblaCarousel(
     { axis: 'y', loop: moving, active: moving && started, dragThreshold: 5 },
