@@ -7,7 +7,7 @@
  * under `--min` (default 95).
  *
  * Build first (`npm run build`); WEB_ROOT picks another build folder. `--only <text>` audits only
- * the pages whose path contains it; `--lhr <folder>` also writes every run's full Lighthouse
+ * the pages whose path contains it, `--preset mobile` (or desktop) only that preset; `--lhr <folder>` also writes every run's full Lighthouse
  * report there (JSON, for the details behind a score: LCP element, long tasks, layout shifts).
  * `--lcp-path` prints, after each page on mobile, the simulated chain its LCP waited for
  * (scripts/lcp-path.ts); `--tbt-tasks`, the tasks its blocking time came from
@@ -27,6 +27,7 @@ import lighthouse, { desktopConfig, type Config, type Flags } from 'lighthouse';
 import { chromiumFlags, chromiumPath } from '../e2e/support/browser.js';
 import { repoRoot, startServer } from '../e2e/support/server.js';
 import { blockingTasks } from './blocking-tasks.js';
+import { calibrateCpuSlowdown, defaultCpuSlowdown } from './cpu-calibration.js';
 import { lcpPath } from './lcp-path.js';
 
 const pages = ['/', '/#/download', '/#/downloadHelp', '/#/announcements'];
@@ -38,14 +39,17 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     min: { type: 'string', default: '95' },
     only: { type: 'string', default: '' },
+    preset: { type: 'string', default: '' },
     lhr: { type: 'string', default: '' },
     lang: { type: 'string', default: 'zh-CN' },
     'lcp-path': { type: 'boolean', default: false },
     'tbt-tasks': { type: 'boolean', default: false },
     throttling: { type: 'string', default: 'simulate' },
+    cpu: { type: 'string', default: 'auto' },
   },
 });
 const runs = Number(values.runs);
+const fixedCpu = values.cpu === 'auto' ? null : Number(values.cpu);
 const min = Number(values.min);
 if (
   !Number.isInteger(runs) ||
@@ -55,10 +59,12 @@ if (
   min < 0 ||
   min > 100 ||
   !/^[a-z]{2}(-[A-Za-z]{2,4})?$/.test(values.lang) ||
-  (values.throttling !== 'simulate' && values.throttling !== 'devtools')
+  (values.throttling !== 'simulate' && values.throttling !== 'devtools') ||
+  (values.preset !== '' && !(values.preset in presets)) ||
+  (fixedCpu !== null && !(Number.isFinite(fixedCpu) && fixedCpu >= 1 && fixedCpu <= 20))
 ) {
   console.error(
-    'usage: npm run audit -- [--runs 1..20] [--min 0..100] [--only <path text>] [--lhr <folder>] [--lcp-path] [--tbt-tasks] [--lang zh-CN|zh-TW|en] [--throttling simulate|devtools]',
+    'usage: npm run audit -- [--runs 1..20] [--min 0..100] [--only <path text>] [--preset mobile|desktop] [--lhr <folder>] [--lcp-path] [--tbt-tasks] [--lang zh-CN|zh-TW|en] [--throttling simulate|devtools] [--cpu auto|1..20]',
   );
   process.exit(2);
 }
@@ -82,9 +88,13 @@ const median = (numbers: number[]) => {
 
 let saved = 0;
 
+/** The mobile preset's CPU slowdown on this machine: `--cpu`, or calibrated below. */
+let mobileCpuSlowdown = defaultCpuSlowdown;
+
 async function audit(url: string, port: number, config: Config | undefined): Promise<Run> {
   const flags: Flags = {
     port,
+    ...(config === undefined ? { throttling: { cpuSlowdownMultiplier: mobileCpuSlowdown } } : {}),
     logLevel: 'error',
     onlyCategories: [...categories],
     output: 'json',
@@ -94,6 +104,10 @@ async function audit(url: string, port: number, config: Config | undefined): Pro
   if (result === undefined) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError !== undefined) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const slowdown = lhr.configSettings.throttling.cpuSlowdownMultiplier;
+  if (config === undefined && slowdown !== mobileCpuSlowdown) {
+    throw new Error(`${url}: Lighthouse simulated ${slowdown}× CPU slowdown, not ${mobileCpuSlowdown}×`);
+  }
   if (values.lhr !== '') {
     mkdirSync(values.lhr, { recursive: true });
     saved += 1;
@@ -143,10 +157,23 @@ const chrome = await launch({
   chromeFlags: [...chromiumFlags, `--lang=${values.lang}`, `--accept-lang=${values.lang}`],
 });
 console.log(`auditing as a visitor whose browser asks for ${values.lang}`);
+let calibration: Awaited<ReturnType<typeof calibrateCpuSlowdown>> | null = null;
 const report: { page: string; preset: string; median: Omit<Run, 'lost'>; runs: Run[] }[] = [];
 try {
+  if (fixedCpu !== null) mobileCpuSlowdown = fixedCpu;
+  else if (values.preset !== 'desktop') {
+    calibration = await calibrateCpuSlowdown(chrome.port, Math.max(7, runs));
+    mobileCpuSlowdown = calibration.cpuSlowdown;
+    console.log(
+      `CPU slowdown of the mobile preset: ${mobileCpuSlowdown}× (Lighthouse's ${defaultCpuSlowdown}×; benchmarkIndex ` +
+        `${Math.round(calibration.benchmarkIndex)}; a blank page's longest task here: ` +
+        `${calibration.longestTasksMs.map((ms) => `${ms.toFixed(1)} ms`).join(', ')}; scripts/cpu-calibration.ts)`,
+    );
+  }
   for (const page of pages.filter((path) => path.includes(values.only))) {
-    for (const [preset, config] of Object.entries(presets)) {
+    for (const [preset, config] of Object.entries(presets).filter(
+      ([name]) => values.preset === '' || name === values.preset,
+    )) {
       const done: Run[] = [];
       for (let run = 0; run < runs; run += 1)
         done.push(await auditWithRetries(`${server.url}${page}`, chrome.port, config));
@@ -172,7 +199,9 @@ try {
 }
 
 const pad = (text: string | number, width: number) => String(text).padStart(width);
-console.log(`\nLighthouse medians of ${runs} run(s) (perf, a11y, best practices, SEO; LCP, TBT, CLS)`);
+console.log(
+  `\nLighthouse medians of ${runs} run(s) (perf, a11y, best practices, SEO; LCP, TBT, CLS); mobile at ${mobileCpuSlowdown}× CPU slowdown`,
+);
 console.log(`${'page'.padEnd(20)}${'preset'.padEnd(9)} perf a11y   bp  seo     LCP     TBT    CLS`);
 for (const { page, preset, median: m } of report) {
   const s = m.scores;
@@ -191,7 +220,10 @@ if (lostEverywhere.size > 0)
   );
 
 mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
-writeFileSync(join(repoRoot, '.tmp/audit.json'), JSON.stringify({ runs, min, report }, null, 2));
+writeFileSync(
+  join(repoRoot, '.tmp/audit.json'),
+  JSON.stringify({ runs, min, mobileCpuSlowdown, calibration, report }, null, 2),
+);
 console.log('Every run: .tmp/audit.json');
 
 const failing = report.flatMap(({ page, preset, median: m }) =>

@@ -50,7 +50,8 @@ within 20m npm run --silent test:e2e
 
 step "Lighthouse audit (fails under 95 in any category)"
 # Five runs rather than three: total blocking time moves with whatever else the machine does,
-# and the median of five is steadier against one bad run.
+# and the median of five is steadier against one bad run. The mobile preset's CPU slowdown is
+# first calibrated on this machine with a blank page (scripts/cpu-calibration.ts, README).
 within 15m npm run --silent audit -- --runs 5
 
 step "all passed"
