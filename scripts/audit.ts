@@ -7,8 +7,9 @@
  * under `--min` (default 95).
  *
  * Build first (`npm run build`); WEB_ROOT picks another build folder. `--only <text>` audits only
- * the pages whose path contains it, `--preset mobile` (or desktop) only that preset; `--lhr <folder>` also writes every run's full Lighthouse
- * report there (JSON, for the details behind a score: LCP element, long tasks, layout shifts).
+ * the pages whose path contains it, `--preset mobile` (or desktop) only that preset; `--lhr
+ * <folder>` also writes every run's full Lighthouse report there (JSON, for the details behind a
+ * score: LCP element, long tasks, layout shifts).
  * `--lcp-path` prints, after each page on mobile, the simulated chain its LCP waited for
  * (scripts/lcp-path.ts); `--tbt-tasks`, the tasks its blocking time came from
  * (scripts/blocking-tasks.ts). `--lang` (default zh-CN) is the browser's language: the site's visitors are mostly in China,

@@ -16,8 +16,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
-import { TBTImpactTasks } from 'lighthouse/core/computed/tbt-impact-tasks.js';
-import { requestComputed } from './lighthouse-computed.js';
+import { MainThreadTasks } from 'lighthouse/core/computed/main-thread-tasks.js';
 
 /** Lighthouse's mobile preset. */
 export const defaultCpuSlowdown = 4;
@@ -38,12 +37,10 @@ const blankPage = `<!doctype html>
 </html>
 `;
 
-/** The longest top-level main-thread task of the page's load, as observed (unslowed). */
+/** The longest top-level main-thread task of the page's load, as observed (unslowed), from
+ * Lighthouse's own task tree of the trace. */
 async function longestTaskMs(result: RunnerResult): Promise<number> {
-  const tasks: { parent?: unknown; startTime: number; duration: number }[] = await requestComputed(
-    TBTImpactTasks,
-    result,
-  );
+  const tasks = await MainThreadTasks.request(result.artifacts.Trace, { computedCache: new Map() } as never);
   return Math.max(
     0,
     ...tasks.filter((task) => task.parent === undefined && task.startTime >= 0).map((task) => task.duration),
