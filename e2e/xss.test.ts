@@ -30,22 +30,29 @@ interface Seeded {
   markers: string[];
 }
 
-const perBody = 10;
+const perBody = 20;
 /** Ends whatever state a vector leaves the HTML parser in (an open attribute or comment, a
- * raw-text element, foreign content), so the next vector in the body is parsed as if alone. */
-const reset = `"'>--></script></style></textarea></title></xmp></iframe></noembed></noframes></noscript></template></select></table></svg></math>`;
+ * raw-text element, foreign content), so the next vector in the body is parsed as if alone. The
+ * </p> comes before </noscript>: a paragraph left open inside <noscript> (parsed as elements, as
+ * a sanitizer parses) makes the parser ignore </noscript>, and the rest of the body would stay
+ * inside it. */
+const reset = `"'>--></script></style></textarea></title></xmp></iframe></noembed></noframes></p></noscript></template></select></table></svg></math>`;
 
 /** Vectors after which nothing in the same body can be parsed as it would be alone: <plaintext>
  * makes the rest of the document text, and a <form> left open inside <math> cannot be closed
- * again, so whatever follows stays inside MathML. Each goes last in its body. */
+ * again, so whatever follows stays inside MathML. Each goes last in a body of its own batch, one
+ * to a batch: a second one after it would never be parsed as a vector. */
 const takesTheRest = (vector: string) => vector.includes('<plaintext') || vector.startsWith('<form><math>');
 
 function batches(vectors: readonly string[]): string[][] {
+  const others = vectors.filter((v) => !takesTheRest(v));
   const groups: string[][] = [];
-  for (let start = 0; start < vectors.length; start += perBody) {
-    const group = vectors.slice(start, start + perBody);
-    groups.push([...group.filter((v) => !takesTheRest(v)), ...group.filter(takesTheRest)]);
-  }
+  for (let start = 0; start < others.length; start += perBody) groups.push(others.slice(start, start + perBody));
+  vectors.filter(takesTheRest).forEach((vector, index) => {
+    const group = groups[index];
+    if (group === undefined) groups.push([vector]);
+    else group.push(vector);
+  });
   return groups;
 }
 
