@@ -97,6 +97,7 @@ async function audit(url: string, port: number, config: Config | undefined): Pro
     port,
     ...(config === undefined ? { throttling: { cpuSlowdownMultiplier: mobileCpuSlowdown } } : {}),
     logLevel: 'error',
+    disableFullPageScreenshot: true,
     onlyCategories: [...categories],
     output: 'json',
     throttlingMethod: values.throttling as 'simulate' | 'devtools',

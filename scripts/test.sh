@@ -49,9 +49,9 @@ within 15m bash scripts/ensure-chromium.sh
 within 20m npm run --silent test:e2e
 
 step "Lighthouse audit (fails under 95 in any category)"
-# Five runs rather than three: total blocking time moves with whatever else the machine does,
-# and the median of five is steadier against one bad run. The mobile preset's CPU slowdown is
-# first calibrated on this machine with a blank page (scripts/cpu-calibration.ts, README).
-within 15m npm run --silent audit -- --runs 5
+# Three runs each, as the issue asks. Once the mobile preset's CPU slowdown is calibrated on this
+# machine with a blank page (scripts/cpu-calibration.ts, README), a run scores 99-100 and the
+# median of three stays far from the gate; five runs made CI three minutes longer for nothing.
+within 15m npm run --silent audit
 
 step "all passed"
