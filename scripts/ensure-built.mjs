@@ -1,10 +1,12 @@
 // Builds whatever is out of date before the server or the admin command runs: the server with
-// `tsc -b` (incremental, about a second when nothing changed) and the site with Vite when any
-// of its sources is newer than the last build.
+// `tsc -b` (incremental, about a second when nothing changed), the admin command's bundle
+// (scripts/bundle-admin.mjs) when the server's compiled files are newer, and the site with Vite
+// when any of its sources is newer than the last build.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureAdminBundle } from './bundle-admin.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = (args, cwd = root) =>
@@ -18,6 +20,7 @@ function newestChange(path) {
 
 export function ensureBuilt() {
   run(['node_modules/typescript/bin/tsc', '-b', 'server']);
+  ensureAdminBundle();
   const built = join(root, 'web/dist/index.html');
   const sources = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'packages/contract/src'];
   const sourcesChanged = Math.max(...sources.map((path) => newestChange(join(root, path))));

@@ -4,10 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SiteConfig } from '@chat-site/contract';
 import { Settings } from 'typebox/system';
 import { Value } from 'typebox/value';
+import { repoRoot } from './paths.js';
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
@@ -51,7 +51,6 @@ type Env = Record<string, string | undefined>;
 /** Wire timestamps are wall-clock times in this zone unless TIME_ZONE says otherwise. */
 export const defaultTimeZone = 'Asia/Shanghai';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const defaultDatabaseUrl = 'sqlite:./data/site.db';
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 

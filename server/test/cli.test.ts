@@ -1,10 +1,10 @@
 /**
- * The operator's command line, run for real: the built server/dist/cli/main.js as a child process
- * on a fresh database (SQLite, or PostgreSQL when TEST_POSTGRES_URL is set). What it wrote is read
+ * The operator's command line, run for real: the built and bundled server/dist/admin.js as a child
+ * process on a fresh database (SQLite, or PostgreSQL when TEST_POSTGRES_URL is set). What it wrote is read
  * back through the command line itself and through the real HTTP API built on the same database.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,9 +14,8 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
-import { createTestDatabase, repoRoot, testEnv, type TestDatabase } from './helpers.js';
+import { cliPath, createTestDatabase, testEnv, type TestDatabase } from './helpers.js';
 
-const cliPath = join(repoRoot, 'server/dist/cli/main.js');
 const workDir = mkdtempSync(join(tmpdir(), 'chat-site-cli-'));
 const databases: TestDatabase[] = [];
 const png = Buffer.from(
@@ -24,7 +23,7 @@ const png = Buffer.from(
   'base64',
 );
 
-before(() => assert.ok(existsSync(cliPath), `${cliPath} is missing: run npx tsc -b server first`));
+before(() => assert.ok(existsSync(cliPath), `${cliPath} is missing: run npm run build first`));
 after(async () => {
   await Promise.all(databases.map((database) => database.drop()));
   rmSync(workDir, { recursive: true, force: true });
@@ -136,6 +135,22 @@ describe('help', () => {
     assert.equal(result.code, 0);
     assert.match(result.stdout, /^Usage: chat-site-admin packages set \[options\] <os>/);
     assert.match(result.stdout, /--released-at <time>/);
+  });
+
+  test('a reader that closes the pipe early (`| head`) ends the command quietly with its own code', async () => {
+    const database = await freshDatabase();
+    await ok(database, 'demo', 'load');
+    const child = spawn(process.execPath, [cliPath, 'bulletins', 'list'], {
+      cwd: workDir,
+      env: { ...process.env, DATABASE_URL: database.url },
+    });
+    // Closed before the command starts, so its first line meets a pipe nobody reads.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    assert.equal(stderr, '');
+    assert.equal(code, 0);
   });
 
   test('a command group without a command shows its help and exits 2', async () => {

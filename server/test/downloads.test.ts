@@ -16,9 +16,8 @@ import { loadDemoContent } from '../src/demo/load.js';
 import { toWireTime } from '../src/lib/time.js';
 import { replacePackages } from '../src/packages/repository.js';
 import { setAppConfig } from '../src/settings/repository.js';
-import { createTestDatabase, repoRoot, testEnv, type TestDatabase } from './helpers.js';
+import { cliPath, createTestDatabase, repoRoot, testEnv, type TestDatabase } from './helpers.js';
 
-const cliPath = join(repoRoot, 'server/dist/cli/main.js');
 const site = loadConfig(testEnv({ url: 'sqlite::memory:', drop: async () => undefined })).site;
 const zone = 'Asia/Shanghai';
 
@@ -75,7 +74,7 @@ const today = () => toWireTime(new Date(), zone).slice(0, 10);
 let main: Setup;
 let packages: { OS: string; DownloadURL: string }[];
 before(async () => {
-  assert.ok(existsSync(cliPath), `${cliPath} is missing: run npx tsc -b server first`);
+  assert.ok(existsSync(cliPath), `${cliPath} is missing: run npm run build first`);
   main = await setUp();
   packages = (await main.app.inject({ url: '/v1/common/getInstallPackageAddrs' })).json();
 });

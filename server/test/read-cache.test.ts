@@ -16,9 +16,9 @@ import { ReadCache, preferredEncoding } from '../src/lib/read-cache.js';
 import {
   adminToken,
   bearer,
+  cliPath,
   createTestDatabase,
   dialect,
-  repoRoot,
   spawnServer,
   startTestApp,
   testEnv,
@@ -224,7 +224,7 @@ describe(`several servers on one ${dialect} database`, () => {
     const added = await new Promise<string>((done, fail) =>
       execFile(
         process.execPath,
-        [`${repoRoot}/server/dist/cli/main.js`, 'bulletins', 'add', '--title', '命令行发布', '--content', '<p>x</p>'],
+        [cliPath, 'bulletins', 'add', '--title', '命令行发布', '--content', '<p>x</p>'],
         { env: { ...process.env, DATABASE_URL: database.url, ADMIN_TOKEN: adminToken } },
         (error, stdout, stderr) => (error === null ? done(stdout) : fail(new Error(stderr))),
       ),

@@ -13,7 +13,7 @@ import type { BulletinDetail } from '@chat-site/contract';
 import { xssVectors } from '../../e2e/fixtures/xss-vectors.js';
 import { markupDepth, maxMarkupDepth, sanitizeBulletinHtml, tooDeeplyNested } from '../src/bulletins/sanitize.js';
 import { demoBulletins } from '../src/demo/bulletins.js';
-import { bearer, createTestDatabase, repoRoot, startTestApp, type TestApp } from './helpers.js';
+import { bearer, cliPath, createTestDatabase, repoRoot, startTestApp, type TestApp } from './helpers.js';
 
 /** What the output may hold: tag name to its allowed attributes. */
 const allowed: Record<string, readonly string[]> = {
@@ -301,7 +301,7 @@ describe('markup nested too deep to clean quickly', () => {
       const result = await new Promise<{ code: number | null; stderr: string }>((done) =>
         execFile(
           process.execPath,
-          [join(repoRoot, 'server/dist/cli/main.js'), 'bulletins', 'add', '--title', 'x', '--content-file', body],
+          [cliPath, 'bulletins', 'add', '--title', 'x', '--content-file', body],
           { cwd: repoRoot, env: { ...process.env, DATABASE_URL: database.url } },
           (error, _stdout, stderr) => done({ code: error === null ? 0 : (error.code as number), stderr }),
         ),

@@ -56,6 +56,14 @@ function fail(message: string, code: number): number {
   return code;
 }
 
+// A reader that stops early (`bulletins list | head`) closes the pipe: what is left to print has
+// nowhere to go, which is no failure of the command's. Anything it changed was changed before it
+// printed.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 try {
   await buildProgram().parseAsync(process.argv);
 } catch (error) {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { OperatingSystem } from '@chat-site/contract';
 import type { Kysely } from 'kysely';
 import { createBulletin } from '../bulletins/repository.js';
@@ -8,9 +8,10 @@ import { extensionOf, imageTypes, packageTypes } from '../files/content-types.js
 import { storeFile } from '../files/repository.js';
 import { setPackage } from '../packages/repository.js';
 import { claimDemoLoad, setAppConfig } from '../settings/repository.js';
+import { serverRoot } from '../paths.js';
 import { demoBulletins } from './bulletins.js';
 
-const assetsDir = new URL('../../demo-assets/', import.meta.url);
+const assetsDir = join(serverRoot, 'demo-assets');
 const dayMs = 24 * 60 * 60 * 1000;
 
 const demoPackages: Record<OperatingSystem, string> = {
@@ -23,7 +24,7 @@ const demoPackages: Record<OperatingSystem, string> = {
 async function storeAsset(db: Kysely<Database>, name: string): Promise<string> {
   const ext = extensionOf(name);
   const contentType = imageTypes[ext] ?? packageTypes[ext] ?? 'application/octet-stream';
-  const data = readFileSync(fileURLToPath(new URL(name, assetsDir)));
+  const data = readFileSync(join(assetsDir, name));
   return (await storeFile(db, { name, contentType, data })).path;
 }
 
