@@ -3,7 +3,6 @@
 // module it opens over a thousand files (TypeBox alone 680, Kysely 288) and took about a second
 // to start on a two-core machine; bundled it starts in about a third of that. better-sqlite3
 // stays outside: it loads a compiled addon from its own folder.
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
@@ -26,26 +25,6 @@ export function bundleAdmin() {
     sourcemap: true,
     logLevel: 'warning',
   });
-}
-
-function newestChange(path) {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  const names = readdirSync(path).filter((name) => join(path, name) !== adminBundle && !name.startsWith('admin.js.'));
-  return Math.max(0, ...names.map((name) => newestChange(join(path, name))));
-}
-
-/** Bundles again when anything it is made from (the server's and the contract's compiled files)
- * is newer than the bundle, or there is no bundle. */
-export function ensureAdminBundle() {
-  let bundled = 0;
-  try {
-    bundled = statSync(adminBundle).mtimeMs;
-  } catch {
-    // not bundled yet
-  }
-  const inputs = ['server/dist', 'packages/contract/dist'].map((path) => newestChange(join(root, path)));
-  if (bundled < Math.max(...inputs)) bundleAdmin();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) bundleAdmin();

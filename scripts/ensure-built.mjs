@@ -6,21 +6,28 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureAdminBundle } from './bundle-admin.mjs';
+import { adminBundle, bundleAdmin } from './bundle-admin.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = (args, cwd = root) =>
   execFileSync(process.execPath, args, { cwd, stdio: ['ignore', process.stderr, process.stderr] });
 
-function newestChange(path) {
+/** The newest modification time below `path`, leaving out the paths `skip` names. */
+function newestChange(path, skip = () => false) {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((name) => newestChange(join(path, name))));
+  const inside = readdirSync(path)
+    .map((name) => join(path, name))
+    .filter((entry) => !skip(entry));
+  return Math.max(0, ...inside.map((entry) => newestChange(entry, skip)));
 }
+
+const isBundle = (path) => path.startsWith(adminBundle);
 
 export function ensureBuilt() {
   run(['node_modules/typescript/bin/tsc', '-b', 'server']);
-  ensureAdminBundle();
+  const compiled = ['server/dist', 'packages/contract/dist'].map((path) => newestChange(join(root, path), isBundle));
+  if (!existsSync(adminBundle) || statSync(adminBundle).mtimeMs < Math.max(...compiled)) bundleAdmin();
   const built = join(root, 'web/dist/index.html');
   const sources = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'packages/contract/src'];
   const sourcesChanged = Math.max(...sources.map((path) => newestChange(join(root, path))));
