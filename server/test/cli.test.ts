@@ -1,7 +1,8 @@
 /**
  * The operator's command line, run for real: the built and bundled server/dist/admin.js as a child
- * process on a fresh database (SQLite, or PostgreSQL when TEST_POSTGRES_URL is set). What it wrote is read
- * back through the command line itself and through the real HTTP API built on the same database.
+ * process on a fresh database (SQLite, or PostgreSQL when TEST_POSTGRES_URL is set). What it wrote
+ * is read back through the command line itself and through the real HTTP API built on the same
+ * database.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
