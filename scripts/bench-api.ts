@@ -7,17 +7,15 @@
  * BENCH_ROUNDS rounds (order swapped each round) so that drift on a shared machine hits both.
  *
  * Reported: requests/s of each, the endpoint's share of its ceiling, p50/p99 latency, errors.
- * Results also go to .tmp/bench-api.json. Exits 1 when a read endpoint is under 80 % of its
- * ceiling, or anything answered an error.
+ * Results also go to .tmp/bench-api.json, or to the file BENCH_RESULTS names. Exits 1 when a
+ * read endpoint is under 80 % of its ceiling, or anything answered an error.
  *
  * Environment: BENCH_SECONDS per measurement (default 10), BENCH_ROUNDS (default 3),
  * BENCH_CONNECTIONS (default 100), BENCH_WARMUP_SECONDS (default 3).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { intFromEnv, publishAnnouncements, repoRoot, startBenchServer } from './bench-support.js';
+import { intFromEnv, publishAnnouncements, startBenchServer, writeResults } from './bench-support.js';
 
 const seconds = intFromEnv('BENCH_SECONDS', 10, 2, 600);
 const rounds = intFromEnv('BENCH_ROUNDS', 3, 1, 20);
@@ -126,21 +124,12 @@ try {
         `${r.endpoint.bytesPerResponse} | ${r.endpoint.errors} |`,
     );
   }
-  const out = join(repoRoot, '.tmp/bench-api.json');
-  mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
-  writeFileSync(
-    out,
-    `${JSON.stringify(
-      {
-        when: new Date().toISOString(),
-        settings: { seconds, rounds, connections, warmupSeconds, headers, goalPct: goal * 100 },
-        machine: { node: process.version, cpus: cpus().length, loadAverageAtEnd: loadavg() },
-        results,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  const out = writeResults('bench-api', {
+    when: new Date().toISOString(),
+    settings: { seconds, rounds, connections, warmupSeconds, headers, goalPct: goal * 100 },
+    machine: { node: process.version, cpus: cpus().length, loadAverageAtEnd: loadavg() },
+    results,
+  });
   console.log(`\nresults: ${out}`);
   const failed = results.filter((r) => !r.ok);
   if (failed.length === 0) {

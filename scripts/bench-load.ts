@@ -6,8 +6,9 @@
  *
  * Reported per target: requests/s, latency p50/p99/max, totals, errors, timeouts, non-2xx, RSS
  * at start and end, and whether memory stayed flat (mean RSS of the first 10 s against the last
- * 10 s; growth over 10 % is NOT FLAT). Results also go to .tmp/bench-load.json. Exits 1 when any
- * target had an error, a timeout or a non-2xx answer, or memory was not flat.
+ * 10 s; growth over 10 % is NOT FLAT). Results also go to .tmp/bench-load.json, or to the file
+ * BENCH_RESULTS names. Exits 1 when any target had an error, a timeout or a non-2xx answer, or
+ * memory was not flat.
  *
  * Build first (`npm run build`); the server serves its own copy of web/dist, so a rebuild during
  * a run does not break it. Only 127.0.0.1 is contacted. Environment: BENCH_SECONDS (3–600),
@@ -15,18 +16,16 @@
  * (default 100), BENCH_TARGETS (e.g. `page,asset`: only targets whose names contain one of these).
  * With BENCH_SECONDS under 30 the memory windows shrink to a third of the run each.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import {
   intFromEnv,
   publishAnnouncements,
-  repoRoot,
   RssSampler,
   startBenchServer,
   type RssSample,
+  writeResults,
 } from './bench-support.js';
 
 const seconds = intFromEnv('BENCH_SECONDS', 60, 3, 600);
@@ -238,9 +237,7 @@ try {
     serverLogLines: unexpected.length,
     results,
   };
-  const out = join(repoRoot, '.tmp/bench-load.json');
-  mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  const out = writeResults('bench-load', report);
   console.log(`\nresults: ${out}`);
   if (failed.length === 0) {
     console.log('PASS: no errors, timeouts or non-2xx answers; memory flat on every target');

@@ -1,16 +1,25 @@
 /**
- * For scripts/bench-load.ts: the real built server on a fresh SQLite file and a free 127.0.0.1
+ * For scripts/bench-load.ts and scripts/bench-api.ts: the real built server on a fresh SQLite file and a free 127.0.0.1
  * port, realistic content published through the admin API, and the server's RSS read from /proc.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 export const repoRoot = resolve(import.meta.dirname, '..');
+
+/** Writes a benchmark's results as JSON to BENCH_RESULTS, or to .tmp/<name>.json; answers the
+ * path written. */
+export function writeResults(name: string, results: unknown): string {
+  const out = resolve(process.env.BENCH_RESULTS || join(repoRoot, '.tmp', `${name}.json`));
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  return out;
+}
 
 export interface BenchServer {
   url: string;
@@ -48,13 +57,15 @@ function requireBuild(): void {
 /**
  * A private copy of the built site: a rebuild of web/dist during a run (hashes change, old
  * assets vanish) would otherwise turn the asset target into 404s. Answers the copy's root and
- * the main hashed script that its index.html loads (index-<hash>.js).
+ * the main hashed script that its index.html starts (index-<hash>.js).
  */
 function snapshotSite(dir: string): { webRoot: string; asset: string } {
   const webRoot = join(dir, 'web');
   cpSync(join(repoRoot, 'web/dist'), webRoot, { recursive: true });
   const html = readFileSync(join(webRoot, 'index.html'), 'utf8');
-  const asset = /src="\/assets\/(index-[\w-]+\.js)"/.exec(html)?.[1];
+  // The boot script starts the entry after the first paint, from the list the build writes into
+  // <meta name="entry-scripts">: the page has no <script src> for it.
+  const asset = /\/assets\/(index-[\w-]+\.js)/.exec(html)?.[1];
   if (asset === undefined || !existsSync(join(webRoot, 'assets', asset))) {
     throw new Error('web/dist is incomplete (a build in progress?): run `npm run build` and try again');
   }

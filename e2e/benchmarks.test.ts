@@ -1,0 +1,75 @@
+/**
+ * The two benchmarks still run against the site as it is built now: each is started for a few
+ * seconds at a few connections, and every target must answer, without errors, through the whole
+ * run. Their figures are not judged here (the share of the ceiling and flat memory need the full
+ * run, `npm run bench:api` and `npm run bench:load`); what this catches is a script that no
+ * longer starts, as when the page stopped naming its entry script in a <script src>.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { repoRoot } from '../scripts/bench-support.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'chat-site-bench-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs a benchmark script briefly; answers its exit status, output and results file. */
+function runBenchmark(script: string, env: Record<string, string>) {
+  const results = join(dir, `${script}.json`);
+  const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', `scripts/${script}.ts`], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, BENCH_WARMUP_SECONDS: '0', BENCH_CONNECTIONS: '4', BENCH_RESULTS: results },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  const output = `${run.stdout}${run.stderr}`;
+  // 0 passed, 1 judged a figure: either way the script ran to its report.
+  assert.ok(run.status === 0 || run.status === 1, `${script} ended with ${run.status ?? run.signal}:\n${output}`);
+  return { output, report: JSON.parse(readFileSync(results, 'utf8')) as { results: Record<string, unknown>[] } };
+}
+
+describe('the benchmarks', () => {
+  test('bench:api measures both reads and their ceilings without an error', () => {
+    const { report, output } = runBenchmark('bench-api', { BENCH_SECONDS: '2', BENCH_ROUNDS: '1' });
+    assert.deepEqual(
+      report.results.map((result) => result.name),
+      ['bulletin/page', 'bulletin/detail'],
+    );
+    for (const result of report.results as {
+      name: string;
+      endpoint: { requestsPerSecond: number; errors: number; bytesPerResponse: number };
+      ceiling: { requestsPerSecond: number; errors: number; bytesPerResponse: number };
+    }[]) {
+      for (const side of [result.endpoint, result.ceiling]) {
+        assert.ok(side.requestsPerSecond > 0, `${result.name}: no request answered\n${output}`);
+        assert.equal(side.errors, 0, `${result.name}: errors\n${output}`);
+      }
+      // The ceiling answers the same bytes as the endpoint, or the comparison means nothing.
+      assert.equal(result.ceiling.bytesPerResponse, result.endpoint.bytesPerResponse, result.name);
+    }
+  });
+
+  test('bench:load loads every target without an error', () => {
+    const { report, output } = runBenchmark('bench-load', { BENCH_SECONDS: '3' });
+    assert.deepEqual(
+      report.results.map((result) => result.name),
+      ['bulletin/page', 'bulletin/detail', 'page /', 'hashed asset'],
+    );
+    for (const result of report.results as {
+      name: string;
+      probe: { status: number; contentEncoding: string | null };
+      totalRequests: number;
+      errors: number;
+      timeouts: number;
+      non2xx: number;
+    }[]) {
+      assert.equal(result.probe.status, 200, `${result.name}\n${output}`);
+      assert.equal(result.probe.contentEncoding, 'br', `${result.name} is served compressed`);
+      assert.ok(result.totalRequests > 0, `${result.name}: no request answered\n${output}`);
+      assert.deepEqual([result.errors, result.timeouts, result.non2xx], [0, 0, 0], `${result.name}\n${output}`);
+    }
+  });
+});
