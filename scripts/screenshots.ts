@@ -93,6 +93,13 @@ async function shoot(page: Page, name: string, viewport: Viewport, theme: string
       }
       window.scrollTo(0, 0);
     });
+  // A screen still loading something (a route reached by a hash change on the same page, where
+  // networkidle answers at once) is shot once it has drawn it, or after 5 s as it stands.
+  if (scripts) {
+    await page
+      .waitForFunction(() => document.querySelector('[data-loading]') === null, undefined, { timeout: 5000 })
+      .catch(() => undefined);
+  }
   await page.waitForTimeout(400);
   const file = join(outDir, `${name}-${viewport}-${theme}.png`);
   await page.screenshot({ path: file, fullPage: true });
