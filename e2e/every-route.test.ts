@@ -160,9 +160,17 @@ async function loadEverything(page: Page): Promise<void> {
     }
   });
   await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() => [...document.images].every((image) => image.complete), undefined, {
-    timeout: 10_000,
-  });
+  await page.waitForFunction(
+    () => {
+      const pending = [...document.images].filter((image) => !image.complete);
+      // What was drawn after the scroll (the footer follows hydration, with its lazy logo) is
+      // brought into view, or its lazy images would never load.
+      pending[0]?.scrollIntoView();
+      return pending.length === 0;
+    },
+    undefined,
+    { timeout: 10_000 },
+  );
 }
 
 /** Every route of SPEC.md section 2 (and one that does not exist), each with what shows it is
