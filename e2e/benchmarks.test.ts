@@ -16,8 +16,8 @@ import { repoRoot } from '../scripts/bench-support.js';
 const dir = mkdtempSync(join(tmpdir(), 'chat-site-bench-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs a benchmark script briefly; answers its exit status, output and results file. */
-function runBenchmark(script: string, env: Record<string, string>) {
+/** Runs a benchmark script briefly; answers its output and the results it wrote. */
+function runBenchmark<Result extends { name: string }>(script: string, env: Record<string, string>) {
   const results = join(dir, `${script}.json`);
   const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', `scripts/${script}.ts`], {
     cwd: repoRoot,
@@ -28,21 +28,21 @@ function runBenchmark(script: string, env: Record<string, string>) {
   const output = `${run.stdout}${run.stderr}`;
   // 0 passed, 1 judged a figure: either way the script ran to its report.
   assert.ok(run.status === 0 || run.status === 1, `${script} ended with ${run.status ?? run.signal}:\n${output}`);
-  return { output, report: JSON.parse(readFileSync(results, 'utf8')) as { results: Record<string, unknown>[] } };
+  return { output, report: JSON.parse(readFileSync(results, 'utf8')) as { results: Result[] } };
 }
 
 describe('the benchmarks', () => {
   test('bench:api measures both reads and their ceilings without an error', () => {
-    const { report, output } = runBenchmark('bench-api', { BENCH_SECONDS: '2', BENCH_ROUNDS: '1' });
+    type Side = { requestsPerSecond: number; errors: number; bytesPerResponse: number };
+    const { report, output } = runBenchmark<{ name: string; endpoint: Side; ceiling: Side }>('bench-api', {
+      BENCH_SECONDS: '2',
+      BENCH_ROUNDS: '1',
+    });
     assert.deepEqual(
       report.results.map((result) => result.name),
       ['bulletin/page', 'bulletin/detail'],
     );
-    for (const result of report.results as {
-      name: string;
-      endpoint: { requestsPerSecond: number; errors: number; bytesPerResponse: number };
-      ceiling: { requestsPerSecond: number; errors: number; bytesPerResponse: number };
-    }[]) {
+    for (const result of report.results) {
       for (const side of [result.endpoint, result.ceiling]) {
         assert.ok(side.requestsPerSecond > 0, `${result.name}: no request answered\n${output}`);
         assert.equal(side.errors, 0, `${result.name}: errors\n${output}`);
@@ -53,19 +53,19 @@ describe('the benchmarks', () => {
   });
 
   test('bench:load loads every target without an error', () => {
-    const { report, output } = runBenchmark('bench-load', { BENCH_SECONDS: '3' });
-    assert.deepEqual(
-      report.results.map((result) => result.name),
-      ['bulletin/page', 'bulletin/detail', 'page /', 'hashed asset'],
-    );
-    for (const result of report.results as {
+    const { report, output } = runBenchmark<{
       name: string;
       probe: { status: number; contentEncoding: string | null };
       totalRequests: number;
       errors: number;
       timeouts: number;
       non2xx: number;
-    }[]) {
+    }>('bench-load', { BENCH_SECONDS: '3' });
+    assert.deepEqual(
+      report.results.map((result) => result.name),
+      ['bulletin/page', 'bulletin/detail', 'page /', 'hashed asset'],
+    );
+    for (const result of report.results) {
       assert.equal(result.probe.status, 200, `${result.name}\n${output}`);
       assert.equal(result.probe.contentEncoding, 'br', `${result.name} is served compressed`);
       assert.ok(result.totalRequests > 0, `${result.name}: no request answered\n${output}`);

@@ -124,6 +124,18 @@ async function open(viewport: Viewport, theme: Theme): Promise<Watched> {
 }
 
 /**
+ * The landing page once its content is hydrated (the footer follows it): a control that adds a
+ * node under <main> any earlier would see hydration drop it, as the prerender did not have it.
+ */
+async function openLanding(viewport: Viewport, theme: Theme): Promise<Watched> {
+  const w = await open(viewport, theme);
+  await w.page.goto(`${server.url}/#/`);
+  await w.page.getByRole('heading', { level: 1, name: productName }).waitFor();
+  await w.page.locator('footer').waitFor();
+  return w;
+}
+
+/**
  * The site's own images that break the issue's rules (SVG, or AVIF or WebP, with a width and
  * height in the markup, lazy when they start below the first screen), once the page is fully
  * drawn (the footer too). An announcement's pictures (in its <article>) are the operator's
@@ -249,13 +261,8 @@ describe('every route: no axe, CSP or console errors, and images as the issue as
   }
 
   test('control: axe reports an image without a text alternative', async () => {
-    const w = await open('desktop', 'light');
+    const w = await openLanding('desktop', 'light');
     try {
-      await w.page.goto(`${server.url}/#/`);
-      await w.page.getByRole('heading', { level: 1, name: productName }).waitFor();
-      // Added once the content is hydrated (the footer follows it), or hydration would drop a
-      // node the prerender did not have.
-      await w.page.locator('footer').waitFor();
       await w.page.evaluate(() => document.querySelector('main')?.append(document.createElement('img')));
       assert.match((await axeViolations(w.page)).join('\n'), /^image-alt:/m);
     } finally {
@@ -264,11 +271,8 @@ describe('every route: no axe, CSP or console errors, and images as the issue as
   });
 
   test('control: an unsized PNG below the first screen, loaded at once, is reported', async () => {
-    const w = await open('phone', 'light');
+    const w = await openLanding('phone', 'light');
     try {
-      await w.page.goto(`${server.url}/#/`);
-      await w.page.getByRole('heading', { level: 1, name: productName }).waitFor();
-      await w.page.locator('footer').waitFor();
       assert.deepEqual(await imageProblems(w.page), []);
       await w.page.evaluate(() => {
         const image = document.createElement('img');
@@ -287,10 +291,8 @@ describe('every route: no axe, CSP or console errors, and images as the issue as
   });
 
   test('control: a violation is caught by the listener and shows in the console', async () => {
-    const w = await open('desktop', 'dark');
+    const w = await openLanding('desktop', 'dark');
     try {
-      await w.page.goto(`${server.url}/#/`);
-      await w.page.getByRole('heading', { level: 1, name: productName }).waitFor();
       await w.page.evaluate(() => {
         const image = document.createElement('img');
         image.src = 'https://not-allowed.example.com/pixel.png';

@@ -1,6 +1,7 @@
 /**
- * For scripts/bench-load.ts and scripts/bench-api.ts: the real built server on a fresh SQLite file and a free 127.0.0.1
- * port, realistic content published through the admin API, and the server's RSS read from /proc.
+ * For scripts/bench-load.ts and scripts/bench-api.ts: the real built server on a fresh SQLite
+ * file and a free 127.0.0.1 port, realistic content published through the admin API, the
+ * server's RSS read from /proc, and where the results go.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -83,9 +83,9 @@ const outDir = join(repoRoot, '.tmp/screenshots');
 mkdirSync(outDir, { recursive: true });
 
 async function shoot(page: Page, name: string, viewport: Viewport, theme: string, scripts = true): Promise<void> {
-  // Scroll through once so lazy images load before the full-page shot (a page without scripts
-  // would never answer).
-  if (scripts)
+  // A page without scripts would answer neither of these.
+  if (scripts) {
+    // Scroll through once so lazy images load before the full-page shot.
     await page.evaluate(async () => {
       for (let y = 0; y < document.body.scrollHeight; y += 600) {
         window.scrollTo(0, y);
@@ -93,9 +93,8 @@ async function shoot(page: Page, name: string, viewport: Viewport, theme: string
       }
       window.scrollTo(0, 0);
     });
-  // A screen still loading something (a route reached by a hash change on the same page, where
-  // networkidle answers at once) is shot once it has drawn it, or after 5 s as it stands.
-  if (scripts) {
+    // A screen still loading something (a route reached by a hash change on the same page, where
+    // networkidle answers at once) is shot once it has drawn it, or after 5 s as it stands.
     await page
       .waitForFunction(() => document.querySelector('[data-loading]') === null, undefined, { timeout: 5000 })
       .catch(() => undefined);
