@@ -186,8 +186,15 @@ describe('the primary domain', () => {
         assert.deepEqual((await shown()).sort(), [...platforms].sort(), `${host} before the script`);
         // Where the card stands; its height follows the facts the package list has for it.
         const place = async () => {
-          const box = await page.locator('li[data-platform="android"]').boundingBox();
-          return box && { x: box.x, y: box.y, width: box.width };
+          const card = page.locator('li[data-platform="android"]').filter({ visible: true });
+          // The card can be replaced between being found and being measured (no box then):
+          // measure the one that stands.
+          for (let attempt = 0; attempt < 20; attempt += 1) {
+            const box = await card.boundingBox();
+            if (box !== null) return { x: box.x, y: box.y, width: box.width };
+            await page.waitForTimeout(50);
+          }
+          throw new Error(`${host}: the Android card has no box`);
         };
         const before = await place();
 
