@@ -26,6 +26,15 @@ import { settingAdminRoutes, settingRoutes } from './settings/routes.js';
 import { validatorCompiler } from './lib/validation.js';
 import { adminGuard, refuseUnstorableText } from './lib/admin-guard.js';
 
+const adminPrefix = '/v1/admin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The public reads held in memory, for what watches the server (tests, metrics). */
+    readCache: ReadCache;
+  }
+}
+
 export interface BuildOptions {
   config: ServerConfig;
   db: Db;
@@ -37,6 +46,8 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
   const app = Fastify({
     logger: { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
+    // A hop count believes only the addresses the operator's own proxies appended; never `true`,
+    // which would believe whatever a client wrote into X-Forwarded-For.
     trustProxy:
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
@@ -75,6 +86,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
   const changes = watchContentChanges(db, app.log);
   app.addHook('onClose', () => changes.close());
   const deps: RouteDeps = { db, config, cache: new ReadCache({ changes, maxBytes: config.readCacheMaxBytes }) };
+  app.decorate('readCache', deps.cache);
 
   registerErrorHandling(app);
   app.addHook('onResponse', async (request, reply) => {
@@ -116,10 +128,12 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
     async (api) => {
       await api.register(cors, {
         hook: 'onRequest',
+        // Decided by the route the router matched, never by the raw URL: `/v1/%61dmin/…` reaches
+        // the admin routes too. The admin API's preflights match its own OPTIONS route below.
         delegator: (request, callback) =>
           callback(
             null,
-            request.url.startsWith('/v1/admin')
+            request.routeOptions.url?.startsWith(adminPrefix) === true
               ? { origin: false }
               : // A half-formed preflight is answered like any other, not with a plain-text 400.
                 { origin: '*', maxAge: 86_400, strictPreflight: false },
@@ -198,9 +212,25 @@ function adminApi(token: string, changes: ContentChanges) {
   return async (admin: FastifyInstance, { db, config, cache }: RouteDeps) => {
     admin.addHook(
       'onRequest',
-      adminGuard({ token, maxFailures: config.adminMaxFailures, windowMs: config.adminFailureWindowMs }),
+      adminGuard({
+        token,
+        maxFailures: config.adminMaxFailures,
+        windowMs: config.adminFailureWindowMs,
+        proxyTrusted: config.trustProxy !== false,
+      }),
     );
     admin.addHook('preHandler', refuseUnstorableText);
+    // Many HTTP clients send `Content-Type: application/json` with an empty body (a DELETE, say):
+    // that is no body, not malformed JSON.
+    const parseJson = admin.getDefaultJsonParser('error', 'error');
+    admin.removeContentTypeParser('application/json');
+    admin.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if ((body as string).trim() === '') return done(null, undefined);
+      parseJson(request, body as string, done);
+    });
+    // Browsers' preflights for the admin API land here rather than on the public API's wildcard
+    // route, so no cross-origin page is ever told it may call it.
+    admin.options('/*', async (_request, reply) => reply.status(204).send());
     // A write is committed by the time its answer is on its way: cached reads made before it go.
     admin.addHook('onSend', async (request, reply, payload) => {
       if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) changes.changed();

@@ -244,6 +244,11 @@ describe('admin files and packages', () => {
       ],
     ],
     ['a javascript: URL', [{ OS: 'ios', DownloadURL: 'javascript:alert(1)' }]],
+    ['an ftp: URL', [{ OS: 'ios', DownloadURL: 'ftp://x.example/a.ipa' }]],
+    ['a path that climbs out', [{ OS: 'ios', DownloadURL: 'apk/../../etc/passwd' }]],
+    ['an encoded climb', [{ OS: 'ios', DownloadURL: 'apk/%2e%2e/secret.apk' }]],
+    ['another host through //', [{ OS: 'ios', DownloadURL: '//evil.example/a.ipa' }]],
+    ['a path with a space', [{ OS: 'ios', DownloadURL: 'apk/app 5.0.apk' }]],
     ['a missing hosted file', [{ OS: 'ios', DownloadURL: 'file/preview/0123456789abcdef-none.ipa' }]],
     ['an impossible date', [{ OS: 'ios', DownloadURL: 'https://x.example/a', released_at: '2026-02-30 10:00:00' }]],
     ['a bad sha256', [{ OS: 'ios', DownloadURL: 'https://x.example/a', sha256: 'xyz' }]],
@@ -258,6 +263,64 @@ describe('admin files and packages', () => {
       assert.equal((await call('GET', '/v1/common/getInstallPackageAddrs')).body, before);
     });
   }
+});
+
+describe('relative package addresses and empty bodies', () => {
+  test('a relative DownloadURL is stored and served as sent', async () => {
+    const list = [
+      { OS: 'android', DownloadURL: 'apk/app-5.0.apk' },
+      { OS: 'windows', DownloadURL: '/downloads/星聊-setup.exe' },
+    ];
+    const res = await call('PUT', '/v1/admin/packages', list);
+    assert.equal(res.statusCode, 200, res.body);
+    const served = (await call('GET', '/v1/common/getInstallPackageAddrs')).json<InstallPackageList>();
+    assert.deepEqual(
+      served.map(({ OS, DownloadURL }) => ({ OS, DownloadURL })),
+      list,
+    );
+  });
+
+  test('an empty body sent as application/json is no body: a DELETE goes through', async () => {
+    const created = await call('POST', '/v1/admin/bulletins', { title: '要删的', content: '<p>x</p>' });
+    const { id } = created.json<{ id: number }>();
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/admin/bulletins/${id}`,
+      headers: { ...bearer, 'content-type': 'application/json' },
+      payload: '',
+    });
+    assert.ok(res.statusCode < 300, `${res.statusCode} ${res.body}`);
+    assert.equal((await call('GET', `/v1/bulletin/detail?id=${id}`)).statusCode, 404);
+    // A route that needs a body still says so.
+    const empty = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/admin/packages',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      payload: '',
+    });
+    assert.equal(empty.statusCode, 400);
+  });
+
+  test('an encoded admin path gets no CORS grant either, nor does its preflight', async () => {
+    const origin = 'https://evil.example.com';
+    const write = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/%61dmin/appconfig',
+      headers: { ...bearer, origin },
+      payload: { use_cdn: 0, common_cdn_bucket_url: '' },
+    });
+    assert.equal(write.statusCode, 200, 'the encoded path reaches the admin routes');
+    assert.equal(write.headers['access-control-allow-origin'], undefined);
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/%61dmin/bulletins',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+    });
+    assert.equal(preflight.headers['access-control-allow-origin'], undefined);
+    // The public API keeps its grant.
+    const pub = await t.app.inject({ url: '/v1/ping', headers: { origin } });
+    assert.equal(pub.headers['access-control-allow-origin'], '*');
+  });
 });
 
 describe('admin app config and region document', () => {

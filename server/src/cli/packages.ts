@@ -2,7 +2,8 @@
 import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import type { InstallPackageRow } from '../db/schema.js';
-import { keyPattern, previewPath, storeFile } from '../files/repository.js';
+import { storeFile } from '../files/repository.js';
+import { downloadUrlProblem } from '../lib/schemas.js';
 import { toWireTime } from '../lib/time.js';
 import { listPackages, removePackage, setPackage, UnknownHostedFileError } from '../packages/repository.js';
 import { timeZone, UsageError, withDb } from './context.js';
@@ -42,7 +43,10 @@ function listCommand(command: Command): void {
 }
 
 function setCommand(command: Command): void {
-  const url = new Option('--url <url>', 'an http(s) URL, or the file/preview/<key> path of an uploaded file');
+  const url = new Option(
+    '--url <url>',
+    'an http(s) URL, a path relative to the download base, or the file/preview/<key> path of an uploaded file',
+  );
   command
     .description('publish the package of one operating system, replacing its whole entry')
     .addArgument(osArgument())
@@ -83,12 +87,13 @@ function osArgument(): Argument {
 }
 
 function parseDownloadUrl(text: string): string {
-  if (text.startsWith(previewPath('')) && keyPattern.test(text.slice(previewPath('').length))) return text;
-  try {
-    return parseHttpUrl(text);
-  } catch {
-    throw new InvalidArgumentError('expected an http(s) URL or the file/preview/<key> path of an uploaded file');
+  const problem = downloadUrlProblem(text);
+  if (problem !== undefined) {
+    throw new InvalidArgumentError(
+      `${problem}: give an http(s) URL, a path relative to the download base, or file/preview/<key>`,
+    );
   }
+  return text;
 }
 
 function asUsageError(error: unknown): never {

@@ -11,6 +11,16 @@ import { downloadTarget, isPrimaryHost } from './target.js';
 const isOperatingSystem = (text: string): text is OperatingSystem =>
   (operatingSystems as readonly string[]).includes(text);
 
+/** A Location header carries ASCII only: a file named 星聊-5.0.apk goes out percent-encoded, and
+ * a relative address is resolved against the API's own. */
+function locationOf(target: string, base: string): string {
+  try {
+    return new URL(target, base).href;
+  } catch {
+    return encodeURI(target);
+  }
+}
+
 /**
  * `GET /dl/{os}`: links that never go stale. Each answers 302 to wherever the platform's
  * download is today and counts it for `admin stats`; the redirect is never cached, so every
@@ -24,11 +34,12 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       throw new HttpError(404, `no download for "${os}"; the platforms are ${operatingSystems.join(', ')}`);
     }
     const primaryHost = isPrimaryHost(request.hostname, config.site);
+    const base = apiBase(request, config.publicUrl);
     const target = await downloadTarget(os, {
       db: db.kysely,
       site: config.site,
       timeZone: config.timeZone,
-      apiBase: apiBase(request, config.publicUrl),
+      apiBase: base,
       primaryHost,
     });
     if (target === undefined) {
@@ -47,6 +58,6 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
         request.log.error({ err: error }, 'download count failed'),
       );
     }
-    return reply.header('cache-control', 'no-store').redirect(target, 302);
+    return reply.header('cache-control', 'no-store').redirect(locationOf(target, base), 302);
   });
 };

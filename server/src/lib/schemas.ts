@@ -1,5 +1,6 @@
 import { ErrorBody } from '@chat-site/contract';
 import { Type } from 'typebox';
+import { Value } from 'typebox/value';
 
 /** Ids fit a 32-bit signed integer in both databases. */
 export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
@@ -13,3 +14,32 @@ export const errorResponses = {
   413: ErrorBody,
   415: ErrorBody,
 } as const;
+
+/**
+ * Where an install package entry may point: an absolute http(s) URL, or a path relative to the
+ * download base address (the stored one, else the site's appUrl; file/preview/<key> names a file
+ * this server hosts). A relative path has no scheme, does not start with `//` (that names
+ * another host), holds no `..` segment (it would climb out of the base) and no white space.
+ * Answers what is wrong, or undefined when `text` is fine. See docs/behaviour.md#downloads.
+ */
+export function downloadUrlProblem(text: string): string | undefined {
+  if (text.length === 0 || text.length > 2048) return 'must have 1 to 2048 characters';
+  if (/\s/.test(text)) return 'must not contain white space';
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) {
+    return Value.Check(HttpUrlString, text) ? undefined : 'must be an http(s) URL or a relative path';
+  }
+  if (/^[/\\]{2}/.test(text)) return 'must not start with // (an address of another host)';
+  if (text.includes('\\')) return 'must use / between path segments';
+  const path = text.replace(/[?#].*$/, '');
+  const segments = path.split('/').map((segment) => safeDecode(segment));
+  if (segments.includes('..')) return 'must not contain .. segments';
+  return undefined;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { badRequest } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { apiBase } from '../lib/origin.js';
-import { errorResponses, HttpUrlString } from '../lib/schemas.js';
+import { downloadUrlProblem, errorResponses, HttpUrlString } from '../lib/schemas.js';
 import { fromWireTime } from '../lib/time.js';
 import {
   listPackages,
@@ -28,14 +28,12 @@ export const packageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
   );
 };
 
-/** An entry as the operator sends it: an absolute URL, or the path of a file this server hosts. */
+/** An entry as the operator sends it: an absolute URL, or a path relative to the download base
+ * (file/preview/<key> for a file this server hosts); see downloadUrlProblem. */
 const EntryBody = Type.Object(
   {
     OS: InstallPackage.properties.OS,
-    DownloadURL: Type.String({
-      pattern: '^(https?://[^\\s/?#]+[^\\s]*|file/preview/[0-9a-f]{16}-[A-Za-z0-9._-]+)$',
-      maxLength: 2048,
-    }),
+    DownloadURL: Type.String({ minLength: 1, maxLength: 2048 }),
     version: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
     sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
@@ -59,6 +57,8 @@ export const packageAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       const entries: PackageEntry[] = request.body.map((entry, index) => {
         if (seen.has(entry.OS)) throw badRequest(`body/${index}/OS: ${entry.OS} appears more than once`);
         seen.add(entry.OS);
+        const urlProblem = downloadUrlProblem(entry.DownloadURL);
+        if (urlProblem !== undefined) throw badRequest(`body/${index}/DownloadURL ${urlProblem}`);
         const releasedAt =
           entry.released_at === undefined ? undefined : fromWireTime(entry.released_at, config.timeZone);
         if (entry.released_at !== undefined && releasedAt === undefined) {
