@@ -104,7 +104,7 @@ export async function startBenchServer(
     throw error;
   }
   const { webRoot, asset } = site;
-  const adminToken = `bench-${randomBytes(12).toString('hex')}`;
+  const adminToken = randomBytes(32).toString('hex');
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, join(repoRoot, script)], {
     cwd: repoRoot,

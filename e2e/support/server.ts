@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { spawnServer } from '../../server/test/helpers.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
-export const adminToken = 'e2e-admin-token-0123456789';
+export const adminToken = 'e2e-admin-token-0123456789abcdefghij';
 
 export interface RunningServer {
   url: string;

@@ -3,6 +3,7 @@
  * server with one message that names every problem, not just the first.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { SiteConfig } from '@chat-site/contract';
 import { Settings } from 'typebox/system';
@@ -21,7 +22,8 @@ export interface ServerConfig {
   adminToken: string | undefined;
   timeZone: string;
   publicUrl: string | undefined;
-  trustProxy: boolean | number;
+  /** Proxies in front whose X-Forwarded-For is believed: how many hops, or their addresses. */
+  trustProxy: false | number | string[];
   logLevel: string;
   webRoot: string;
   shutdownTimeoutMs: number;
@@ -52,6 +54,8 @@ type Env = Record<string, string | undefined>;
 export const defaultTimeZone = 'Asia/Shanghai';
 
 const defaultDatabaseUrl = 'sqlite:./data/site.db';
+/** Long enough that guessing it is hopeless even without the failure limit. */
+export const minAdminTokenLength = 32;
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): ServerConfig {
@@ -100,8 +104,11 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     readCacheMaxBytes: int('READ_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
   };
 
-  if (config.adminToken !== undefined && config.adminToken.length < 16) {
-    problems.push('ADMIN_TOKEN must be at least 16 characters long');
+  if (config.adminToken !== undefined && config.adminToken.length < minAdminTokenLength) {
+    problems.push(
+      `ADMIN_TOKEN must be at least ${minAdminTokenLength} characters long (it has ${config.adminToken.length}); ` +
+        'make one with: openssl rand -hex 32',
+    );
   }
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     problems.push(
@@ -146,13 +153,31 @@ function parseDatabaseUrl(raw: string, problems: string[]): DatabaseTarget {
   return { kind: 'sqlite', path: '' };
 }
 
-function parseTrustProxy(raw: string | undefined, problems: string[]): boolean | number {
+function parseTrustProxy(raw: string | undefined, problems: string[]): false | number | string[] {
   if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
-  if (raw === 'true') return true;
   const hops = Number(raw);
   if (Number.isInteger(hops) && hops > 0 && hops < 100) return hops;
-  problems.push(`TRUST_PROXY must be 0, true, or the number of proxy hops in front of the server, got "${raw}"`);
+  const addresses = raw.split(',').map((part) => part.trim());
+  if (raw !== 'true' && addresses.every(isProxyAddress)) return addresses;
+  problems.push(
+    `TRUST_PROXY must be the number of proxies in front of the server (1 for one nginx) or a comma-separated ` +
+      `list of their addresses (IPs or CIDR ranges), got "${raw}"` +
+      (raw === 'true' ? ': "true" would let any client choose its own address through X-Forwarded-For' : ''),
+  );
   return false;
+}
+
+const proxyAddressNames = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An IP address, a CIDR range (`10.0.0.0/8`, `fd00::/8`), or one of proxy-addr's names. */
+function isProxyAddress(text: string): boolean {
+  if (proxyAddressNames.includes(text)) return true;
+  const [address = '', bits, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const prefix = Number(bits);
+  return /^\d+$/.test(bits) && prefix <= (family === 4 ? 32 : 128);
 }
 
 function readSiteConfig(path: string, problems: string[]): SiteConfig {

@@ -44,7 +44,7 @@ describe('loadConfig', () => {
       HOST: '127.0.0.1',
       DATABASE_URL: 'postgres://u:p@db.internal:5432/site',
       DEMO_CONTENT: '0',
-      ADMIN_TOKEN: 'a-long-enough-admin-token',
+      ADMIN_TOKEN: 'a-long-enough-admin-token-of-32-chars',
       TIME_ZONE: 'Europe/Berlin',
       PUBLIC_URL: 'https://chat.example.com/',
       TRUST_PROXY: '2',
@@ -53,7 +53,7 @@ describe('loadConfig', () => {
     assert.equal(config.host, '127.0.0.1');
     assert.deepEqual(config.database, { kind: 'postgres', url: 'postgres://u:p@db.internal:5432/site' });
     assert.equal(config.demoContent, false);
-    assert.equal(config.adminToken, 'a-long-enough-admin-token');
+    assert.equal(config.adminToken, 'a-long-enough-admin-token-of-32-chars');
     assert.equal(config.timeZone, 'Europe/Berlin');
     assert.equal(config.publicUrl, 'https://chat.example.com');
     assert.equal(config.trustProxy, 2);
@@ -126,6 +126,31 @@ describe('loadConfig', () => {
         problems.some((problem) => problem.includes(path)),
         `${path} missing from:\n${problems.join('\n')}`,
       );
+    }
+  });
+});
+
+describe('the admin door settings', () => {
+  test('ADMIN_TOKEN needs 32 characters, and the refusal says how to make one', () => {
+    const [problem] = problemsOf({ ADMIN_TOKEN: 'x'.repeat(31) });
+    assert.match(problem ?? '', /^ADMIN_TOKEN must be at least 32 characters long \(it has 31\)/);
+    assert.match(problem ?? '', /openssl rand -hex 32/);
+    assert.equal(loadConfig({ SITE_CONFIG: siteConfigPath, ADMIN_TOKEN: 'x'.repeat(32) }).adminToken, 'x'.repeat(32));
+  });
+
+  test('TRUST_PROXY takes a hop count or proxy addresses, never "true"', () => {
+    const trust = (value: string) => loadConfig({ SITE_CONFIG: siteConfigPath, TRUST_PROXY: value }).trustProxy;
+    assert.equal(trust('1'), 1);
+    assert.equal(trust('0'), false);
+    assert.deepEqual(trust('10.0.0.1, 192.168.0.0/16,fd00::/8,loopback'), [
+      '10.0.0.1',
+      '192.168.0.0/16',
+      'fd00::/8',
+      'loopback',
+    ]);
+    assert.match(problemsOf({ TRUST_PROXY: 'true' })[0] ?? '', /any client choose its own address/);
+    for (const bad of ['10.0.0.1/33', '10.0.0.300', 'nginx', '10.0.0.0/8/1', '::1/129']) {
+      assert.match(problemsOf({ TRUST_PROXY: bad })[0] ?? '', /^TRUST_PROXY must be the number of proxies/, bad);
     }
   });
 });

@@ -19,7 +19,7 @@ import { loadDemoContent } from '../src/demo/load.js';
 export const repoRoot = resolve(import.meta.dirname, '../..');
 /** The operator's command line as it ships: bundled into one file (scripts/bundle-admin.mjs). */
 export const cliPath = join(repoRoot, 'server/dist/admin.js');
-export const adminToken = 'test-admin-token-0123456789';
+export const adminToken = 'test-admin-token-0123456789abcdefghij';
 export const dialect = process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite';
 
 export interface TestDatabase {

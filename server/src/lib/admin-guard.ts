@@ -4,6 +4,7 @@
  * every admin body gets: its text must be storable exactly as sent, in SQLite and PostgreSQL.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from './errors.js';
 
@@ -86,6 +87,30 @@ export class FailureLimiter {
   }
 }
 
+/**
+ * Whom a request's failures count against: the IPv4 address, or the /64 network of an IPv6 one,
+ * since a single IPv6 subscriber is handed a whole /64 and could otherwise take a fresh address
+ * for every guess. IPv4-mapped IPv6 addresses count as the IPv4 address they carry.
+ */
+export function clientKey(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1] !== undefined) return mapped[1];
+  return `${expandIpv6(ip).slice(0, 4).join(':')}::/64`;
+}
+
+/** The eight groups of an IPv6 address, without leading zeros ("2001:db8::1" → 2001, db8, 0, …). */
+function expandIpv6(ip: string): string[] {
+  const [head = '', tail] = ip.replace(/%.*$/, '').split('::');
+  const groups = (part: string) => (part === '' ? [] : part.split(':'));
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const middle = Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0');
+  return [...left, ...middle, ...right].map((group) =>
+    group.includes('.') ? group : group.replace(/^0+(?=.)/, '').toLowerCase(),
+  );
+}
+
 export type TokenCheck = 'valid' | 'wrong' | 'absent';
 
 /**
@@ -105,17 +130,26 @@ export function bearerTokenChecker(token: string): (authorization: unknown) => T
 export const tooManyFailures = 'too many failed attempts, try again later';
 
 /**
- * An onRequest hook for the admin API. A client (request.ip, which honours TRUST_PROXY) that has
+ * An onRequest hook for the admin API. A client (clientKey of request.ip, which honours TRUST_PROXY) that has
  * presented a wrong bearer token maxFailures times gets 429 with Retry-After for every admin
  * request, even one with the right token, until its window has passed. A request without any
  * bearer token is refused with 401 but not counted: it cannot guess the token. Successful
  * requests never count.
  */
-export function adminGuard(options: { token: string } & FailureLimitOptions) {
+export function adminGuard(options: { token: string; proxyTrusted: boolean } & FailureLimitOptions) {
   const limiter = new FailureLimiter(options);
   const check = bearerTokenChecker(options.token);
+  let warnedOfProxy = options.proxyTrusted;
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const retryAfterMs = limiter.retryAfterMs(request.ip);
+    if (!warnedOfProxy && request.headers['x-forwarded-for'] !== undefined) {
+      warnedOfProxy = true;
+      request.log.warn(
+        'admin API: a request came through a proxy (X-Forwarded-For) but TRUST_PROXY is not set, so every ' +
+          'client looks like the proxy and one client failing can lock out all; set TRUST_PROXY to the number of proxies',
+      );
+    }
+    const client = clientKey(request.ip);
+    const retryAfterMs = limiter.retryAfterMs(client);
     if (retryAfterMs > 0) {
       return reply
         .status(429)
@@ -125,8 +159,8 @@ export function adminGuard(options: { token: string } & FailureLimitOptions) {
     const result = check(request.headers.authorization);
     if (result === 'valid') return;
     if (result === 'wrong') {
-      limiter.recordFailure(request.ip);
-      request.log.warn({ ip: request.ip }, 'admin API: wrong bearer token');
+      limiter.recordFailure(client);
+      request.log.warn({ ip: request.ip, client }, 'admin API: wrong bearer token');
     }
     return reply.status(401).header('www-authenticate', 'Bearer').send({ status: 401, msg: 'unauthorized' });
   };
