@@ -8,9 +8,10 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { imageTypes, packageTypes } from '../src/files/content-types.js';
+import { imageTypes, looksLikeImage, packageTypes } from '../src/files/content-types.js';
 import { storeFile } from '../src/files/repository.js';
 import {
+  clientKey,
   bearerTokenChecker,
   FailureLimiter,
   isUnstorableText,
@@ -628,6 +629,75 @@ describe('the admin door', () => {
         assert.equal((await put('203.0.113.7', { authorization: 'Bearer nope' })).statusCode, 401);
       assert.equal((await put('203.0.113.7', bearer)).statusCode, 429);
       assert.equal((await put('203.0.113.8', bearer)).statusCode, 200);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
+describe('telling an SVG by its start', () => {
+  const svg = (prologue: string) => Buffer.from(`${prologue}<svg xmlns="http://www.w3.org/2000/svg"/>`);
+
+  test('600 empty comments before <svg> are read in one pass, not backtracked', () => {
+    // 600 take 4,200 bytes: past the first 4 KiB, where the root must start, so not an SVG.
+    assert.equal(looksLikeImage('image/svg+xml', svg('<!---->'.repeat(600))), false);
+    assert.equal(looksLikeImage('image/svg+xml', svg('<!---->'.repeat(500))), true);
+    assert.equal(looksLikeImage('image/svg+xml', Buffer.from(`${'<!---->'.repeat(600)}<html>`)), false);
+    assert.equal(looksLikeImage('image/svg+xml', Buffer.from('<!--'.repeat(1000))), false);
+  });
+
+  test('the declaration, comments and doctype are allowed in that order, and nothing else', () => {
+    const allowed = ['', '\uFEFF  ', '<?xml version="1.0"?>\n', '<!-- a -->\n<!--b-->', '<!DOCTYPE svg PUBLIC "x">'];
+    for (const prologue of allowed) assert.equal(looksLikeImage('image/svg+xml', svg(prologue)), true, prologue);
+    const refused = ['<html>', '<!DOCTYPE html>', '<!-- open', '<?xml', 'text ', '<!DOCTYPE svg><!-- late -->'];
+    for (const prologue of refused) assert.equal(looksLikeImage('image/svg+xml', svg(prologue)), false, prologue);
+    assert.equal(looksLikeImage('image/svg+xml', Buffer.from('<svgx>')), false);
+  });
+});
+
+describe('whom failures count against', () => {
+  test('an IPv6 client is its /64; IPv4 and IPv4-mapped addresses are themselves', () => {
+    assert.equal(clientKey('203.0.113.9'), '203.0.113.9');
+    assert.equal(clientKey('::ffff:203.0.113.9'), '203.0.113.9');
+    assert.equal(clientKey('2001:db8:1:2::a'), '2001:db8:1:2::/64');
+    assert.equal(clientKey('2001:0db8:0001:0002:ffff:1:2:3'), '2001:db8:1:2::/64');
+    assert.equal(clientKey('2001:db8::1'), '2001:db8:0:0::/64');
+    assert.equal(clientKey('::1'), '0:0:0:0::/64');
+  });
+
+  test('fresh addresses from one IPv6 /64 share one count', async () => {
+    const v6 = await startTestApp({ env: { ADMIN_MAX_FAILURES: '3' } });
+    try {
+      const put = (remoteAddress: string, authorization: string) =>
+        v6.app.inject({
+          method: 'PUT',
+          url: '/v1/admin/region',
+          remoteAddress,
+          headers: { authorization },
+          payload: { api_addrs: [], allocator_addrs: [] },
+        });
+      for (let i = 1; i <= 3; i++) assert.equal((await put(`2001:db8:7:7::${i}`, 'Bearer nope')).statusCode, 401);
+      assert.equal((await put('2001:db8:7:7::99', `Bearer ${adminToken}`)).statusCode, 429);
+      assert.equal((await put('2001:db8:7:8::1', `Bearer ${adminToken}`)).statusCode, 200, 'another /64');
+    } finally {
+      await v6.close();
+    }
+  });
+
+  test('behind one proxy a client cannot pick its address by writing X-Forwarded-For itself', async () => {
+    const proxied = await startTestApp({ env: { TRUST_PROXY: '1', ADMIN_MAX_FAILURES: '3' } });
+    try {
+      const put = (written: string, authorization: string) =>
+        proxied.app.inject({
+          method: 'PUT',
+          url: '/v1/admin/region',
+          remoteAddress: '10.0.0.1',
+          // The client wrote the first address; the proxy appended the one it saw.
+          headers: { authorization, 'x-forwarded-for': `${written}, 203.0.113.50` },
+          payload: { api_addrs: [], allocator_addrs: [] },
+        });
+      for (let i = 0; i < 3; i++) assert.equal((await put(`192.0.2.${i}`, 'Bearer nope')).statusCode, 401);
+      assert.equal((await put('192.0.2.200', `Bearer ${adminToken}`)).statusCode, 429);
     } finally {
       await proxied.close();
     }

@@ -4,10 +4,13 @@
  * line both store the cleaned HTML.
  */
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
+import { Parser } from 'htmlparser2';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinDetail } from '@chat-site/contract';
 import { xssVectors } from '../../e2e/fixtures/xss-vectors.js';
@@ -248,13 +251,77 @@ describe('markup nested too deep to clean quickly', () => {
   const deep = `<p>正文</p>${'<b>'.repeat(330_000)}尾`;
 
   test('the depth is read in one pass: unclosed tags count, void and self-closing ones do not', () => {
-    assert.equal(markupDepth('<div><p>a<b>b</b><br><img src=x /></p><!-- <b><b><b> --></div>'), 2);
-    assert.equal(markupDepth('<p>one<p>two<li>three<li>four'), 0);
+    assert.equal(markupDepth('<div><p>a<b>b</b><br><img src=x /></p><!-- <b><b><b> --></div>'), 3);
+    // A <p> closes the <p> before it, an <li> the <li>; the parser keeps the <li> inside the <p>.
+    assert.equal(markupDepth('<p>one<p>two<li>three<li>four'), 2);
     assert.equal(markupDepth(`${'<span>'.repeat(300)}x${'</span>'.repeat(300)}`), 300);
     assert.equal(markupDepth('<b'.repeat(100_000)), 0);
     assert.equal(markupDepth(deep), 330_000);
     assert.equal(tooDeeplyNested(`${'<div>'.repeat(maxMarkupDepth)}x`), undefined);
     assert.match(tooDeeplyNested(`${'<div>'.repeat(maxMarkupDepth + 1)}x`) ?? '', /257 levels deep; at most 256/);
+  });
+
+  test('the depth is what sanitize-html’s parser builds, for the tags it does not close by itself too', () => {
+    for (const tag of ['caption', 'thead', 'colgroup', 'rb']) {
+      assert.equal(markupDepth(`<${tag}>`.repeat(20_000)), 20_000, tag);
+    }
+    assert.equal(markupDepth('<span/>'.repeat(300)), 300, 'a slash does not close an HTML element');
+    assert.equal(markupDepth(`<svg>${'<path/>'.repeat(300)}</svg>`), 2, 'it does inside SVG');
+    assert.equal(markupDepth('<span title="></span>">'.repeat(300)), 300, 'a tag inside an attribute is text');
+    const parts = [
+      '<p>',
+      '</p>',
+      '<li>',
+      '<td>',
+      '<tr>',
+      '<caption>',
+      '<thead>',
+      '<tbody>',
+      '<b>',
+      '</b>',
+      '<i>',
+      '</div>',
+    ];
+    const more = [
+      '<div>',
+      '<svg>',
+      '</svg>',
+      '<path/>',
+      '<span/>',
+      '<br>',
+      '</br>',
+      '<!-- <b> -->',
+      '<a title="<b>">',
+      'x',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...parts, ...more), { maxLength: 60 }), (pieces) => {
+        const html = pieces.join('');
+        assert.equal(markupDepth(html), parserDepth(html), html);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('the markup counter reads with the very tokenizer sanitize-html parses with', () => {
+    const require = createRequire(import.meta.url);
+    const version = (from: string) => {
+      const entry = createRequire(require.resolve(from)).resolve('htmlparser2');
+      const root = entry.slice(0, entry.lastIndexOf(`${sep}dist${sep}`));
+      return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    };
+    assert.equal(version('../src/bulletins/sanitize.ts'), version('sanitize-html'));
+  });
+
+  test('20,000 nested <caption> are refused, not stored', async () => {
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/bulletins',
+      headers: bearer,
+      payload: { title: '表题', content: '<caption>'.repeat(20_000) },
+    });
+    assert.equal(posted.statusCode, 400);
+    assert.match(posted.json<{ msg: string }>().msg, /20000 levels deep/);
   });
 
   test('the admin API refuses it with a 400 that says why, on POST and on PUT, and stores nothing', async () => {
@@ -314,3 +381,17 @@ describe('markup nested too deep to clean quickly', () => {
     }
   });
 });
+
+/** How deep htmlparser2's own Parser nests `html`: the most elements its stack of open elements
+ * (void ones never go there) ever held. What markupDepth must agree with. */
+function parserDepth(html: string): number {
+  let deepest = 0;
+  const parser: Parser = new Parser({
+    onopentag: () => {
+      deepest = Math.max(deepest, (parser as unknown as { stack: string[] }).stack.length);
+    },
+  });
+  parser.write(html);
+  parser.end();
+  return deepest;
+}

@@ -3,6 +3,7 @@
  * before inserting it; this copy means the database, the API and every other client only ever
  * see markup an operator could legitimately have meant.
  */
+import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import sanitizeHtml from 'sanitize-html';
 
 const allowedTags = [
@@ -66,39 +67,121 @@ export function tooDeeplyNested(html: string): string | undefined {
     : undefined;
 }
 
-/** Elements that hold nothing, or that a parser closes by itself when the next one opens. */
-const flatElements = new Set([
-  ...['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'],
-  ...['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot', 'option', 'optgroup', 'colgroup'],
-  ...['caption', 'rb', 'rt', 'rp'],
-]);
-
 /**
- * How deep the tags of `html` nest, read in one pass (an HTML parser needs time growing with the
- * square of the depth, so this must not use one). A tag runs from `<` to the next `>`, like a
- * tokenizer reads it; comments and declarations are skipped; a closing tag closes one level.
+ * How deep the elements of `html` nest in the tree sanitize-html builds, in one pass. Its parser
+ * (htmlparser2) keeps open elements on a stack it searches and shifts, so its time grows with the
+ * square of the depth; this replays its rules with a stack that costs nothing per level: the
+ * same tokenizer, the same void elements, the same tags that close others when they open, and a
+ * closing tag that closes everything up to the nearest element of its name. Self-closing `/>`
+ * counts only inside SVG and MathML, as there.
  */
 export function markupDepth(html: string): number {
-  let depth = 0;
-  let deepest = 0;
-  for (let at = html.indexOf('<'); at !== -1; at = html.indexOf('<', at)) {
-    if (html.startsWith('<!--', at)) {
-      const end = html.indexOf('-->', at + 4);
-      if (end === -1) break;
-      at = end + 3;
-      continue;
-    }
-    const end = html.indexOf('>', at + 1);
-    if (end === -1) break;
-    const closing = html[at + 1] === '/';
-    const name = /^[a-zA-Z][^\s/>]*/.exec(html.slice(at + (closing ? 2 : 1), Math.min(end, at + 40)))?.[0];
-    if (name !== undefined && !flatElements.has(name.toLowerCase())) {
-      if (closing) depth = Math.max(0, depth - 1);
-      else if (html[end - 1] !== '/') deepest = Math.max(deepest, ++depth);
-    }
-    at = end + 1;
+  const tree = new DepthCounter(html);
+  const tokenizer = new Tokenizer({ decodeEntities: false }, tree);
+  tokenizer.write(html);
+  tokenizer.end();
+  return tree.deepest;
+}
+
+const voidElements = new Set([
+  ...['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input'],
+  ...['isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr'],
+]);
+const paragraph = ['p'];
+const formTags = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
+/** Opening the key closes the open element on top while it is one of these. */
+const openImpliesClose = new Map<string, Set<string>>([
+  ['tr', new Set(['tr', 'th', 'td'])],
+  ['th', new Set(['th'])],
+  ['td', new Set(['thead', 'th', 'td'])],
+  ['body', new Set(['head', 'link', 'script'])],
+  ['li', new Set(['li'])],
+  ['option', new Set(['option'])],
+  ['optgroup', new Set(['optgroup', 'option'])],
+  ...['dd', 'dt'].map((tag): [string, Set<string>] => [tag, new Set(['dd', 'dt'])]),
+  ...['rt', 'rp'].map((tag): [string, Set<string>] => [tag, new Set(['rt', 'rp'])]),
+  ...['tbody', 'tfoot'].map((tag): [string, Set<string>] => [tag, new Set(['thead', 'tbody'])]),
+  ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map((tag): [string, Set<string>] => [
+    tag,
+    new Set(formTags),
+  ]),
+  ...[
+    ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'address', 'article', 'aside', 'blockquote', 'details', 'div'],
+    ...['dl', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre'],
+    ...['section', 'table', 'ul'],
+  ].map((tag): [string, Set<string>] => [tag, new Set(paragraph)]),
+]);
+const foreignElements = new Set(['math', 'svg']);
+const htmlIntegrationElements = new Set([
+  ...['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title'],
+]);
+
+/** The parser's stack of open elements, with a count per name so that a closing tag with no open
+ * element of its name costs nothing, and every other one pops what it closes. */
+class DepthCounter implements TokenizerCallbacks {
+  deepest = 0;
+  readonly #open: string[] = [];
+  readonly #openByName = new Map<string, number>();
+  readonly #foreign: boolean[] = [false];
+  #tag = '';
+
+  constructor(private readonly html: string) {}
+
+  onopentagname(start: number, end: number): void {
+    const name = this.html.slice(start, end).toLowerCase();
+    this.#tag = name;
+    const closes = openImpliesClose.get(name);
+    while (closes !== undefined && closes.has(this.#top())) this.#pop();
+    if (voidElements.has(name)) return;
+    this.#push(name);
+    if (foreignElements.has(name)) this.#foreign.push(true);
+    else if (htmlIntegrationElements.has(name)) this.#foreign.push(false);
   }
-  return deepest;
+
+  onselfclosingtag(): void {
+    if (this.#foreign.at(-1) === true && this.#top() === this.#tag) this.#pop();
+  }
+
+  onclosetag(start: number, end: number): void {
+    const name = this.html.slice(start, end).toLowerCase();
+    if (foreignElements.has(name) || htmlIntegrationElements.has(name)) this.#foreign.pop();
+    if (voidElements.has(name)) return;
+    if ((this.#openByName.get(name) ?? 0) > 0) {
+      while (this.#pop() !== name);
+    } else if (name === 'p') {
+      // A stray </p> is an empty paragraph where it stands.
+      this.deepest = Math.max(this.deepest, this.#open.length + 1);
+    }
+  }
+
+  #top(): string {
+    return this.#open.at(-1) ?? '';
+  }
+
+  #push(name: string): void {
+    this.#open.push(name);
+    this.#openByName.set(name, (this.#openByName.get(name) ?? 0) + 1);
+    this.deepest = Math.max(this.deepest, this.#open.length);
+  }
+
+  #pop(): string | undefined {
+    const name = this.#open.pop();
+    if (name !== undefined) this.#openByName.set(name, (this.#openByName.get(name) ?? 1) - 1);
+    return name;
+  }
+
+  onopentagend(): void {}
+  onattribdata(): void {}
+  onattribentity(): void {}
+  onattribend(): void {}
+  onattribname(): void {}
+  oncdata(): void {}
+  oncomment(): void {}
+  ondeclaration(): void {}
+  onend(): void {}
+  onprocessinginstruction(): void {}
+  ontext(): void {}
+  ontextentity(): void {}
 }
 
 /** The text between the tags, in one pass. */

@@ -45,10 +45,43 @@ export function looksLikeImage(contentType: string, data: Uint8Array): boolean {
     case 'image/x-icon':
       return head[0] === 0 && head[1] === 0 && head[2] === 1 && head[3] === 0;
     case 'image/svg+xml':
-      return /^(\uFEFF)?\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(
-        Buffer.from(data.subarray(0, 4096)).toString('utf8'),
-      );
+      return startsWithSvgRoot(Buffer.from(data.subarray(0, svgPrologueBytes)).toString('utf8'));
     default:
       return false;
   }
+}
+
+/** How far into a file its <svg> root element may start. */
+const svgPrologueBytes = 4096;
+
+/**
+ * Whether `text` is an SVG document's start: an optional byte order mark, XML declaration,
+ * comments and SVG doctype, in that order, then `<svg`. Read in one pass with indexOf: a regular
+ * expression with a repeated comment group backtracked exponentially on many empty comments.
+ */
+export function startsWithSvgRoot(text: string): boolean {
+  let at = text.startsWith('\uFEFF') ? 1 : 0;
+  const skipSpace = () => {
+    while (at < text.length && /\s/.test(text[at] ?? '')) at++;
+  };
+  /** Moves past the construct that starts at `at` with `open` and ends with `close`; false when
+   * it is not there, or not closed within the text. */
+  const skip = (open: string, close: string, caseless = false): boolean | undefined => {
+    const head = text.slice(at, at + open.length);
+    if ((caseless ? head.toLowerCase() : head) !== open) return undefined;
+    const end = text.indexOf(close, at + open.length);
+    if (end === -1) return false;
+    at = end + close.length;
+    return true;
+  };
+  skipSpace();
+  if (skip('<?xml', '>') === false) return false;
+  skipSpace();
+  for (let comment = skip('<!--', '-->'); comment !== undefined; comment = skip('<!--', '-->')) {
+    if (!comment) return false;
+    skipSpace();
+  }
+  if (skip('<!doctype svg', '>', true) === false) return false;
+  skipSpace();
+  return text.slice(at, at + 4).toLowerCase() === '<svg' && /[\s>]/.test(text[at + 4] ?? '');
 }
