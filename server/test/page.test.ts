@@ -147,11 +147,25 @@ describe('the page and assets of a built site', () => {
     assert.equal(again.statusCode, 304);
     assert.equal(again.headers['cache-control'], 'no-cache');
     assert.ok(String(again.headers['content-security-policy']).includes("default-src 'self'"));
-    // Another address gets its own copy: the page names the address it was asked at.
-    const elsewhere = await t.app.inject({ url: '/', headers: { host: 'mirror.example.net' } });
-    assert.notEqual(elsewhere.headers.etag, etag);
-    assert.ok(elsewhere.body.includes('mirror.example.net'));
-    assert.ok(!plain.body.includes('mirror.example.net'));
+  });
+
+  test('a new Host header is not a new page: one copy for the primary domain, one for every other host', async () => {
+    const first = await t.app.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
+    const held = t.app.readCache.entries;
+    for (let n = 0; n < 50; n++) {
+      const res = await t.app.inject({
+        url: '/',
+        headers: { host: `mirror-${n}.example.net`, 'accept-encoding': 'br' },
+      });
+      assert.equal(res.headers.etag, first.headers.etag);
+      assert.ok(!res.body.includes('mirror-'), 'the page does not name the Host it was asked at');
+    }
+    assert.equal(t.app.readCache.entries, held, 'no copy was made for another host');
+    const { primaryDomain } = siteConfigIn((await t.app.inject('/')).body);
+    const primary = await t.app.inject({ url: '/', headers: { host: primaryDomain } });
+    assert.notEqual(primary.headers.etag, first.headers.etag);
+    // Without PUBLIC_URL the app's JSON-LD addresses are relative: JSON-LD resolves them against the page.
+    assert.match((await t.app.inject('/')).body, /"url":"\/","downloadUrl":"\/#\/download"/);
   });
 
   test('on the primary domain (and www., any case, any port) the root element is marked, elsewhere not', async () => {
@@ -168,14 +182,10 @@ describe('the page and assets of a built site', () => {
   });
 
   test('the mark joins the classes the page already has', () => {
-    const site = { primaryDomain: 'chat.example.com' } as SiteConfig;
     const page =
       '<!doctype html><html lang="zh-CN" class="dark"><head></head><body><html-like></html-like></body></html>';
-    assert.equal(
-      withPrimaryHostMark(page, site, 'chat.example.com'),
-      page.replace('class="dark"', 'class="dark primary-host"'),
-    );
-    assert.equal(withPrimaryHostMark(page, site, 'other.example.com'), page);
+    assert.equal(withPrimaryHostMark(page, true), page.replace('class="dark"', 'class="dark primary-host"'));
+    assert.equal(withPrimaryHostMark(page, false), page);
   });
 
   test('hashed assets are immutable and served brotli-compressed ahead of time', async () => {
@@ -216,7 +226,11 @@ describe('a built page with inline boot script and stylesheet, and a prerendered
     const siteFile = join(webRoot, 'site.json');
     writeFileSync(
       siteFile,
-      JSON.stringify({ ...site, productName: 'Nova <Chat> & "Co"', webClientUrl: 'https://web.nova.example/?a=1&b=2' }),
+      JSON.stringify({
+        ...site,
+        productName: 'Nova <Chat> & "Co" $\' $& $`',
+        webClientUrl: 'https://web.nova.example/?a=1&b=2',
+      }),
     );
     t = await startTestApp({ env: { WEB_ROOT: webRoot, SITE_CONFIG: siteFile } });
   });
@@ -235,8 +249,13 @@ describe('a built page with inline boot script and stylesheet, and a prerendered
   test('the prerendered landing page shows the current settings, not the build’s', async () => {
     const { body } = await t.app.inject('/');
     assert.doesNotMatch(body, /\uE000/, 'no marker is left');
-    assert.match(body, /<h1>Nova &lt;Chat&gt; &amp; &quot;Co&quot;<\/h1>/);
-    assert.match(body, /alt="Nova &lt;Chat&gt; &amp; &quot;Co&quot; 标志"/);
+    const name = 'Nova &lt;Chat&gt; &amp; &quot;Co&quot; $&#39; $&amp; $`';
+    assert.ok(body.includes(`<h1>${name}</h1>`), body);
+    assert.ok(body.includes(`alt="${name} 标志"`));
+    // `$'`, `$&` and `` $` `` are text, not replacement patterns: nothing of the page is pasted in.
+    assert.equal(body.split('<body>').length, 2, 'the body appears once');
+    const meta = /<meta name="site-config" content="([^"]*)">/.exec(body)?.[1] ?? '';
+    assert.ok(meta.includes('Nova &lt;Chat&gt; &amp; \\&quot;Co\\&quot; $&#39; $&amp; $`'), meta);
     assert.match(body, /<a href="https:\/\/web\.nova\.example\/\?a=1&amp;b=2">/);
     assert.match(body, /<p><\/p>/, 'a setting that is not text leaves nothing');
   });

@@ -46,7 +46,7 @@ export async function loadDemoContent(db: Kysely<Database>, now = new Date()): P
       let content = bulletin.content;
       for (const [, name = ''] of content.matchAll(/\{\{asset:([^}]+)\}\}/g)) {
         if (!assetPaths.has(name)) assetPaths.set(name, await storeAsset(trx, name));
-        content = content.replaceAll(`{{asset:${name}}}`, assetPaths.get(name) ?? '');
+        content = content.replaceAll(`{{asset:${name}}}`, () => assetPaths.get(name) ?? '');
       }
       const createdAt = new Date(now.getTime() - bulletin.daysAgo * dayMs - 2 * 60 * 60 * 1000);
       await createBulletin(trx, {

@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { withSmartAppBanner } from '../downloads/smart-app-banner.js';
+import { isPrimaryHost } from '../downloads/target.js';
 import type { RouteDeps } from '../lib/deps.js';
-import { publicOrigin } from '../lib/origin.js';
 import { withSiteHeadTags } from '../reach/head.js';
 import { getAppConfig, getRegionDocument } from '../settings/repository.js';
 import { pageCsp } from './csp.js';
+import { beforeHeadEnd } from './head-insert.js';
 import { inlineHashes } from './inline-hashes.js';
 import { withPrimaryHostMark } from './primary-host.js';
 import { escapeHtml, fillPrerenderMarkers } from './prerender-marker.js';
@@ -29,7 +30,7 @@ function placeholderPage(site: SiteConfig): string {
 export function renderPage(template: string, site: SiteConfig): string {
   const meta = `<meta name="${siteConfigMetaName}" content="${escapeHtml(JSON.stringify(site))}">`;
   const page = fillPrerenderMarkers(template, site);
-  return page.includes('</head>') ? page.replace('</head>', `${meta}\n</head>`) : `${meta}\n${page}`;
+  return beforeHeadEnd(page, meta);
 }
 
 function readTemplate(webRoot: string, site: SiteConfig): string {
@@ -46,21 +47,22 @@ export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, confi
   const inline = inlineHashes(template);
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const [appConfig, region] = await Promise.all([getAppConfig(db.kysely), getRegionDocument(db.kysely)]);
-    const origin = publicOrigin(request, config.publicUrl);
+    const primaryHost = isPrimaryHost(request.hostname, config.site);
     reply
       .header('cache-control', 'no-cache')
       .header('content-security-policy', pageCsp(config.site, appConfig, region, inline));
-    // The page differs only by the address it is asked at, so each address's copy is kept,
-    // compressed once at brotli's best quality, which no answer compressed per request affords.
+    // The page is compressed once at brotli's best quality, which no answer compressed per request
+    // affords; so it must not differ by the raw Host header, or every new Host would cost that
+    // again. It differs only on the primary domain; addresses in it are relative unless PUBLIC_URL
+    // names the origin (docs/behaviour.md#host-rules).
     return cache.send(
       request,
       reply,
-      `page ${origin} ${request.hostname}`,
+      `page ${primaryHost ? 'primary' : 'other'}`,
       async () =>
         withPrimaryHostMark(
-          withSmartAppBanner(withSiteHeadTags(page, config.site, origin), config.site, request.hostname),
-          config.site,
-          request.hostname,
+          withSmartAppBanner(withSiteHeadTags(page, config.site, config.publicUrl ?? ''), config.site, primaryHost),
+          primaryHost,
         ),
       'text/html; charset=utf-8',
     );

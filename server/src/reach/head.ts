@@ -1,5 +1,6 @@
 /** What the site's page carries in its head for feed readers and search engines. */
 import type { SiteConfig } from '@chat-site/contract';
+import { beforeHeadEnd } from '../page/head-insert.js';
 import { reachPaths } from './addresses.js';
 import { softwareApplication } from './json-ld.js';
 import { reachText } from './text.js';
@@ -17,6 +18,5 @@ export function siteHeadTags(site: SiteConfig, origin: string): string {
 
 /** The page with those tags before its </head>. */
 export function withSiteHeadTags(page: string, site: SiteConfig, origin: string): string {
-  const tags = siteHeadTags(site, origin);
-  return page.includes('</head>') ? page.replace('</head>', `${tags}\n</head>`) : `${tags}\n${page}`;
+  return beforeHeadEnd(page, siteHeadTags(site, origin));
 }

@@ -21,6 +21,8 @@ export function newsArticle(entry: PublishedBulletin, product: string, origin: s
   };
 }
 
+/** `origin` may be empty: the addresses are then relative, which JSON-LD resolves against the
+ * page (schema.org's `url` is an IRI). */
 export function softwareApplication(site: SiteConfig, origin: string) {
   return {
     '@context': 'https://schema.org',
