@@ -87,7 +87,7 @@ describe('GET /dl/{os}', () => {
     for (const os of ['android', 'windows', 'mac']) {
       const response = await main.app.inject({ url: `/dl/${os}` });
       assert.equal(response.statusCode, 302, os);
-      assert.ok(packageUrl(os)?.startsWith('http://localhost:80/v1/file/preview/'), String(packageUrl(os)));
+      assert.ok(packageUrl(os)?.startsWith('http://localhost/v1/file/preview/'), String(packageUrl(os)));
       assert.equal(response.headers.location, packageUrl(os));
       assert.equal(response.headers['cache-control'], 'no-store');
     }
@@ -153,6 +153,29 @@ describe('CDN and missing packages', () => {
     assert.equal(missing.statusCode, 404);
     assert.deepEqual(missing.json(), { status: 404, msg: 'no android package is published' });
     assert.deepEqual((await statsJson(other.database)).total, before);
+  });
+});
+
+describe('addresses a Location header cannot carry as they are', () => {
+  let named: Setup;
+  before(async () => {
+    named = await setUp();
+  });
+  after(() => tearDown(named));
+
+  test('a package named in Chinese is sent percent-encoded; a relative one is resolved against appUrl', async () => {
+    await replacePackages(named.db.kysely, [
+      { os: 'windows', downloadUrl: 'https://dl.example.com/星聊-5.0.exe' },
+      { os: 'mac', downloadUrl: 'mac/星聊 5.0.dmg'.replace(' ', '-') },
+    ]);
+    const windows = await named.app.inject({ url: '/dl/windows' });
+    assert.equal(windows.statusCode, 302);
+    assert.equal(windows.headers.location, 'https://dl.example.com/%E6%98%9F%E8%81%8A-5.0.exe');
+    const mac = await named.app.inject({ url: '/dl/mac' });
+    assert.equal(mac.statusCode, 302);
+    const expected = new URL(`${site.appUrl.replace(/\/+$/, '')}/mac/星聊-5.0.dmg`).href;
+    assert.equal(mac.headers.location, expected);
+    assert.match(expected, /%E6%98%9F%E8%81%8A-5\.0\.dmg$/);
   });
 });
 

@@ -181,6 +181,23 @@ describe('feeds', () => {
     assert.match(withImage?.content?.value ?? '', /<img src="http:\/\/site\.test:8080\/v1\/file\/preview\/[^"]+"/);
   });
 
+  test('feeds and share pages are built once for every Host; each Host only fills in its origin', async () => {
+    const held = () => local.app.readCache.entries;
+    for (const url of ['/feed.atom', '/feed.rss', '/sitemap.xml', '/a/1']) {
+      await local.app.inject({ url, headers: { host: 'first.test' } });
+      const before = held();
+      for (let n = 0; n < 20; n++) {
+        const res = await local.app.inject({ url, headers: { host: `host-${n}.test` } });
+        assert.equal(res.statusCode, 200, url);
+        assert.ok(res.body.includes(`http://host-${n}.test/`), url);
+        assert.ok(!res.body.includes('\uE000'), 'no placeholder is left');
+      }
+      assert.equal(held(), before + 20, `${url}: one answer per Host, and no rebuild`);
+    }
+    const odd = await local.app.inject({ url: '/feed.atom', headers: { host: 'a"b<c' } });
+    assert.ok(!odd.body.includes('a"b<c'), 'a Host that is no host name is never written out');
+  });
+
   test('an ETag, revalidation to 304, no-cache, and HEAD', async () => {
     for (const url of ['/feed.atom', '/feed.rss', '/sitemap.xml', '/robots.txt', `/a/${hostileId}`]) {
       const first = await pub.app.inject(url);

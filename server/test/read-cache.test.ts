@@ -12,7 +12,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createBulletin } from '../src/bulletins/repository.js';
 import type { ContentChanges } from '../src/db/changes.js';
-import { ReadCache, preferredEncoding } from '../src/lib/read-cache.js';
+import { entryOverheadBytes, ReadCache, preferredEncoding } from '../src/lib/read-cache.js';
 import {
   adminToken,
   bearer,
@@ -124,6 +124,19 @@ describe('answers from memory, in-process', () => {
     assert.equal(removed.statusCode, 204);
     assert.equal((JSON.parse((await get(pagePath)).body) as PageAnswer).count, before.count);
     assert.equal((await get(`/v1/bulletin/detail?id=${id}`)).statusCode, 404);
+  });
+
+  test('every page past the last one is one answer, whatever its number', async () => {
+    const past = async (index: number) => t.app.inject(`/v1/bulletin/page?page_index=${index}&page_size=15`);
+    const first = await past(999_999);
+    assert.equal(first.statusCode, 200);
+    assert.deepEqual(first.json<PageAnswer>().list, []);
+    const held = t.app.readCache.entries;
+    for (let index = 1000; index < 1200; index++) {
+      const answer = await past(index);
+      assert.equal(answer.headers.etag, first.headers.etag);
+    }
+    assert.equal(t.app.readCache.entries, held, 'no new entry for another empty page');
   });
 
   test('a failed admin request does not throw the cache away', async () => {
@@ -351,6 +364,24 @@ describe('the cache itself', () => {
     assert.equal(produced, 0, 'the newest is still held');
     await app.inject('/item?key=k0&bytes=4000');
     assert.equal(produced, 1, 'the oldest was dropped');
+  });
+
+  test('tiny answers are counted with their keys and overhead, and their number is capped', async () => {
+    const small = new ReadCache({ changes, maxBytes: 1024 * 1024, maxEntries: 50 });
+    const tiny = Fastify();
+    tiny.get<{ Querystring: { key: string } }>('/tiny', async (request, reply) =>
+      small.send(request, reply, request.query.key, async () => ({ n: 1 })),
+    );
+    try {
+      for (let n = 0; n < 20; n++) await tiny.inject(`/tiny?key=${'k'.repeat(100)}${n}`);
+      assert.equal(small.entries, 20);
+      // Seven bytes of JSON each, but what an entry really costs is counted.
+      assert.ok(small.size >= 20 * (entryOverheadBytes + 200), `${small.size} bytes counted`);
+      for (let n = 0; n < 500; n++) await tiny.inject(`/tiny?key=more${n}`);
+      assert.equal(small.entries, 50, 'no more entries than maxEntries');
+    } finally {
+      await tiny.close();
+    }
   });
 
   test('the preferred encoding honours q=0 and takes br over gzip', () => {

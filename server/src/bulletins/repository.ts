@@ -20,11 +20,8 @@ export async function listBulletinPage(
   db: DbHandle,
   page: { index: number; size: number },
 ): Promise<{ count: number; rows: BulletinRow[] }> {
-  const [counted, rows] = await Promise.all([
-    db
-      .selectFrom('bulletins')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow(),
+  const [count, rows] = await Promise.all([
+    countBulletins(db),
     db
       .selectFrom('bulletins')
       .selectAll()
@@ -35,7 +32,15 @@ export async function listBulletinPage(
       .offset((page.index - 1) * page.size)
       .execute(),
   ]);
-  return { count: Number(counted.count), rows };
+  return { count, rows };
+}
+
+export async function countBulletins(db: DbHandle): Promise<number> {
+  const counted = await db
+    .selectFrom('bulletins')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(counted.count);
 }
 
 /** Every bulletin, in the order the site shows them; for the operator's command line. */

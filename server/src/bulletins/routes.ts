@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { errorResponses, Id } from '../lib/schemas.js';
 import {
+  countBulletins,
   createBulletin,
   findBulletin,
   listBulletinPage,
@@ -29,7 +30,11 @@ export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     },
     async (request, reply) => {
       const { page_index, page_size } = request.query;
-      return cache.send(request, reply, `bulletin/page ${page_index} ${page_size}`, async () => {
+      // Every page past the last one is the same empty page: one key for them all, so asking for
+      // page after page of nothing cannot fill the cache.
+      const count = Number(await cache.text('bulletin/count', async () => String(await countBulletins(db.kysely))));
+      const index = page_index > Math.max(1, Math.ceil(count / page_size)) ? 'past-end' : page_index;
+      return cache.send(request, reply, `bulletin/page ${index} ${page_size}`, async () => {
         const { count, rows } = await listBulletinPage(db.kysely, { index: page_index, size: page_size });
         return { count, list: rows.map((row) => toListItem(row, config.timeZone)) };
       });

@@ -1,7 +1,8 @@
 /**
- * Public reads answered from memory (API answers, feeds, the sitemap): each answer is serialized once (with its route's response
- * schema), given an ETag, and compressed once per encoding on first demand, until a write makes
- * it stale (see db/changes.ts). Bounded in bytes, least recently used out first.
+ * Public reads answered from memory (API answers, feeds, the sitemap): each answer is serialized
+ * once (with its route's response schema), given an ETag, and compressed once per encoding on
+ * first demand, until a write makes it stale (see db/changes.ts). Bounded in bytes (keys and a
+ * per-entry overhead included) and in entries, least recently used out first.
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -17,6 +18,14 @@ type Encoding = 'br' | 'gzip';
 /** Below this an answer goes out as it is, like @fastify/compress's threshold. */
 const compressFrom = 1024;
 
+/**
+ * How hard to compress an answer. 'best' is for answers many clients share: done once, it can
+ * afford more than compression per request. 'quick' is for answers few share, one for each
+ * address a feed is asked at, say, where 'best' would let every new Host header buy that effort
+ * again.
+ */
+export type Effort = 'best' | 'quick';
+
 class Answer {
   readonly etag: string;
   readonly #compressed = new Map<Encoding, Promise<Buffer>>();
@@ -25,6 +34,7 @@ class Answer {
     readonly body: Buffer,
     readonly type: string,
     readonly generation: number,
+    private readonly effort: Effort,
     private readonly onCompressed: (answer: Answer, bytes: number) => void,
   ) {
     this.etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
@@ -37,15 +47,12 @@ class Answer {
         encoding === 'br'
           ? brotli(this.body, {
               params: {
-                // Done once per answer, so it can afford more effort than on-the-fly compression;
-                // the page, the first thing a phone loads, gets the most (about 60 ms for it).
-                [constants.BROTLI_PARAM_QUALITY]:
-                  this.body.length > 512 * 1024 ? 5 : this.type.startsWith('text/html') ? 11 : 9,
+                [constants.BROTLI_PARAM_QUALITY]: this.#brotliQuality(),
                 [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
                 [constants.BROTLI_PARAM_SIZE_HINT]: this.body.length,
               },
             })
-          : gzipAsync(this.body, { level: 6 });
+          : gzipAsync(this.body, { level: this.effort === 'best' ? 6 : 4 });
       this.#compressed.set(encoding, pending);
       void pending.then(
         (data) => this.onCompressed(this, data.length),
@@ -54,31 +61,64 @@ class Answer {
     }
     return pending;
   }
+
+  /** The page, the first thing a phone loads, gets the most (about 60 ms for it). */
+  #brotliQuality(): number {
+    if (this.effort === 'quick') return 4;
+    if (this.body.length > 512 * 1024) return 5;
+    return this.type.startsWith('text/html') ? 11 : 9;
+  }
 }
 
 export interface ReadCacheOptions {
   changes: ContentChanges;
   /** 0 turns caching off: every read is produced afresh. */
   maxBytes: number;
+  /** Most answers held at once, however small (default 20,000). */
+  maxEntries?: number;
 }
+
+/**
+ * What an answer costs beyond its bytes: the Answer and its ETag, the key twice (two maps) and the
+ * map entries. Measured with `npm run bench:cache-memory` at about 750 bytes for a tiny answer;
+ * rounded up, so that many tiny answers cannot hold far more memory than maxBytes says.
+ */
+export const entryOverheadBytes = 1024;
 
 export class ReadCache {
   readonly #changes: ContentChanges;
   readonly #maxBytes: number;
+  readonly #maxEntries: number;
   readonly #answers = new Map<string, Answer>();
   readonly #sizes = new Map<Answer, number>();
   /** Reads being produced, so that a burst of misses for one key queries the database once. */
   readonly #producing = new Map<string, Promise<Answer>>();
   #bytes = 0;
 
-  constructor({ changes, maxBytes }: ReadCacheOptions) {
+  constructor({ changes, maxBytes, maxEntries = 20_000 }: ReadCacheOptions) {
     this.#changes = changes;
     this.#maxBytes = maxBytes;
+    this.#maxEntries = maxEntries;
   }
 
-  /** Bytes held now (bodies and their compressed copies). */
+  /** Bytes held now: bodies, their compressed copies, keys and each entry's overhead. */
   get size(): number {
     return this.#bytes;
+  }
+
+  /** Answers held now. */
+  get entries(): number {
+    return this.#answers.size;
+  }
+
+  /**
+   * Text made once per state of the content and shared by several answers, such as a feed built
+   * with originMark that every origin it is asked at fills in (lib/origin.ts). Held and evicted
+   * like an answer.
+   */
+  async text(key: string, produce: () => Promise<string>): Promise<string> {
+    const answer = await this.#answer(undefined, key, produce, 'text/plain; charset=utf-8', 'quick');
+    return answer.body.toString('utf8');
   }
 
   /**
@@ -93,20 +133,22 @@ export class ReadCache {
     key: string,
     produce: () => Promise<unknown>,
     type?: string,
+    effort: Effort = 'best',
   ) {
-    const answer = await this.#answer(reply, key, produce, type);
+    const answer = await this.#answer(reply, key, produce, type, effort);
     return sendAnswer(request, reply, answer);
   }
 
   async #answer(
-    reply: FastifyReply,
+    reply: FastifyReply | undefined,
     key: string,
     produce: () => Promise<unknown>,
     type: string | undefined,
+    effort: Effort,
   ): Promise<Answer> {
     const generation = this.#changes.generation();
     const caching = this.#maxBytes > 0 && this.#changes.trustworthy();
-    if (!caching) return this.#make(reply, await produce(), type, generation);
+    if (!caching) return this.#make(reply, await produce(), type, generation, effort);
     const held = this.#answers.get(key);
     if (held !== undefined) {
       if (held.generation === generation) {
@@ -120,7 +162,7 @@ export class ReadCache {
     const flightKey = `${generation}\u0000${key}`;
     let flight = this.#producing.get(flightKey);
     if (flight === undefined) {
-      flight = produce().then((value) => this.#make(reply, value, type, generation));
+      flight = produce().then((value) => this.#make(reply, value, type, generation, effort));
       this.#producing.set(flightKey, flight);
       void flight.then(
         (answer) => {
@@ -134,11 +176,17 @@ export class ReadCache {
     return flight;
   }
 
-  #make(reply: FastifyReply, value: unknown, type: string | undefined, generation: number): Answer {
-    const serialized = type === undefined ? reply.serialize(value) : String(value);
+  #make(
+    reply: FastifyReply | undefined,
+    value: unknown,
+    type: string | undefined,
+    generation: number,
+    effort: Effort,
+  ): Answer {
+    const serialized = type === undefined && reply !== undefined ? reply.serialize(value) : String(value);
     const body = typeof serialized === 'string' ? Buffer.from(serialized) : Buffer.from(serialized as Uint8Array);
     const onCompressed = (answer: Answer, bytes: number) => this.#grow(answer, bytes);
-    return new Answer(body, type ?? 'application/json; charset=utf-8', generation, onCompressed);
+    return new Answer(body, type ?? 'application/json; charset=utf-8', generation, effort, onCompressed);
   }
 
   #keep(key: string, answer: Answer): void {
@@ -147,7 +195,7 @@ export class ReadCache {
     if (previous !== undefined) this.#drop(key, previous);
     this.#answers.set(key, answer);
     this.#sizes.set(answer, 0);
-    this.#grow(answer, answer.body.length);
+    this.#grow(answer, answer.body.length + key.length * 2 + entryOverheadBytes);
   }
 
   #grow(answer: Answer, bytes: number): void {
@@ -156,7 +204,7 @@ export class ReadCache {
     this.#sizes.set(answer, size + bytes);
     this.#bytes += bytes;
     for (const [key, oldest] of this.#answers) {
-      if (this.#bytes <= this.#maxBytes) break;
+      if (this.#bytes <= this.#maxBytes && this.#answers.size <= this.#maxEntries) break;
       this.#drop(key, oldest);
     }
   }

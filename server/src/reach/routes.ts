@@ -3,7 +3,7 @@
 import { readAppConfig } from '@chat-site/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDeps } from '../lib/deps.js';
-import { publicOrigin } from '../lib/origin.js';
+import { originMark, publicOrigin, withOrigin } from '../lib/origin.js';
 import { getAppConfig } from '../settings/repository.js';
 import { announcementsPath, reachPaths, sharePath } from './addresses.js';
 import { publishBulletin, type PublishContext } from './content.js';
@@ -16,6 +16,9 @@ import { reachText } from './text.js';
 import { rfc3339 } from './times.js';
 
 const feedSize = 50;
+
+/** A share page asked for an announcement that does not exist: answered, never kept. */
+class NoSuchBulletin extends Error {}
 const maxId = 2_147_483_647;
 
 /** An id as the site writes it, or undefined: anything else is simply a page that is not there. */
@@ -27,54 +30,60 @@ function parseId(text: string): number | undefined {
 
 export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config, cache }) => {
   const product = config.site.productName;
-  const contextOf = async (request: FastifyRequest): Promise<PublishContext> => ({
-    origin: publicOrigin(request, config.publicUrl),
+  // Feeds, share pages and the sitemap are built once per state of the content with originMark
+  // for the origin, and every origin they are asked at fills in its own: a new Host header costs
+  // a string replacement and a compression, never a rebuild (feeds clean 50 bodies again).
+  const context = async (): Promise<PublishContext> => ({
+    origin: originMark,
     cdn: readAppConfig(await getAppConfig(db.kysely)),
   });
   const send = (reply: FastifyReply, type: string, body: string) =>
     reply.type(type).header('cache-control', 'no-cache').send(body);
 
-  async function feedData(request: FastifyRequest, selfPath: string): Promise<FeedData> {
-    const context = await contextOf(request);
+  async function feedData(selfPath: string): Promise<FeedData> {
+    const publish = await context();
     const [rows, updatedAt] = await Promise.all([latestBulletins(db.kysely, feedSize), lastBulletinChange(db.kysely)]);
     return {
       title: reachText.feedTitle(product),
       description: reachText.feedDescription(product),
       language: reachText.language,
-      siteUrl: `${context.origin}${announcementsPath}`,
-      selfUrl: `${context.origin}${selfPath}`,
+      siteUrl: `${originMark}${announcementsPath}`,
+      selfUrl: `${originMark}${selfPath}`,
       author: product,
       updatedAt,
       timeZone: config.timeZone,
-      entries: rows.map((row) => publishBulletin(row, context)),
+      entries: rows.map((row) => publishBulletin(row, publish)),
     };
   }
 
-  // Feeds and the sitemap are built from many rows (feeds clean 50 bodies again): they come from
-  // memory until content changes, like the API's reads. Their addresses depend on the origin.
+  /** The answer named `name` at the request's origin, from memory until content changes. */
   const cached = (
     request: FastifyRequest,
     reply: FastifyReply,
     name: string,
     type: string,
     build: () => Promise<string>,
-  ) =>
-    cache.send(
+  ) => {
+    const origin = publicOrigin(request, config.publicUrl);
+    return cache.send(
       request,
       reply.header('cache-control', 'no-cache'),
-      `${name} ${publicOrigin(request, config.publicUrl)}`,
-      build,
+      `${name} ${origin}`,
+      async () => withOrigin(await cache.text(`${name} template`, build), origin),
       type,
+      // Without PUBLIC_URL every Host header is an answer of its own: compressed quickly.
+      config.publicUrl === undefined ? 'quick' : 'best',
     );
+  };
 
   app.get(reachPaths.atom, async (request, reply) =>
     cached(request, reply, 'atom', 'application/atom+xml; charset=utf-8', async () =>
-      buildAtomFeed(await feedData(request, reachPaths.atom)),
+      buildAtomFeed(await feedData(reachPaths.atom)),
     ),
   );
   app.get(reachPaths.rss, async (request, reply) =>
     cached(request, reply, 'rss', 'application/rss+xml; charset=utf-8', async () =>
-      buildRssFeed(await feedData(request, reachPaths.rss)),
+      buildRssFeed(await feedData(reachPaths.rss)),
     ),
   );
 
@@ -84,21 +93,28 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
 
   app.get<{ Params: { id: string } }>(reachPaths.share, async (request, reply) => {
     const id = parseId(request.params.id);
-    const row = id === undefined ? undefined : await findBulletin(db.kysely, id);
     reply.header('content-security-policy', sharePageCsp);
-    if (row === undefined) return send(reply.status(404), 'text/html; charset=utf-8', renderShareNotFound(product));
-    const context = await contextOf(request);
-    const entry = publishBulletin(row, context);
-    const page = renderSharePage({ entry, product, origin: context.origin, timeZone: config.timeZone });
-    return send(reply, 'text/html; charset=utf-8', page);
+    const notFound = () => send(reply.status(404), 'text/html; charset=utf-8', renderShareNotFound(product));
+    if (id === undefined) return notFound();
+    try {
+      return await cached(request, reply, `share ${id}`, 'text/html; charset=utf-8', async () => {
+        const row = await findBulletin(db.kysely, id);
+        if (row === undefined) throw new NoSuchBulletin();
+        const entry = publishBulletin(row, await context());
+        return renderSharePage({ entry, product, origin: originMark, timeZone: config.timeZone });
+      });
+    } catch (error) {
+      if (error instanceof NoSuchBulletin) return notFound();
+      throw error;
+    }
   });
 
   app.get(reachPaths.sitemap, async (request, reply) =>
-    cached(request, reply, 'sitemap', 'application/xml; charset=utf-8', () => sitemap(request)),
+    cached(request, reply, 'sitemap', 'application/xml; charset=utf-8', sitemap),
   );
 
-  async function sitemap(request: FastifyRequest): Promise<string> {
-    const origin = publicOrigin(request, config.publicUrl);
+  async function sitemap(): Promise<string> {
+    const origin = originMark;
     const [stamps, latest] = await Promise.all([
       bulletinStamps(db.kysely, sitemapMaxUrls - 1),
       lastBulletinChange(db.kysely),
