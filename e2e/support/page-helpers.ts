@@ -109,3 +109,30 @@ export async function holdScript(page: Page): Promise<() => void> {
   });
   return release;
 }
+
+export interface CspViolation {
+  directive: string;
+  blocked: string;
+  /** The address of the document it happened in. */
+  page: string;
+}
+
+/**
+ * Records every Content-Security-Policy violation (`securitypolicyviolation` event) of every
+ * document the context opens from now on, reloads and navigations included. Call before `goto`.
+ */
+export async function recordCspViolations(context: BrowserContext): Promise<CspViolation[]> {
+  const violations: CspViolation[] = [];
+  await context.exposeBinding('__e2eCspViolation', (_source, violation: CspViolation) => {
+    violations.push(violation);
+  });
+  await context.addInitScript(() => {
+    const report = (window as unknown as { __e2eCspViolation: (violation: CspViolation) => void }).__e2eCspViolation;
+    window.addEventListener(
+      'securitypolicyviolation',
+      (event) => report({ directive: event.effectiveDirective, blocked: event.blockedURI, page: location.href }),
+      true,
+    );
+  });
+  return violations;
+}

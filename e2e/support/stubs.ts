@@ -4,6 +4,7 @@
  * addresses. Every stub answers on 127.0.0.1 only; every one must be closed by its test file.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { repoRoot } from './server.js';
 
 export interface Stub {
-  /** http://127.0.0.1:<port>, no trailing slash. */
+  /** http://127.0.0.1:<port> (https://<host>:<port> for an HTTPS stub), no trailing slash. */
   url: string;
   port: number;
   close(): Promise<void>;
@@ -98,15 +99,23 @@ export interface HttpStub extends Stub {
 
 const corsHeaders = { 'access-control-allow-origin': '*' };
 
+/** Serves the stub over HTTPS with this key and certificate (e.g. from ./tls.ts), and names it by
+ * `host` (a name the browser maps to 127.0.0.1) in its `url`. */
+export interface StubTls {
+  key: string;
+  cert: string;
+  host: string;
+}
+
 /**
  * A JSON server for chosen paths, readable from the site's origin: every answer carries
  * `access-control-allow-origin: *` and OPTIONS preflights allow GET with the `os` header.
- * Unknown paths answer 404 {"status":404,"msg":"not found"}.
+ * Unknown paths answer 404 {"status":404,"msg":"not found"}. Plain HTTP unless `tls` is given.
  */
-export async function startHttpStub(initial: Routes): Promise<HttpStub> {
+export async function startHttpStub(initial: Routes, tls?: StubTls): Promise<HttpStub> {
   let routes: Routes = { ...initial };
   const requests: RecordedRequest[] = [];
-  const server = createHttpServer((request: IncomingMessage, response: ServerResponse) => {
+  const handler = (request: IncomingMessage, response: ServerResponse) => {
     const url = request.url ?? '/';
     const path = url.split('?')[0] ?? '/';
     const recorded: RecordedRequest = { method: request.method ?? 'GET', path, url, headers: request.headers };
@@ -138,11 +147,13 @@ export async function startHttpStub(initial: Routes): Promise<HttpStub> {
         : { 'content-type': answer.contentType ?? 'application/json; charset=utf-8' }),
     });
     response.end(answer.status === 204 || answer.status === 304 ? undefined : text);
-  });
+  };
+  const server =
+    tls === undefined ? createHttpServer(handler) : createHttpsServer({ key: tls.key, cert: tls.cert }, handler);
   const sockets = trackSockets(server);
   const port = await listen(server);
   return {
-    url: loopback(port),
+    url: tls === undefined ? loopback(port) : `https://${tls.host}:${port}`,
     port,
     requests,
     set: (more) => {
