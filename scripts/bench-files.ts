@@ -428,8 +428,12 @@ try {
     note: 'the server, nginx and the clients share the machine; fast downloads use curl to /dev/null',
     serverLogLines: unexpected.length,
     upload: uploaded.ok ? { ok: uploadProblem === undefined, seconds: round(uploaded.seconds), ...stored } : uploaded,
-    slowClients: slow ?? null,
-    throughput: { server: serverSide ?? null, nginx: nginxSide, ratio: ratio ?? null },
+    // One entry per test, named, as the other benchmarks write them; no slow clients without
+    // an upload.
+    results: [
+      ...(slow === undefined ? [] : [{ name: 'slow clients', ...slow }]),
+      { name: 'throughput', server: serverSide ?? null, nginx: nginxSide, ratio: ratio ?? null },
+    ],
   };
   console.log(`\nresults: ${writeResults('bench-files', report)}`);
   const failed = [
