@@ -1,7 +1,7 @@
 /**
- * For scripts/bench-load.ts and scripts/bench-api.ts: the real built server on a fresh SQLite
- * file and a free 127.0.0.1 port, realistic content published through the admin API, the
- * server's RSS read from /proc, and where the results go.
+ * For scripts/bench-load.ts, scripts/bench-api.ts and scripts/bench-files.ts: the real built
+ * server on a fresh SQLite file and a free 127.0.0.1 port, realistic content published through
+ * the admin API, the server's RSS read from /proc, and where the results go.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -35,7 +35,7 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();
     probe.once('error', fail);
@@ -87,11 +87,13 @@ export function intFromEnv(name: string, fallback: number, min: number, max: num
 
 /**
  * `nodeArgs` go to node before the script, e.g. ['--trace-gc'] when looking into memory;
- * `script` is the server's entry (the built server, unless a benchmark wraps it).
+ * `script` is the server's entry (the built server, unless a benchmark wraps it); `env` adds to
+ * or replaces the server's environment (e.g. where it stores files).
  */
 export async function startBenchServer(
   nodeArgs: string[] = [],
   script = 'server/dist/server.js',
+  env: Record<string, string> = {},
 ): Promise<BenchServer> {
   requireBuild();
   const dir = mkdtempSync(join(tmpdir(), 'chat-site-bench-'));
@@ -119,6 +121,7 @@ export async function startBenchServer(
       LOG_LEVEL: 'warn',
       SITE_CONFIG: join(repoRoot, 'site.config.json'),
       WEB_ROOT: webRoot,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -257,15 +260,18 @@ export interface RssSample {
   rss: number;
 }
 
-/** Reads a process's resident set size (VmRSS in /proc/<pid>/status) once a second. */
+/** Reads a process's resident set size (VmRSS in /proc/<pid>/status) once a second, or every
+ * `intervalMs`. */
 export class RssSampler {
   readonly #pid: number;
+  readonly #intervalMs: number;
   #samples: RssSample[] = [];
   #timer: NodeJS.Timeout | undefined;
   #started = 0;
 
-  constructor(pid: number) {
+  constructor(pid: number, intervalMs = 1000) {
     this.#pid = pid;
+    this.#intervalMs = intervalMs;
   }
 
   read(): number {
@@ -280,7 +286,7 @@ export class RssSampler {
     this.#started = performance.now();
     const sample = () => this.#samples.push({ t: (performance.now() - this.#started) / 1000, rss: this.read() });
     sample();
-    this.#timer = setInterval(sample, 1000);
+    this.#timer = setInterval(sample, this.#intervalMs);
   }
 
   /** Stops sampling after one last sample, and answers them all. */

@@ -2,7 +2,9 @@
 // server/dist/admin.js, the file `npm run admin` and the package's bin run. Loaded module by
 // module it opens over a thousand files (TypeBox alone 680, Kysely 288) and took about a second
 // to start on a two-core machine; bundled it starts in about a third of that. better-sqlite3
-// stays outside: it loads a compiled addon from its own folder.
+// stays outside: it loads a compiled addon from its own folder. So does the APK reader: its zip
+// library calls the deprecated new Buffer(), which Node reports on stderr unless the call comes
+// from inside node_modules.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
@@ -19,7 +21,7 @@ export function bundleAdmin() {
     target: 'node20',
     format: 'esm',
     // pg-native is pg's optional native client, never installed here.
-    external: ['better-sqlite3', 'pg-native'],
+    external: ['better-sqlite3', 'pg-native', '@devicefarmer/adbkit-apkreader'],
     // The CommonJS packages inside (commander, pg, sanitize-html) call require().
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     sourcemap: true,

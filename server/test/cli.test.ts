@@ -286,6 +286,25 @@ describe('packages', () => {
     assert.deepEqual(served.rawPayload, data);
   });
 
+  test('set --file takes the version of an APK from its manifest, unless --version is given', async () => {
+    const database = await freshDatabase();
+    const apk = join(import.meta.dirname, 'fixtures', 'xingliao-5.1.0.apk');
+    const printed = await ok(database, 'packages', 'set', 'android', '--file', apk);
+    assert.match(printed, /^ {2}version +5\.1\.0$/m);
+    assert.match(printed, /^version from the manifest of com\.xingliao\.app: 5\.1\.0 \(versionCode 510\)$/m);
+    const [entry] = await json<CliPackage[]>(database, 'packages', 'list');
+    assert.equal(entry?.version, '5.1.0');
+    assert.equal((await apiGet(database, '/v1/common/getInstallPackageAddrs')).json()[0].version, '5.1.0');
+
+    const chosen = await ok(database, 'packages', 'set', 'android', '--file', apk, '--version', '5.1.0-hotfix');
+    assert.doesNotMatch(chosen, /manifest/);
+    assert.equal((await json<CliPackage[]>(database, 'packages', 'list'))[0]?.version, '5.1.0-hotfix');
+
+    const fake = file('fake.apk', 'PK fake apk bytes');
+    const refusal = await refused(database, ['packages', 'set', 'android', '--file', fake]);
+    assert.match(refusal, /fake\.apk is not a readable APK \(a zip file\): .*; give the version with --version\n$/);
+  });
+
   test('set --url, list and remove', async () => {
     const database = await freshDatabase();
     const notes = 'https://example.com/notes/5.1';
@@ -437,6 +456,11 @@ describe('bad input', () => {
         ['region', 'set', '--file', missing],
         ['region', 'set', '--file', file('broken.json', '{"api_addrs": [')],
         ['region', 'set', '--file', file('shape.json', '{"api_addrs":[{"addr":3}]}')],
+      ],
+      // Without --version, an .apk must be one whose manifest can be read.
+      'unreadable APK': [
+        ['packages', 'set', 'android', '--file', file('fake.apk', 'PK fake apk bytes')],
+        ['packages', 'set', 'android', '--file', join(import.meta.dirname, 'fixtures', 'no-manifest.apk')],
       ],
       'wrong file type': [
         ['files', 'upload', text],

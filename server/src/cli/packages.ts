@@ -1,10 +1,13 @@
 /** `packages …`: the install package the download page offers for each operating system. */
+import { basename } from 'node:path';
 import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import type { InstallPackageRow } from '../db/schema.js';
+import { extensionOf } from '../files/content-types.js';
 import { storeFile } from '../files/repository.js';
 import { downloadUrlProblem } from '../lib/schemas.js';
 import { toWireTime } from '../lib/time.js';
+import { ApkVersionError, readApkVersion, type ApkVersion } from '../packages/apk-version.js';
 import { listPackages, removePackage, setPackage, UnknownHostedFileError } from '../packages/repository.js';
 import { timeZone, UsageError, withDb } from './context.js';
 import { readUpload } from './files.js';
@@ -52,14 +55,16 @@ function setCommand(command: Command): void {
     .addArgument(osArgument())
     .addOption(url.argParser(parseDownloadUrl))
     .addOption(new Option('--file <path>', 'upload this package and point the entry at it').conflicts('url'))
-    .option('--version <version>', 'the version it installs', parseVersion)
+    .option('--version <version>', 'the version it installs (for an .apk: read from its manifest)', parseVersion)
     .option('--released-at <time>', 'its release date as "YYYY-MM-DD HH:MM:SS" in TIME_ZONE', parseWireTime)
     .option('--release-notes-url <url>', 'where its release notes are', parseHttpUrl)
     .action(async (os: OperatingSystem, options: SetOptions) => {
       const zone = timeZone();
+      const manifest = options.version === undefined ? await apkManifestOf(options.file) : undefined;
       const source = options.file !== undefined ? readUpload(options.file, undefined, ['package']) : options.url;
       if (source === undefined) throw new UsageError('give the package with --url <url> or --file <path>');
-      const { version, releasedAt, releaseNotesUrl } = options;
+      const { releasedAt, releaseNotesUrl } = options;
+      const version = options.version ?? manifest?.versionName;
       // One transaction: an upload is kept only when the entry pointing at it is saved too.
       const row = await withDb((db) =>
         db.transaction().execute(async (trx) => {
@@ -69,7 +74,32 @@ function setCommand(command: Command): void {
         }),
       );
       if (row !== undefined) printEntry(toCliPackage(row, zone));
+      if (manifest !== undefined) {
+        // The version code has no place in a package entry: shown, so the operator can check it.
+        print(
+          `version from the manifest of ${manifest.packageName}: ${manifest.versionName} (versionCode ${manifest.versionCode})`,
+        );
+      }
     });
+}
+
+/** For an .apk, the version in its manifest; a file that is no readable APK is refused unless
+ * the operator gives the version (docs/operations.md#apk-versions). */
+async function apkManifestOf(path: string | undefined): Promise<ApkVersion | undefined> {
+  if (path === undefined || extensionOf(basename(path)) !== 'apk') return undefined;
+  let manifest: ApkVersion;
+  try {
+    manifest = await readApkVersion(path);
+  } catch (error) {
+    if (error instanceof ApkVersionError) throw new UsageError(`${error.message}; give the version with --version`);
+    throw error;
+  }
+  try {
+    parseVersion(manifest.versionName);
+  } catch (error) {
+    throw new UsageError(`the versionName of ${path} does not fit: ${(error as Error).message}; give --version`);
+  }
+  return manifest;
 }
 
 function removeCommand(command: Command): void {
