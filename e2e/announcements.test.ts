@@ -1,4 +1,5 @@
-/** The announcements screens of SPEC.md section 2: list and detail, every state, both widths. */
+/** The announcements screens (docs/behaviour.md#screens-and-routes): list and detail, every state,
+ * both widths. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';

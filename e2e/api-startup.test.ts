@@ -1,8 +1,8 @@
 /**
- * SPEC.md section 4, API address initialisation, in a real browser against the real server:
- * the last used address, then every known one at once, then the region documents, and a site
- * that still works when everything is dead. Section 7: every call sends `os: WEB`; a ping
- * succeeds only on 200, within 1 s.
+ * API address initialisation (docs/behaviour.md#api-address-failover), in a real browser against
+ * the real server: the last used address, then every known one at once, then the region
+ * documents, and a site that still works when everything is dead. Every call sends `os: WEB`; a
+ * ping succeeds only on 200, within 1 s.
  *
  * Each scenario needs its own site config, so each gets its own real server (fresh database
  * with the demo content). A server that must name itself in its config listens on a port

@@ -1,4 +1,5 @@
-/** The download screen, its host rule, and the iOS tutorial (SPEC.md sections 2 and 6). */
+/** The download screen, its host rule, and the iOS tutorial (docs/behaviour.md#the-download-screen,
+ * docs/behaviour.md#the-ios-tutorial). */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

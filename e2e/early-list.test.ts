@@ -131,7 +131,8 @@ describe('the announcements list before the script', () => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
     try {
       const { page } = open;
-      // api-contract.md's tolerated variants: an envelope, PascalCase fields, a string flag.
+      // Variants other server builds send (docs/behaviour.md#reading-other-server-builds): an
+      // envelope, PascalCase fields, a string flag.
       await page.route(listCall, (route) =>
         route.fulfill({
           contentType: 'application/json',

@@ -2,8 +2,8 @@
  * Every route in a real browser against the real server with its demo content, at phone and
  * desktop width, in the light and the dark theme, once it is fully drawn (lazy images loaded):
  * zero axe-core violations, zero Content-Security-Policy violations and zero console errors, and
- * the site's images in a format, size and loading the issue asks for. One load of each route
- * serves all four. Also the page's security headers, and the CDN origin in
+ * the site's images in the format, size and loading docs/behaviour.md#images asks for. One load
+ * of each route serves all four. Also the page's security headers, and the CDN origin in
  * img-src once the app config turns the CDN on.
  */
 import assert from 'node:assert/strict';
@@ -136,10 +136,10 @@ async function openLanding(viewport: Viewport, theme: Theme): Promise<Watched> {
 }
 
 /**
- * The site's own images that break the issue's rules (SVG, or AVIF or WebP, with a width and
- * height in the markup, lazy when they start below the first screen), once the page is fully
- * drawn (the footer too). An announcement's pictures (in its <article>) are the operator's
- * uploads and are left out.
+ * The site's own images that break the rules of docs/behaviour.md#images (SVG, or AVIF or WebP,
+ * with a width and height in the markup, lazy when they start below the first screen), once the
+ * page is fully drawn (the footer too). An announcement's pictures (in its <article>) are the
+ * operator's uploads and are left out.
  */
 function imageProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -185,8 +185,8 @@ async function loadEverything(page: Page): Promise<void> {
   );
 }
 
-/** Every route of SPEC.md section 2 (and one that does not exist), each with what shows it is
- * fully drawn. */
+/** Every route of docs/behaviour.md#screens-and-routes (and one that does not exist), each with
+ * what shows it is fully drawn. */
 function routes(viewport: Viewport): { path: string; ready: (page: Page) => Promise<unknown> }[] {
   const h1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name }).first().waitFor();
   const pane = (page: Page, name: string) =>

@@ -1,7 +1,7 @@
 /**
  * The site under failure, in a real browser against the real server: every API address
  * refused, hanging, slow, answering 500 or answering garbage. The static parts (hero, features,
- * download cards, tutorial) still render, SPEC.md section 8's messages appear on the
+ * download cards, tutorial) still render, docs/behaviour.md#errors' messages appear on the
  * announcements screen and nowhere else, no unhandled rejection reaches the console, and once an
  * address comes back the next hash navigation (no reload) brings the data back.
  *
@@ -431,7 +431,8 @@ interface Failure {
   name: string;
   mode: Mode;
   /** The ping still answers 200, so start-up picks an address and the data calls fail. Else
-   * start-up ends with no address (SPEC.md section 4, step 4) and no data call is made. */
+   * start-up ends with no address (docs/behaviour.md#api-address-failover, step 4) and no data
+   * call is made. */
   chosen: boolean;
   listMessage: string;
 }
@@ -439,8 +440,8 @@ interface Failure {
 const failures: Failure[] = [
   { name: 'refused (nothing listens)', mode: 'refused', chosen: false, listMessage: messages.list },
   { name: 'hanging (accepts, never answers)', mode: 'hanging', chosen: false, listMessage: messages.list },
-  // SPEC.md section 9: the ping times out after 1 s, so an address answering in 2 s is dead,
-  // although the 10 s default timeout of the data calls would have waited for it.
+  // The ping times out after 1 s (docs/behaviour.md#numbers), so an address answering in 2 s is
+  // dead, although the 10 s default timeout of the data calls would have waited for it.
   { name: 'slow (answers after 2 s)', mode: 'slow', chosen: false, listMessage: messages.list },
   { name: '500 on every path', mode: 'error500', chosen: false, listMessage: messages.list },
   { name: '500 on every path but the ping', mode: 'error500ButPing', chosen: true, listMessage: messages.list },

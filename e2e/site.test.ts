@@ -1,4 +1,5 @@
-/** Every screen and rule of SPEC.md section 2, in real Chromium against the real server. */
+/** Every screen and rule of docs/behaviour.md#screens-and-routes, in real Chromium against the
+ * real server. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';

@@ -49,9 +49,10 @@ within 15m bash scripts/ensure-chromium.sh
 within 20m npm run --silent test:e2e
 
 step "Lighthouse audit (fails under 95 in any category)"
-# Three runs each, as the issue asks. Once the mobile preset's CPU slowdown is calibrated on this
-# machine with a blank page (scripts/cpu-calibration.ts, README), a run scores 99-100 and the
-# median of three stays far from the gate; five runs made CI three minutes longer for nothing.
+# Three runs each (docs/performance.md#the-lighthouse-audit). Once the mobile preset's CPU
+# slowdown is calibrated on this machine with a blank page (docs/performance.md#cpu-calibration),
+# a run scores 99-100 and the median of three stays far from the gate; five runs made CI three
+# minutes longer for nothing.
 within 15m npm run --silent audit
 
 step "all passed"

@@ -170,8 +170,8 @@ export async function startHttpStub(initial: Routes, tls?: StubTls): Promise<Htt
 /** Where the region-document stubs answer. */
 export const regionDocumentPath = '/region.json';
 
-/** Canonical answers of a small, well-behaved API (api-contract.md), distinct from the demo
- * content so a test can tell which server answered. */
+/** Canonical answers of a small, well-behaved API (docs/behaviour.md#the-public-api), distinct
+ * from the demo content so a test can tell which server answered. */
 export const fakeBulletins = [
   { id: 1, title: '假接口置顶公告', content: '<p>置顶正文</p>', topup: 1, created_at: '2024-05-01 10:00:00' },
   { id: 2, title: '假接口普通公告', content: '<p>普通正文</p>', topup: 0, created_at: '2024-04-02 09:30:00' },

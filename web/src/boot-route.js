@@ -167,8 +167,8 @@
 
   // 4. The announcements list of the early answer, drawn from the sample rows (the first
   //    selected, pinned ones marked) in place of the loading line. Only this project's own
-  //    server's form (api-contract.md) is drawn; any other is the script's to read. The
-  //    script then keeps it on screen until its own render has the list (src/main.tsx).
+  //    server's form (docs/behaviour.md#the-public-api) is drawn; any other is the script's to
+  //    read. The script then keeps it on screen until its own render has the list (src/main.tsx).
   //    The download screen's cards are drawn the same way by src/early-download.ts, loaded
   //    in 3. above.
   function drawList(response) {

@@ -1,5 +1,6 @@
 /**
- * The canonical wire form of api-contract.md: exactly what this project's server emits.
+ * The canonical wire form (docs/behaviour.md#the-public-api): exactly what this project's server
+ * emits.
  * Schemas double as the server's response contracts and, through `Static`, as the site's types.
  */
 import { Type, type Static } from 'typebox';

@@ -100,7 +100,8 @@ export async function ping(apiAddr: string): Promise<boolean> {
   }
 }
 
-/** Failures the spec says are only logged go through here, so they are easy to find. */
+/** Failures that are only logged (docs/behaviour.md#errors) go through here, so they are easy to
+ * find. */
 export function logFailure(what: string, error: unknown): void {
   console.warn(`[site] ${what}:`, error instanceof Error ? error.message : error);
 }

@@ -43,8 +43,8 @@ export function languageFromUrl(url: URL): Language | null {
   return languageOf(new URLSearchParams(hashQuery).get('lang')) ?? languageOf(url.searchParams.get('lang'));
 }
 
-/** The order the issue sets: `?lang=`, then the visitor's stored choice, then the browser's
- * languages in their order of preference, then the default. */
+/** The order of docs/behaviour.md#languages: `?lang=`, then the visitor's stored choice, then the
+ * browser's languages in their order of preference, then the default. */
 export function pickLanguage(fromUrl: Language | null, stored: string | null, browser: readonly string[]): Language {
   return fromUrl ?? languageOf(stored) ?? browser.map(languageOf).find((found) => found !== null) ?? defaultLanguage;
 }

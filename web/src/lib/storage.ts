@@ -1,5 +1,6 @@
-/** The site's local storage (SPEC.md section 3). Reads and writes never throw: storage can be
- * full, disabled, or blocked in a private window, and the site must work without it. */
+/** The site's local storage (docs/behaviour.md#local-storage). Reads and writes never throw:
+ * storage can be full, disabled, or blocked in a private window, and the site must work without
+ * it. */
 export const storageKeys = {
   apiAddrs: 'chat-site.api-addrs',
   allocatorAddrs: 'chat-site.allocator-addrs',

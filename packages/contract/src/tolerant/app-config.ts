@@ -1,6 +1,7 @@
 /**
- * The CDN setting. SPEC.md section 4 says it falls back to disabled when the config cannot be
- * loaded, so this reader never throws: every malformed answer simply means "no CDN".
+ * The CDN setting. It falls back to disabled when the config cannot be loaded
+ * (docs/behaviour.md#cdn-rewriting), so this reader never throws: every malformed answer simply
+ * means "no CDN".
  */
 import { unwrapEnvelope } from './envelope.js';
 import { isRecord, pick, pickTrimmed, trimTrailingSlashes } from './fields.js';

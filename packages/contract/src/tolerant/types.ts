@@ -1,6 +1,7 @@
 /**
- * What the site works with once a server answer has been read. Every tolerated variant of
- * api-contract.md collapses into these, so screens never see which server build answered.
+ * What the site works with once a server answer has been read. Every tolerated variant
+ * (docs/behaviour.md#reading-other-server-builds) collapses into these, so screens never see
+ * which server build answered.
  */
 
 export interface Bulletin {
@@ -38,7 +39,8 @@ export class ApiFailure extends Error {
   override name = 'ApiFailure';
 }
 
-/** A list answer that is none of the accepted shapes: SPEC.md section 8 "data format error". */
+/** A list answer that is none of the accepted shapes: the "data format error" of
+ * docs/behaviour.md#errors. */
 export class WrongShapeError extends Error {
   override name = 'WrongShapeError';
 }

@@ -2,7 +2,7 @@ import { ScrollToTop } from '../../components/layout/scroll-to-top';
 import { mainContentId } from '../../components/layout/skip-link';
 import { Tutorial } from '../../features/tutorial/components/tutorial';
 
-/** The iOS tutorial has no header (SPEC.md section 2). */
+/** The iOS tutorial has no header (docs/behaviour.md#screens-and-routes). */
 export default function DownloadHelpRoute() {
   return (
     <>

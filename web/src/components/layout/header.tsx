@@ -12,16 +12,18 @@ import { SkipLink } from './skip-link';
 const linkClass = 'rounded-md text-sm text-muted transition-colors hover:text-fg md:px-3 md:py-2 md:text-[15px]';
 
 export function Header() {
-  // SPEC.md: every render of the header brings the page back to the top. In the next frame,
-  // before its paint: scrolling lays the page out, which that frame does anyway, whereas here,
-  // among the render's other effects, it would lay out a page they go on to change.
+  // Every render of the header brings the page back to the top
+  // (docs/behaviour.md#screens-and-routes). In the next frame, before its paint: scrolling lays
+  // the page out, which that frame does anyway, whereas here, among the render's other effects, it
+  // would lay out a page they go on to change.
   useEffect(() => {
     const frame = requestAnimationFrame(() => window.scrollTo(0, 0));
     return () => cancelAnimationFrame(frame);
   });
-  // The member centre is SPEC.md's for the primary domain only. It is always in the page, the
-  // prerendered one too, and shown where the server marked the page as served on that domain
-  // (server/src/page/primary-host.ts, web/src/styles.css): in the first paint, never arriving late.
+  // The member centre is for the primary domain only (docs/behaviour.md#host-rules). It is always
+  // in the page, the prerendered one too, and shown where the server marked the page as served on
+  // that domain (server/src/page/primary-host.ts, web/src/styles.css): in the first paint, never
+  // arriving late.
   const links = [
     <Link key="announcements" href={paths.announcements} className={linkClass}>
       {t('nav.announcements')}

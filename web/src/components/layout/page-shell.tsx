@@ -5,8 +5,8 @@ import { Header } from './header';
 import { ScrollToTop } from './scroll-to-top';
 import { mainContentId } from './skip-link';
 
-/** What the routes of SPEC.md section 2 share: header, content, and (on the routes that have
- * them) footer and scroll-to-top button. */
+/** What the routes of docs/behaviour.md#screens-and-routes share: header, content, and (on the
+ * routes that have them) footer and scroll-to-top button. */
 export function PageShell({
   children,
   footer = true,

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 import { t } from '../../lib/i18n';
 
-/** An error of SPEC.md section 8, shown in red in place of the page's content. */
+/** An error of docs/behaviour.md#errors, shown in red in place of the page's content. */
 export function ErrorMessage({ children, className }: { children: ReactNode; className?: string }) {
   return (
     <p role="alert" className={cn('py-16 text-center text-base font-medium text-danger', className)}>

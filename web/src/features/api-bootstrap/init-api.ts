@@ -48,8 +48,8 @@ function remember(addrs: RegionAddrs): void {
   if (addrs.allocatorAddrs.length > 0) writeStringList(storageKeys.allocatorAddrs, addrs.allocatorAddrs);
 }
 
-/** Picks an API address as SPEC.md section 4 orders: the last one used, then every known one
- * at once, then the addresses the region documents name. */
+/** Picks an API address as docs/behaviour.md#api-address-failover orders: the last one used,
+ * then every known one at once, then the addresses the region documents name. */
 async function chooseApiAddr(): Promise<string | null> {
   const builtIn = siteConfig.apiAddrs.length > 0 ? siteConfig.apiAddrs : [window.location.origin];
   const known = unique([...readStringList(storageKeys.apiAddrs), ...builtIn]);

@@ -33,9 +33,9 @@ export interface DownloadLinks {
 
 export const appStoreUrl = (appId: string) => `https://apps.apple.com/app/id${appId}`;
 
-/** SPEC.md's host rule: the primary domain offers the fixed APK only; other hosts offer all
- * four, with Android preferring the edge service's URL when it answered. A card shows the
- * facts of the package entry that describes what its button fetches. */
+/** The host rule (docs/behaviour.md#the-download-screen): the primary domain offers the fixed
+ * APK only; other hosts offer all four, with Android preferring the edge service's URL when it
+ * answered. A card shows the facts of the package entry that describes what its button fetches. */
 export function cards(primary: boolean, links: DownloadLinks): Card[] {
   const entry = (os: Platform) => links.packages.find((found) => found.os === os);
   const link = (os: Platform): CardLink => ({ href: entry(os)?.downloadUrl, newTab: false });

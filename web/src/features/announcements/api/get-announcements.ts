@@ -11,8 +11,8 @@ export class AnnouncementListError extends Error {
 }
 
 /** The announcements, pinned first as the server orders them. Logs, then rethrows a failure as
- * the kind SPEC.md section 8 tells apart (wrong shape or failed call). With no answer from any
- * address, the list saved on an earlier visit stands in (isStale tells). */
+ * the kind docs/behaviour.md#errors tells apart (wrong shape or failed call). With no answer from
+ * any address, the list saved on an earlier visit stands in (isStale tells). */
 export async function getAnnouncements(apiAddr: string | null): Promise<Bulletin[]> {
   try {
     return await withLastGood(

@@ -7,7 +7,7 @@ import securityAlert from '../../../assets/illustrations/feature-security-alert.
 import { siteConfig } from '../../../config/site-config';
 import { t } from '../../../lib/i18n';
 
-/** SPEC.md names this anchor. */
+/** The features' anchor (docs/behaviour.md#screens-and-routes). */
 export const featuresSectionId = 'howItWorks';
 
 const features = [
