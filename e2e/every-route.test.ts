@@ -232,7 +232,7 @@ function routes(viewport: Viewport): { path: string; ready: (page: Page) => Prom
   ];
 }
 
-describe('every route: no axe, CSP or console errors, and images as the issue asks', () => {
+describe('every route: no axe, CSP or console errors, and images as docs/behaviour.md#images asks', () => {
   for (const viewport of ['phone', 'desktop'] as const) {
     for (const theme of ['light', 'dark'] as const) {
       test(`${viewport}, ${theme} theme`, async () => {
