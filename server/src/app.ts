@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import etag from '@fastify/etag';
 import helmet from '@fastify/helmet';
@@ -24,7 +25,9 @@ import { pageRoutes } from './page/routes.js';
 import { reachRoutes } from './reach/routes.js';
 import { settingAdminRoutes, settingRoutes } from './settings/routes.js';
 import { validatorCompiler } from './lib/validation.js';
-import { adminGuard, refuseUnstorableText } from './lib/admin-guard.js';
+import { refuseUnstorableText } from './lib/admin-guard.js';
+import { adminDoor } from './accounts/door.js';
+import { sessionRoutes } from './accounts/routes.js';
 
 const adminPrefix = '/v1/admin';
 
@@ -145,8 +148,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
       });
       for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes]) await api.register(routes, deps);
       if (extraApiRoutes !== undefined) await api.register(extraApiRoutes);
-      if (config.adminToken !== undefined)
-        await api.register(adminApi(config.adminToken, changes), { ...deps, prefix: '/admin' });
+      await api.register(adminApi(changes), { ...deps, prefix: '/admin' });
     },
     { prefix: '/v1' },
   );
@@ -206,17 +208,21 @@ function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
-/** The operator's API: only with a valid bearer token (compared in constant time), from a client
- * that has not failed too often; and only with text the databases can store exactly. */
-function adminApi(token: string, changes: ContentChanges) {
+/** The operator's API: for scripts with the bearer token, and for operators signed in to the
+ * console (accounts/door.ts); only with text the databases can store exactly. */
+function adminApi(changes: ContentChanges) {
   return async (admin: FastifyInstance, { db, config, cache }: RouteDeps) => {
+    await admin.register(cookie);
     admin.addHook(
       'onRequest',
-      adminGuard({
-        token,
+      adminDoor({
+        db,
+        token: config.adminToken,
         maxFailures: config.adminMaxFailures,
         windowMs: config.adminFailureWindowMs,
         proxyTrusted: config.trustProxy !== false,
+        publicUrl: config.publicUrl,
+        limits: { idleMs: config.adminSessionIdleMs, maxMs: config.adminSessionMaxMs },
       }),
     );
     admin.addHook('preHandler', refuseUnstorableText);
@@ -230,14 +236,13 @@ function adminApi(token: string, changes: ContentChanges) {
     });
     // Browsers' preflights for the admin API land here rather than on the public API's wildcard
     // route, so no cross-origin page is ever told it may call it.
-    admin.options('/*', async (_request, reply) => reply.status(204).send());
+    admin.options('/*', { config: { access: 'public' } }, async (_request, reply) => reply.status(204).send());
     // A write is committed by the time its answer is on its way: cached reads made before it go.
     admin.addHook('onSend', async (request, reply, payload) => {
       if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) changes.changed();
       return payload;
     });
-    for (const routes of [bulletinAdminRoutes, packageAdminRoutes, settingAdminRoutes, fileAdminRoutes]) {
-      await admin.register(routes, { db, config, cache });
-    }
+    const routes = [sessionRoutes, bulletinAdminRoutes, packageAdminRoutes, settingAdminRoutes, fileAdminRoutes];
+    for (const route of routes) await admin.register(route, { db, config, cache });
   };
 }

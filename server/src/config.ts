@@ -39,6 +39,9 @@ export interface ServerConfig {
   behindTls: boolean;
   /** Memory for ready-made public API answers; 0 answers every read from the database. */
   readCacheMaxBytes: number;
+  /** A console session ends after this long without a request, and this long after sign-in. */
+  adminSessionIdleMs: number;
+  adminSessionMaxMs: number;
 }
 
 export class ConfigError extends Error {
@@ -102,6 +105,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     adminMaxFailures: int('ADMIN_MAX_FAILURES', 10, 1, 1_000_000),
     adminFailureWindowMs: int('ADMIN_FAILURE_WINDOW_MS', 15 * 60_000, 1000, 86_400_000),
     readCacheMaxBytes: int('READ_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
+    adminSessionIdleMs: int('ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60) * 60_000,
+    adminSessionMaxMs: int('ADMIN_SESSION_HOURS', 12, 1, 30 * 24) * 3_600_000,
   };
 
   if (config.adminToken !== undefined && config.adminToken.length < minAdminTokenLength) {

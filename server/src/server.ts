@@ -1,4 +1,5 @@
 /** The only file that opens a port: starts the server and stops it gracefully on SIGTERM. */
+import { countUsers } from './accounts/repository.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { connect } from './db/connect.js';
@@ -22,6 +23,9 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, db });
   if (config.demoContent && (await loadDemoContent(db.kysely)))
     app.log.info('loaded demo content into the empty database');
+  if ((await countUsers(db.kysely)) === 0) {
+    app.log.info('no operator accounts yet: create one with `npm run admin -- users add NAME --role admin`');
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -47,11 +47,13 @@ describe('admin authentication', () => {
     });
   }
 
-  test('without ADMIN_TOKEN the admin API does not exist', async () => {
+  test('without ADMIN_TOKEN no bearer token opens the admin API; only a console session could', async () => {
     const other = await startTestApp({ env: { ADMIN_TOKEN: '' } });
     try {
       const res = await other.app.inject({ method: 'POST', url: '/v1/admin/bulletins', headers: bearer, payload: {} });
-      assert.equal(res.statusCode, 404);
+      assert.equal(res.statusCode, 401);
+      const anonymous = await other.app.inject({ method: 'POST', url: '/v1/admin/bulletins', payload: {} });
+      assert.deepEqual(anonymous.json(), { status: 401, msg: 'unauthorized' });
     } finally {
       await other.close();
     }

@@ -1,6 +1,7 @@
 import { BulletinDetail, BulletinPage, paging } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { audit } from '../accounts/door.js';
 import { badRequest, notFound } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { errorResponses, Id } from '../lib/schemas.js';
@@ -68,6 +69,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
   app.post(
     '/bulletins',
     {
+      config: { access: 'editor' },
       schema: {
         body: Type.Object(
           { title: Title, content: Content, topup: Type.Optional(Topup) },
@@ -83,6 +85,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
         content: publishable(content),
         pinned: topup === 1,
       });
+      await audit(db, request, { action: 'bulletin.create', target: id, after: await findBulletin(db.kysely, id) });
       return reply.status(201).send({ id });
     },
   );
@@ -90,6 +93,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
   app.put(
     '/bulletins/:id',
     {
+      config: { access: 'editor' },
       schema: {
         params: Type.Object({ id: Id }),
         body: Type.Object(
@@ -102,21 +106,33 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     async (request) => {
       const { id } = request.params;
       const { title, content, topup } = request.body;
+      const before = await findBulletin(db.kysely, id);
       const found = await updateBulletin(db.kysely, id, {
         ...(title !== undefined && { title: title.trim() }),
         ...(content !== undefined && { content: publishable(content) }),
         ...(topup !== undefined && { pinned: topup === 1 }),
       });
       if (!found) throw notFound('announcement');
+      await audit(db, request, {
+        action: 'bulletin.update',
+        target: id,
+        before,
+        after: await findBulletin(db.kysely, id),
+      });
       return { id };
     },
   );
 
   app.delete(
     '/bulletins/:id',
-    { schema: { params: Type.Object({ id: Id }), response: { 204: Type.Null(), ...errorResponses } } },
+    {
+      config: { access: 'editor' },
+      schema: { params: Type.Object({ id: Id }), response: { 204: Type.Null(), ...errorResponses } },
+    },
     async (request, reply) => {
+      const before = await findBulletin(db.kysely, request.params.id);
       if (!(await removeBulletin(db.kysely, request.params.id))) throw notFound('announcement');
+      await audit(db, request, { action: 'bulletin.remove', target: request.params.id, before });
       return reply.status(204).send(null);
     },
   );

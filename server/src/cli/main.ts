@@ -13,6 +13,7 @@ import { registerFileCommands } from './files.js';
 import { registerPackageCommands } from './packages.js';
 import { registerRegionCommands } from './region.js';
 import { registerStatsCommand } from './stats.js';
+import { registerAuditCommand, registerUserCommands } from './users.js';
 
 const environmentHelp = `
 Environment:
@@ -36,6 +37,8 @@ function buildProgram(): Command {
   registerRegionCommands(program.command('region'));
   registerDemoCommands(program.command('demo'));
   registerStatsCommand(program.command('stats'));
+  registerUserCommands(program.command('users'));
+  registerAuditCommand(program.command('audit'));
   return program;
 }
 

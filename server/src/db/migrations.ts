@@ -1,4 +1,12 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import {
+  Migrator,
+  sql,
+  type ColumnDefinitionBuilder,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+} from 'kysely';
 import { changeChannel } from './changes.js';
 import type { Db, Dialect } from './connect.js';
 
@@ -83,6 +91,45 @@ function migrations(dialect: Dialect): Record<string, Migration> {
             AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(table)}
             FOR EACH STATEMENT EXECUTE FUNCTION chat_site_content_changed()`.execute(db);
         }
+      },
+    },
+    '0005_accounts': {
+      async up(db: Kysely<unknown>) {
+        const id = (col: ColumnDefinitionBuilder) =>
+          dialect === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement();
+        const idType = dialect === 'postgres' ? 'serial' : 'integer';
+        await db.schema
+          .createTable('users')
+          .addColumn('id', idType, id)
+          .addColumn('name', 'text', (col) => col.notNull())
+          .addColumn('name_key', 'text', (col) => col.notNull().unique())
+          .addColumn('role', 'text', (col) => col.notNull())
+          .addColumn('password_hash', 'text', (col) => col.notNull())
+          .addColumn('created_at', 'text', (col) => col.notNull())
+          .addColumn('updated_at', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema
+          .createTable('sessions')
+          .addColumn('token_hash', 'text', (col) => col.primaryKey())
+          .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('created_at', 'text', (col) => col.notNull())
+          .addColumn('last_seen_at', 'text', (col) => col.notNull())
+          .addColumn('expires_at', 'text', (col) => col.notNull())
+          .addColumn('client', 'text', (col) => col.notNull())
+          .addColumn('user_agent', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+        await db.schema
+          .createTable('audit_log')
+          .addColumn('id', idType, id)
+          .addColumn('at', 'text', (col) => col.notNull())
+          .addColumn('actor', 'text', (col) => col.notNull())
+          .addColumn('action', 'text', (col) => col.notNull())
+          .addColumn('target', 'text', (col) => col.notNull())
+          .addColumn('before', 'text')
+          .addColumn('after', 'text')
+          .execute();
+        await db.schema.createIndex('audit_log_at').on('audit_log').columns(['at', 'id']).execute();
       },
     },
   };

@@ -47,12 +47,51 @@ export interface DownloadCountTable {
   downloads: number;
 }
 
+export type Role = 'admin' | 'editor';
+
+/** Operators of the console. `name` is kept as typed; it is unique without regard to case. */
+export interface UserTable {
+  id: Generated<number>;
+  name: string;
+  name_key: string;
+  role: Role;
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Signed-in console sessions. The cookie holds a random token; only its SHA-256 is kept here. */
+export interface SessionTable {
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  last_seen_at: string;
+  /** When it ends however active it is. */
+  expires_at: string;
+  client: string;
+  user_agent: string;
+}
+
+/** Who changed what and when, with the state before and after (JSON, null where none). */
+export interface AuditTable {
+  id: Generated<number>;
+  at: string;
+  actor: string;
+  action: string;
+  target: string;
+  before: string | null;
+  after: string | null;
+}
+
 export interface Database {
   bulletins: BulletinTable;
   install_packages: InstallPackageTable;
   settings: SettingTable;
   stored_files: StoredFileTable;
   download_counts: DownloadCountTable;
+  users: UserTable;
+  sessions: SessionTable;
+  audit_log: AuditTable;
 }
 
 export type BulletinRow = Selectable<BulletinTable>;
@@ -60,3 +99,5 @@ export type NewBulletin = Insertable<BulletinTable>;
 export type BulletinUpdate = Updateable<BulletinTable>;
 export type InstallPackageRow = Selectable<InstallPackageTable>;
 export type StoredFileRow = Selectable<StoredFileTable>;
+export type UserRow = Selectable<UserTable>;
+export type AuditRow = Selectable<AuditTable>;

@@ -1,6 +1,7 @@
 import { InstallPackage, InstallPackageList, operatingSystems, Timestamp } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { audit } from '../accounts/door.js';
 import { badRequest } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { apiBase } from '../lib/origin.js';
@@ -74,14 +75,17 @@ export const packageAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
           releaseNotesUrl: entry.release_notes_url,
         };
       });
+      const before = await listPackages(db.kysely);
       try {
         await replacePackages(db.kysely, entries);
       } catch (error) {
         if (error instanceof UnknownHostedFileError) throw badRequest(error.message);
         throw error;
       }
+      const after = await listPackages(db.kysely);
+      await audit(db, request, { action: 'packages.set', target: 'packages', before, after });
       const base = apiBase(request, config.publicUrl);
-      return (await listPackages(db.kysely)).map((row) => toWirePackage(row, config.timeZone, base));
+      return after.map((row) => toWirePackage(row, config.timeZone, base));
     },
   );
 };

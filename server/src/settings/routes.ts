@@ -5,6 +5,7 @@ import { badRequest } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { publicOrigin } from '../lib/origin.js';
 import { errorResponses, HttpUrlString } from '../lib/schemas.js';
+import { audit } from '../accounts/door.js';
 import { getAppConfig, getRegionDocument, setAppConfig, setRegionDocument } from './repository.js';
 
 export const settingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
@@ -49,7 +50,9 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       if (body.use_cdn === 1 && body.common_cdn_bucket_url === '') {
         throw badRequest('body/common_cdn_bucket_url: a CDN bucket URL is needed when use_cdn is 1');
       }
+      const before = await getAppConfig(db.kysely);
       await setAppConfig(db.kysely, body);
+      await audit(db, request, { action: 'appconfig.set', target: 'appconfig', before, after: body });
       return body;
     },
   );
@@ -63,7 +66,9 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       },
     },
     async (request) => {
+      const before = await getRegionDocument(db.kysely);
       await setRegionDocument(db.kysely, request.body);
+      await audit(db, request, { action: 'region.set', target: 'region', before, after: request.body });
       return request.body;
     },
   );
