@@ -12,7 +12,9 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
-import { bulletinAdminRoutes, bulletinRoutes } from './bulletins/routes.js';
+import { bulletinAdminRoutes } from './bulletins/admin-routes.js';
+import { bulletinRoutes } from './bulletins/routes.js';
+import { watchSchedule } from './bulletins/schedule.js';
 import type { ServerConfig } from './config.js';
 import { watchContentChanges, type ContentChanges } from './db/changes.js';
 import type { Db } from './db/connect.js';
@@ -87,7 +89,11 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   const changes = watchContentChanges(db, app.log);
-  app.addHook('onClose', () => changes.close());
+  const stopSchedule = watchSchedule(db.kysely, changes, app.log);
+  app.addHook('onClose', async () => {
+    stopSchedule();
+    await changes.close();
+  });
   const deps: RouteDeps = { db, config, cache: new ReadCache({ changes, maxBytes: config.readCacheMaxBytes }) };
   app.decorate('readCache', deps.cache);
 

@@ -103,6 +103,7 @@ interface CliBulletin {
   id: number;
   title: string;
   pinned: boolean;
+  status: string;
   created_at: string;
   updated_at: string;
   content?: string;
@@ -179,6 +180,7 @@ describe('bulletins', () => {
       id,
       title: 'Maintenance',
       pinned: true,
+      status: 'published',
       created_at: '2024-05-01 10:00:00',
       updated_at: first?.updated_at,
     });
@@ -201,8 +203,8 @@ describe('bulletins', () => {
     const database = await freshDatabase();
     const id = (await ok(database, 'bulletins', 'add', '--title', 'Hello', '--content', '<p>hi</p>')).trim();
     const table = (await ok(database, 'bulletins', 'list')).split('\n');
-    assert.match(table[0] ?? '', /^id +pinned +created_at +title$/);
-    assert.match(table[1] ?? '', new RegExp(`^${id} +no +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +Hello$`));
+    assert.match(table[0] ?? '', /^id +status +pinned +created_at +title$/);
+    assert.match(table[1] ?? '', new RegExp(`^${id} +published +no +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +Hello$`));
     const shown = await ok(database, 'bulletins', 'show', id);
     assert.match(shown, /^id +\d+\ntitle +Hello\npinned +no\n/);
     assert.match(shown, /\n\n<p>hi<\/p>\n$/);

@@ -450,7 +450,9 @@ function adminRoutes(tree: string): [Method, string][] {
     const path = (paths[depth - 1] ?? '') + (depth > 0 && !(match[2] ?? '').startsWith('/') ? '/' : '') + match[2];
     paths[depth] = path.replace(/^\/\//, '/');
     for (const method of (match[3] ?? '').split(', ')) {
-      if (paths[depth]?.startsWith('/v1/admin/') && ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(method)) {
+      // The console's own session routes are for signed-in operators (server/test/accounts.test.ts).
+      const forToken = paths[depth]?.startsWith('/v1/admin/') && !paths[depth]?.startsWith('/v1/admin/session');
+      if (forToken && ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(method)) {
         routes.push([method as Method, paths[depth] as string]);
       }
     }

@@ -231,7 +231,7 @@ describe('HTTP behaviour of API reads', () => {
   });
 
   test('an unknown path under /v1/ is a JSON 404', async () => {
-    for (const url of ['/v1/nope', '/v1/bulletin', '/v1/admin/bulletins']) {
+    for (const url of ['/v1/nope', '/v1/bulletin', '/v1/admin/nope']) {
       const res = await get(url);
       assert.equal(res.statusCode, 404, url);
       assert.equal(res.json<{ status: number }>().status, 404);

@@ -54,19 +54,23 @@ export interface DoorOptions extends FailureLimitOptions {
 
 export function adminDoor(options: DoorOptions) {
   const tokenGuard = options.token === undefined ? undefined : adminGuard({ ...options, token: options.token });
-  const refuse = (reply: FastifyReply, status: number, msg: string) => reply.status(status).send({ status, msg });
+  const refuse = (reply: FastifyReply, status: number, msg: string) => {
+    if (status === 401) reply.header('www-authenticate', 'Bearer');
+    return reply.status(status).send({ status, msg });
+  };
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const access = request.routeOptions.config.access ?? 'admin';
     if (access === 'public') return;
-    if (request.headers.authorization !== undefined) {
-      if (tokenGuard === undefined) return refuse(reply.header('www-authenticate', 'Bearer'), 401, 'unauthorized');
+    const token = request.cookies[sessionCookie];
+    // No session cookie: a script, with the bearer token or nothing.
+    if (token === undefined || request.headers.authorization !== undefined) {
+      if (tokenGuard === undefined) return refuse(reply, 401, 'unauthorized');
       const refused = await tokenGuard(request, reply);
       if (refused !== undefined) return refused;
       request.operator = { kind: 'token' };
       return;
     }
-    const token = request.cookies[sessionCookie];
-    const user = token === undefined ? undefined : await sessionUser(options.db.kysely, token, options.limits);
+    const user = await sessionUser(options.db.kysely, token, options.limits);
     if (user === undefined) return refuse(reply, 401, 'unauthorized');
     if (!safeMethods.has(request.method) && !fromOwnOrigin(request, options.publicUrl)) {
       return refuse(reply, 403, 'a change must come from the console itself');

@@ -1,29 +1,40 @@
 import type { BulletinDetail, BulletinListItem } from '@chat-site/contract';
 import type { Kysely } from 'kysely';
-import type { BulletinRow, Database } from '../db/schema.js';
+import type { BulletinRow, BulletinState, Database } from '../db/schema.js';
 import { nowIso, toWireTime } from '../lib/time.js';
 
 export interface BulletinInput {
   title: string;
   content: string;
   pinned: boolean;
-  /** ISO instant; now when absent. */
+  /** When it becomes public (and the date shown); now when absent. Later than now: scheduled. */
   createdAt?: string;
+  /** 'published' when absent. */
+  state?: BulletinState;
 }
 
-export type BulletinPatch = Partial<Omit<BulletinInput, 'createdAt'>>;
+export type BulletinPatch = Partial<BulletinInput>;
 
 type DbHandle = Kysely<Database>;
+
+/** Announcements a visitor may see at `now`: published, not deleted, and due. */
+export function visibleBulletins(db: DbHandle, now = nowIso()) {
+  return db
+    .selectFrom('bulletins')
+    .where('state', '=', 'published')
+    .where('deleted_at', 'is', null)
+    .where('created_at', '<=', now);
+}
 
 /** Pinned first, then newest first; id breaks ties so paging is stable. */
 export async function listBulletinPage(
   db: DbHandle,
   page: { index: number; size: number },
 ): Promise<{ count: number; rows: BulletinRow[] }> {
+  const now = nowIso();
   const [count, rows] = await Promise.all([
-    countBulletins(db),
-    db
-      .selectFrom('bulletins')
+    countBulletins(db, now),
+    visibleBulletins(db, now)
       .selectAll()
       .orderBy('pinned', 'desc')
       .orderBy('created_at', 'desc')
@@ -35,28 +46,41 @@ export async function listBulletinPage(
   return { count, rows };
 }
 
-export async function countBulletins(db: DbHandle): Promise<number> {
-  const counted = await db
-    .selectFrom('bulletins')
+/** How many announcements a visitor may see now. */
+export async function countBulletins(db: DbHandle, now = nowIso()): Promise<number> {
+  const counted = await visibleBulletins(db, now)
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(counted.count);
 }
 
-/** Every bulletin, in the order the site shows them; for the operator's command line. */
+/** Every announcement that is not deleted, drafts and scheduled ones too, in the order the site
+ * shows them; for the operator's command line. */
 export async function listAllBulletins(db: DbHandle): Promise<BulletinRow[]> {
   return db
     .selectFrom('bulletins')
     .selectAll()
+    .where('deleted_at', 'is', null)
     .orderBy('pinned', 'desc')
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
 }
 
+/** One that is not deleted, whether public yet or not: for the operator. */
 export async function findBulletin(db: DbHandle, id: number): Promise<BulletinRow | undefined> {
-  return db.selectFrom('bulletins').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('bulletins').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
+
+/** One a visitor may see now. */
+export async function findPublishedBulletin(db: DbHandle, id: number): Promise<BulletinRow | undefined> {
+  return visibleBulletins(db).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A change's updated_at: now, or its publication when that is later, so that nothing public is
+ * ever older than the moment it appeared (feeds and the sitemap date entries by it). */
+const updatedAt = (createdAt: string | undefined, now: string) =>
+  createdAt !== undefined && createdAt > now ? createdAt : now;
 
 export async function createBulletin(db: DbHandle, input: BulletinInput): Promise<number> {
   const now = nowIso();
@@ -67,31 +91,71 @@ export async function createBulletin(db: DbHandle, input: BulletinInput): Promis
       content: input.content,
       pinned: input.pinned ? 1 : 0,
       created_at: input.createdAt ?? now,
-      updated_at: now,
+      updated_at: updatedAt(input.createdAt, now),
+      state: input.state ?? 'published',
+      deleted_at: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
-/** Answers false when no bulletin has that id. */
-export async function updateBulletin(db: DbHandle, id: number, patch: BulletinPatch): Promise<boolean> {
-  const result = await db
+export type UpdateResult = 'updated' | 'missing' | 'conflict';
+
+/** Applies `patch` when the announcement exists and, if `expectedVersion` is given, is still at
+ * that version: two operators saving the same version never overwrite each other silently. */
+export async function updateBulletin(
+  db: DbHandle,
+  id: number,
+  patch: BulletinPatch,
+  expectedVersion?: number,
+): Promise<UpdateResult> {
+  const now = nowIso();
+  let update = db
     .updateTable('bulletins')
-    .set({
+    .set((eb) => ({
       ...(patch.title !== undefined && { title: patch.title }),
       ...(patch.content !== undefined && { content: patch.content }),
       ...(patch.pinned !== undefined && { pinned: patch.pinned ? 1 : 0 }),
-      updated_at: nowIso(),
-    })
+      ...(patch.state !== undefined && { state: patch.state }),
+      ...(patch.createdAt !== undefined && { created_at: patch.createdAt }),
+      updated_at: updatedAt(patch.createdAt, now),
+      version: eb('version', '+', 1),
+    }))
     .where('id', '=', id)
+    .where('deleted_at', 'is', null);
+  if (expectedVersion !== undefined) update = update.where('version', '=', expectedVersion);
+  const result = await update.executeTakeFirst();
+  if (result.numUpdatedRows > 0n) return 'updated';
+  return (await findBulletin(db, id)) === undefined ? 'missing' : 'conflict';
+}
+
+/** Deletes it so that it can still be restored (restoreBulletin) for a while; answers false
+ * when there is no such announcement. */
+export async function removeBulletin(db: DbHandle, id: number): Promise<boolean> {
+  const result = await db
+    .updateTable('bulletins')
+    .set((eb) => ({ deleted_at: nowIso(), version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
-export async function removeBulletin(db: DbHandle, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('bulletins').where('id', '=', id).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+/** Brings back one deleted at or after `since`; answers false when there is none to bring back. */
+export async function restoreBulletin(db: DbHandle, id: number, since: string): Promise<boolean> {
+  const result = await db
+    .updateTable('bulletins')
+    .set((eb) => ({ deleted_at: null, version: eb('version', '+', 1), updated_at: nowIso() }))
+    .where('id', '=', id)
+    .where('deleted_at', '>=', since)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Forgets for good what was deleted before `before`. */
+export async function purgeDeletedBulletins(db: DbHandle, before: string): Promise<void> {
+  await db.deleteFrom('bulletins').where('deleted_at', '<', before).execute();
 }
 
 export function toListItem(row: BulletinRow, timeZone: string): BulletinListItem {

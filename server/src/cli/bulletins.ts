@@ -10,6 +10,7 @@ import {
 } from '../bulletins/repository.js';
 import { sanitizeBulletinHtml, tooDeeplyNested } from '../bulletins/sanitize.js';
 import type { BulletinRow } from '../db/schema.js';
+import { statusOf } from '../bulletins/admin-view.js';
 import { toWireTime } from '../lib/time.js';
 import { timeZone, UsageError, withDb } from './context.js';
 import { print, printFields, printJson, printTable } from './output.js';
@@ -41,8 +42,8 @@ function listCommand(command: Command): void {
       if (options.json === true) return printJson(bulletins);
       if (bulletins.length === 0) return print('no announcements');
       printTable(
-        ['id', 'pinned', 'created_at', 'title'],
-        bulletins.map((row) => [String(row.id), row.pinned ? 'yes' : 'no', row.created_at, row.title]),
+        ['id', 'status', 'pinned', 'created_at', 'title'],
+        bulletins.map((row) => [String(row.id), row.status, row.pinned ? 'yes' : 'no', row.created_at, row.title]),
       );
     });
 }
@@ -135,7 +136,7 @@ function contentOf(options: ContentOptions): string | undefined {
 }
 
 async function change(id: number, patch: BulletinPatch): Promise<void> {
-  if (!(await withDb((db) => updateBulletin(db, id, patch)))) notFound(id);
+  if ((await withDb((db) => updateBulletin(db, id, patch))) === 'missing') notFound(id);
 }
 
 function notFound(id: number): never {
@@ -147,6 +148,7 @@ function toCliBulletin(row: BulletinRow, zone: string) {
     id: row.id,
     title: row.title,
     pinned: row.pinned === 1,
+    status: statusOf(row),
     created_at: toWireTime(row.created_at, zone),
     updated_at: toWireTime(row.updated_at, zone),
   };

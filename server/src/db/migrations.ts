@@ -132,6 +132,21 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('audit_log_at').on('audit_log').columns(['at', 'id']).execute();
       },
     },
+    // Drafts, scheduled publication (a created_at still to come), versions for optimistic
+    // concurrency, and deletion that can be undone for a while.
+    '0006_bulletin_drafts': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('bulletins')
+          .addColumn('state', 'text', (col) => col.notNull().defaultTo('published'))
+          .execute();
+        await db.schema
+          .alterTable('bulletins')
+          .addColumn('version', 'integer', (col) => col.notNull().defaultTo(1))
+          .execute();
+        await db.schema.alterTable('bulletins').addColumn('deleted_at', 'text').execute();
+      },
+    },
   };
 }
 

@@ -6,9 +6,18 @@ export interface BulletinTable {
   title: string;
   content: string;
   pinned: number;
+  /** When it is (or will be) public, and the date the site shows; later than now: scheduled. */
   created_at: string;
   updated_at: string;
+  /** 'draft' is never public; 'published' is from created_at on. */
+  state: Generated<BulletinState>;
+  /** Grows with every change: a save names the version it edited (optimistic concurrency). */
+  version: Generated<number>;
+  /** Deleted, and restorable until a while after this instant. */
+  deleted_at: string | null;
 }
+
+export type BulletinState = 'draft' | 'published';
 
 export interface InstallPackageTable {
   os: string;

@@ -9,7 +9,7 @@ import { announcementsPath, reachPaths, sharePath } from './addresses.js';
 import { publishBulletin, type PublishContext } from './content.js';
 import { buildAtomFeed, buildRssFeed, type FeedData } from './feeds.js';
 import { bulletinStamps, lastBulletinChange, latestBulletins } from './repository.js';
-import { findBulletin } from '../bulletins/repository.js';
+import { findPublishedBulletin } from '../bulletins/repository.js';
 import { continueScript, renderShareNotFound, renderSharePage, sharePageCsp } from './share-page.js';
 import { buildRobotsTxt, buildSitemap, sitemapMaxUrls } from './sitemap.js';
 import { reachText } from './text.js';
@@ -98,7 +98,7 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
     if (id === undefined) return notFound();
     try {
       return await cached(request, reply, `share ${id}`, 'text/html; charset=utf-8', async () => {
-        const row = await findBulletin(db.kysely, id);
+        const row = await findPublishedBulletin(db.kysely, id);
         if (row === undefined) throw new NoSuchBulletin();
         const entry = publishBulletin(row, await context());
         return renderSharePage({ entry, product, origin: originMark, timeZone: config.timeZone });

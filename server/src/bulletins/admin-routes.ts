@@ -1,0 +1,238 @@
+/**
+ * The operator's announcements: drafts, scheduled publication, pinning, optimistic concurrency
+ * (a save names the version it edited, by If-Match or `version`; a stale one is a 409 with the
+ * current state) and deletion that can be undone for a while. See docs/behaviour.md#announcements-for-operators.
+ */
+import { paging, Timestamp } from '@chat-site/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { audit } from '../accounts/door.js';
+import type { RouteDeps } from '../lib/deps.js';
+import { badRequest, HttpError, notFound } from '../lib/errors.js';
+import { errorResponses, Id } from '../lib/schemas.js';
+import { fromWireTime, nowIso } from '../lib/time.js';
+import { AdminBulletin, adminBulletinPage, toAdminBulletin } from './admin-view.js';
+import {
+  createBulletin,
+  findBulletin,
+  purgeDeletedBulletins,
+  removeBulletin,
+  restoreBulletin,
+  updateBulletin,
+  type BulletinPatch,
+} from './repository.js';
+import { sanitizeBulletinHtml, tooDeeplyNested } from './sanitize.js';
+
+const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const Content = Type.String({ maxLength: 1_000_000 });
+const Topup = Type.Union([Type.Literal(0), Type.Literal(1)]);
+const State = Type.Union([Type.Literal('draft'), Type.Literal('published')]);
+/** When it becomes public; null: now. */
+const PublishAt = Type.Union([Timestamp, Type.Null()]);
+
+/** How long a deleted announcement can be brought back. */
+export const undoWindowMs = 10 * 60_000;
+
+const Conflict = Type.Object({ status: Type.Literal(409), msg: Type.String(), current: AdminBulletin });
+const editor = { access: 'editor' } as const;
+
+export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  const zone = config.timeZone;
+  const view = async (id: number) => {
+    const row = await findBulletin(db.kysely, id);
+    if (row === undefined) throw notFound('announcement');
+    return toAdminBulletin(row, zone);
+  };
+  const instant = (publishAt: string | null | undefined, field: string): string | undefined => {
+    if (publishAt === undefined || publishAt === null) return undefined;
+    const at = fromWireTime(publishAt, zone);
+    if (at === undefined) throw badRequest(`body/${field}: ${publishAt} is not a real date and time`);
+    return at;
+  };
+
+  app.get(
+    '/bulletins',
+    {
+      config: editor,
+      schema: {
+        querystring: Type.Object({
+          q: Type.String({ maxLength: 200, default: '' }),
+          filter: Type.Union(
+            [
+              Type.Literal('all'),
+              Type.Literal('published'),
+              Type.Literal('pinned'),
+              Type.Literal('draft'),
+              Type.Literal('scheduled'),
+            ],
+            { default: 'all' },
+          ),
+          page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+          page_size: Type.Integer({ minimum: 1, maximum: paging.maxPageSize, default: 20 }),
+        }),
+        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(AdminBulletin) }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { q, filter, page_index, page_size } = request.query;
+      await purgeDeletedBulletins(db.kysely, new Date(Date.now() - undoWindowMs).toISOString());
+      const now = nowIso();
+      const page = await adminBulletinPage(db.kysely, {
+        search: q.trim(),
+        filter,
+        index: page_index,
+        size: page_size,
+      });
+      return { count: page.count, list: page.rows.map((row) => toAdminBulletin(row, zone, now)) };
+    },
+  );
+
+  app.get(
+    '/bulletins/:id',
+    {
+      config: editor,
+      schema: { params: Type.Object({ id: Id }), response: { 200: AdminBulletin, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const bulletin = await view(request.params.id);
+      return reply.header('etag', `"${bulletin.version}"`).send(bulletin);
+    },
+  );
+
+  app.post(
+    '/bulletins',
+    {
+      config: editor,
+      schema: {
+        body: Type.Object(
+          {
+            title: Title,
+            content: Content,
+            topup: Type.Optional(Topup),
+            state: Type.Optional(State),
+            publish_at: Type.Optional(PublishAt),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Type.Object({ id: Type.Integer(), version: Type.Integer() }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { title, content, topup, state, publish_at } = request.body;
+      const id = await createBulletin(db.kysely, {
+        title: title.trim(),
+        content: publishable(content),
+        pinned: topup === 1,
+        state: state ?? 'published',
+        createdAt: instant(publish_at, 'publish_at'),
+      });
+      const after = await view(id);
+      await audit(db, request, { action: 'bulletin.create', target: id, after });
+      return reply.status(201).header('etag', `"${after.version}"`).send({ id, version: after.version });
+    },
+  );
+
+  app.put(
+    '/bulletins/:id',
+    {
+      config: editor,
+      schema: {
+        params: Type.Object({ id: Id }),
+        body: Type.Object(
+          {
+            title: Type.Optional(Title),
+            content: Type.Optional(Content),
+            topup: Type.Optional(Topup),
+            state: Type.Optional(State),
+            publish_at: Type.Optional(PublishAt),
+            version: Type.Optional(Type.Integer({ minimum: 1 })),
+          },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: AdminBulletin, 409: Conflict, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const { title, content, topup, state, publish_at, version } = request.body;
+      const expected = expectedVersion(request.headers['if-match'], version);
+      const before = await view(id);
+      const patch: BulletinPatch = {
+        ...(title !== undefined && { title: title.trim() }),
+        ...(content !== undefined && { content: publishable(content) }),
+        ...(topup !== undefined && { pinned: topup === 1 }),
+        ...(state !== undefined && { state }),
+      };
+      const createdAt = instant(publish_at, 'publish_at');
+      // Publishing a draft with no time given publishes it now; so does publish_at null.
+      if (createdAt !== undefined) patch.createdAt = createdAt;
+      else if (publish_at === null || (state === 'published' && before.status === 'draft')) patch.createdAt = nowIso();
+      const result = await updateBulletin(db.kysely, id, patch, expected);
+      if (result === 'missing') throw notFound('announcement');
+      if (result === 'conflict') {
+        const current = await view(id);
+        return reply.status(409).send({
+          status: 409,
+          msg: `someone saved this announcement since you opened it (version ${expected}, now ${current.version})`,
+          current,
+        });
+      }
+      const after = await view(id);
+      await audit(db, request, { action: 'bulletin.update', target: id, before, after });
+      return reply.header('etag', `"${after.version}"`).send(after);
+    },
+  );
+
+  app.delete(
+    '/bulletins/:id',
+    {
+      config: editor,
+      schema: { params: Type.Object({ id: Id }), response: { 204: Type.Null(), ...errorResponses } },
+    },
+    async (request, reply) => {
+      const before = await findBulletin(db.kysely, request.params.id);
+      if (before === undefined || !(await removeBulletin(db.kysely, request.params.id))) {
+        throw notFound('announcement');
+      }
+      await audit(db, request, {
+        action: 'bulletin.remove',
+        target: request.params.id,
+        before: toAdminBulletin(before, zone),
+      });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/bulletins/:id/restore',
+    {
+      config: editor,
+      schema: { params: Type.Object({ id: Id }), response: { 200: AdminBulletin, ...errorResponses } },
+    },
+    async (request) => {
+      const since = new Date(Date.now() - undoWindowMs).toISOString();
+      if (!(await restoreBulletin(db.kysely, request.params.id, since))) {
+        throw notFound('deleted announcement (it can be restored for 10 minutes)');
+      }
+      const after = await view(request.params.id);
+      await audit(db, request, { action: 'bulletin.restore', target: request.params.id, after });
+      return after;
+    },
+  );
+};
+
+/** The version a save was made from: If-Match ("3", W/"3" or *) or the body's `version`. */
+function expectedVersion(ifMatch: string | undefined, bodyVersion: number | undefined): number | undefined {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return bodyVersion;
+  const version = Number(/^(?:W\/)?"(\d+)"$/.exec(ifMatch.trim())?.[1]);
+  if (!Number.isSafeInteger(version)) throw new HttpError(400, 'If-Match must name a version, as in "3"');
+  if (bodyVersion !== undefined && bodyVersion !== version) throw badRequest('If-Match and body/version differ');
+  return version;
+}
+
+/** The content as it will be stored: cleaned, or refused when it nests too deep to clean. */
+function publishable(html: string): string {
+  const problem = tooDeeplyNested(html);
+  if (problem !== undefined) throw badRequest(problem);
+  return sanitizeBulletinHtml(html);
+}

@@ -1,0 +1,73 @@
+/** Announcements as the console sees them: drafts, scheduled and published alike, searchable. */
+import { Type, type Static } from 'typebox';
+import { sql, type Kysely } from 'kysely';
+import type { BulletinRow, Database } from '../db/schema.js';
+import { nowIso, toWireTime } from '../lib/time.js';
+
+export const bulletinStatuses = ['draft', 'scheduled', 'published'] as const;
+export type BulletinStatus = (typeof bulletinStatuses)[number];
+
+export const AdminBulletin = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  content: Type.String(),
+  topup: Type.Union([Type.Literal(0), Type.Literal(1)]),
+  status: Type.Union([Type.Literal('draft'), Type.Literal('scheduled'), Type.Literal('published')]),
+  /** When it is (or will be) public: "YYYY-MM-DD HH:MM:SS" in TIME_ZONE. */
+  publish_at: Type.String(),
+  updated_at: Type.String(),
+  version: Type.Integer(),
+});
+export type AdminBulletin = Static<typeof AdminBulletin>;
+
+export function statusOf(row: BulletinRow, now = nowIso()): BulletinStatus {
+  if (row.state === 'draft') return 'draft';
+  return row.created_at > now ? 'scheduled' : 'published';
+}
+
+export function toAdminBulletin(row: BulletinRow, timeZone: string, now = nowIso()): AdminBulletin {
+  return {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    topup: row.pinned === 1 ? 1 : 0,
+    status: statusOf(row, now),
+    publish_at: toWireTime(row.created_at, timeZone),
+    updated_at: toWireTime(row.updated_at, timeZone),
+    version: Number(row.version),
+  };
+}
+
+export const listFilters = ['all', 'published', 'pinned', 'draft', 'scheduled'] as const;
+export type ListFilter = (typeof listFilters)[number];
+
+/** A page of the announcements that are not deleted, newest first (by when they are or will be
+ * public), whose title contains `search` (any case), narrowed by `filter`. */
+export async function adminBulletinPage(
+  db: Kysely<Database>,
+  query: { search: string; filter: ListFilter; index: number; size: number },
+): Promise<{ count: number; rows: BulletinRow[] }> {
+  const now = nowIso();
+  let base = db.selectFrom('bulletins').where('deleted_at', 'is', null);
+  if (query.search !== '') {
+    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    base = base.where(sql<boolean>`lower(title) like ${pattern} escape '\\'`);
+  }
+  if (query.filter === 'draft') base = base.where('state', '=', 'draft');
+  if (query.filter === 'published' || query.filter === 'pinned') {
+    base = base.where('state', '=', 'published').where('created_at', '<=', now);
+  }
+  if (query.filter === 'pinned') base = base.where('pinned', '=', 1);
+  if (query.filter === 'scheduled') base = base.where('state', '=', 'published').where('created_at', '>', now);
+  const [counted, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+    base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.size)
+      .offset((query.index - 1) * query.size)
+      .execute(),
+  ]);
+  return { count: Number(counted.count), rows };
+}

@@ -1,0 +1,185 @@
+/**
+ * Announcements for operators: drafts that stay off the site, publication at a time to come on
+ * every server without a write or a restart, optimistic concurrency, deletion that can be
+ * undone, and the console's list. On SQLite, and on PostgreSQL with TEST_POSTGRES_URL.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { BulletinPage } from '@chat-site/contract';
+import { buildApp } from '../src/app.js';
+import { connect } from '../src/db/connect.js';
+import { toWireTime } from '../src/lib/time.js';
+import { bearer, startTestApp, type TestApp } from './helpers.js';
+
+interface Admin {
+  id: number;
+  title: string;
+  status: 'draft' | 'scheduled' | 'published';
+  publish_at: string;
+  version: number;
+  topup: number;
+}
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+});
+after(() => t.close());
+
+const admin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = {}) =>
+  t.app.inject({ method, url: `/v1/admin${url}`, headers: { ...bearer, ...headers }, ...(payload && { payload }) });
+
+async function create(body: object): Promise<number> {
+  const res = await admin('POST', '/bulletins', { content: '<p>正文</p>', ...body });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json<{ id: number }>().id;
+}
+
+/** Where announcement `id` can be seen by a visitor of `app`, of the five public places. */
+async function seenAt(id: number, app = t.app): Promise<string[]> {
+  const places: string[] = [];
+  const page = (await app.inject('/v1/bulletin/page?page_size=100')).json<BulletinPage>();
+  if (page.list.some((item) => item.id === id)) places.push('page');
+  if ((await app.inject(`/v1/bulletin/detail?id=${id}`)).statusCode === 200) places.push('detail');
+  if ((await app.inject('/feed.atom')).body.includes(`/a/${id}<`)) places.push('feed');
+  if ((await app.inject('/sitemap.xml')).body.includes(`/a/${id}<`)) places.push('sitemap');
+  if ((await app.inject(`/a/${id}`)).statusCode === 200) places.push('share');
+  return places;
+}
+
+const everywhere = ['page', 'detail', 'feed', 'sitemap', 'share'];
+const wire = (ms: number) => toWireTime(new Date(Date.now() + ms).toISOString(), t.config.timeZone);
+
+describe('drafts', () => {
+  test('a draft is never public, even with a warm cache; publishing it shows it at once', async () => {
+    await seenAt(0); // every public answer is now cached
+    const id = await create({ title: '草稿', state: 'draft' });
+    assert.deepEqual(await seenAt(id), []);
+    const listed = (await admin('GET', '/bulletins?filter=draft')).json<{ list: Admin[] }>().list;
+    assert.equal(listed.find((item) => item.id === id)?.status, 'draft');
+    const published = await admin('PUT', `/bulletins/${id}`, { state: 'published' });
+    assert.equal(published.json<Admin>().status, 'published');
+    assert.deepEqual(await seenAt(id), everywhere);
+  });
+});
+
+describe('scheduled publication', () => {
+  test('appears at its time on every server, with no write and no restart, and not before', async () => {
+    // A second server on the same database, with its own cache.
+    const other = connect(t.config.database);
+    const second = await buildApp({ config: t.config, db: other });
+    try {
+      const id = await create({ title: '定时', publish_at: wire(2500) });
+      const view = (await admin('GET', `/bulletins/${id}`)).json<Admin>();
+      assert.equal(view.status, 'scheduled');
+      for (const app of [t.app, second]) assert.deepEqual(await seenAt(id, app), [], 'not before its time');
+      await new Promise((resolve) => setTimeout(resolve, 3200));
+      for (const app of [t.app, second]) assert.deepEqual(await seenAt(id, app), everywhere, 'at its time');
+      const page = (await t.app.inject('/v1/bulletin/page')).json<BulletinPage>();
+      assert.equal(page.list[0]?.id, id, 'shown with its publication time, newest first');
+    } finally {
+      await second.close();
+      await other.close();
+    }
+  });
+
+  test('a publication time that is no real time is refused', async () => {
+    const res = await admin('POST', '/bulletins', { title: 'x', content: '', publish_at: '2026-02-30 10:00:00' });
+    assert.equal(res.statusCode, 400);
+    assert.match(res.json<{ msg: string }>().msg, /publish_at/);
+  });
+});
+
+describe('two operators editing one announcement', () => {
+  test('the second save of the same version is refused with the current state; If-Match works too', async () => {
+    const id = await create({ title: '版本' });
+    const opened = await admin('GET', `/bulletins/${id}`);
+    const { version } = opened.json<Admin>();
+    assert.equal(opened.headers.etag, `"${version}"`);
+    const first = await admin('PUT', `/bulletins/${id}`, { title: '甲的标题', version });
+    assert.equal(first.statusCode, 200);
+    assert.equal(first.json<Admin>().version, version + 1);
+    const second = await admin('PUT', `/bulletins/${id}`, { title: '乙的标题', version });
+    assert.equal(second.statusCode, 409);
+    const conflict = second.json<{ status: number; msg: string; current: Admin }>();
+    assert.equal(conflict.current.title, '甲的标题');
+    assert.match(conflict.msg, /someone saved this announcement/);
+    const byHeader = await admin('PUT', `/bulletins/${id}`, { title: '乙的标题' }, { 'if-match': `"${version}"` });
+    assert.equal(byHeader.statusCode, 409);
+    const fresh = await admin('PUT', `/bulletins/${id}`, { title: '乙的标题' }, { 'if-match': `"${version + 1}"` });
+    assert.equal(fresh.statusCode, 200);
+    assert.equal((await t.app.inject(`/v1/bulletin/detail?id=${id}`)).json<{ Title: string }>().Title, '乙的标题');
+    const bad = await admin('PUT', `/bulletins/${id}`, { title: 'x' }, { 'if-match': 'yesterday' });
+    assert.equal(bad.statusCode, 400);
+  });
+});
+
+describe('deleting', () => {
+  test('a deleted announcement leaves the site and comes back when undone, for a while', async () => {
+    const id = await create({ title: '删了又回来', topup: 1 });
+    assert.equal((await admin('DELETE', `/bulletins/${id}`)).statusCode, 204);
+    assert.deepEqual(await seenAt(id), []);
+    assert.equal((await admin('GET', `/bulletins/${id}`)).statusCode, 404);
+    const restored = await admin('POST', `/bulletins/${id}/restore`);
+    assert.equal(restored.statusCode, 200);
+    assert.equal(restored.json<Admin>().topup, 1);
+    assert.deepEqual(await seenAt(id), everywhere);
+    assert.equal((await admin('POST', `/bulletins/${id}/restore`)).statusCode, 404, 'nothing to undo');
+
+    assert.equal((await admin('DELETE', `/bulletins/${id}`)).statusCode, 204);
+    const longAgo = new Date(Date.now() - 11 * 60_000).toISOString();
+    await t.db.kysely.updateTable('bulletins').set({ deleted_at: longAgo }).where('id', '=', id).execute();
+    assert.equal((await admin('POST', `/bulletins/${id}/restore`)).statusCode, 404, 'too late');
+    await admin('GET', '/bulletins');
+    const row = await t.db.kysely.selectFrom('bulletins').select('id').where('id', '=', id).executeTakeFirst();
+    assert.equal(row, undefined, 'forgotten for good once the window has passed');
+  });
+});
+
+describe('the console’s list', () => {
+  test('searches titles, filters by status, pages, newest first', async () => {
+    const ids = {
+      pinned: await create({ title: 'LIST 置顶 100%', topup: 1 }),
+      plain: await create({ title: 'list 普通' }),
+      draft: await create({ title: 'List 草稿', state: 'draft' }),
+      scheduled: await create({ title: 'list 明天', publish_at: wire(86_400_000) }),
+    };
+    const list = async (query: string) =>
+      (await admin('GET', `/bulletins?${query}`)).json<{ count: number; list: Admin[] }>();
+    const all = await list('q=list');
+    assert.equal(all.count, 4);
+    assert.deepEqual(
+      all.list.map((item) => item.id),
+      [ids.scheduled, ids.draft, ids.plain, ids.pinned],
+    );
+    assert.deepEqual(
+      (await list('q=list&filter=pinned')).list.map((item) => item.id),
+      [ids.pinned],
+    );
+    assert.deepEqual(
+      (await list('q=list&filter=draft')).list.map((item) => item.id),
+      [ids.draft],
+    );
+    assert.deepEqual(
+      (await list('q=list&filter=scheduled')).list.map((item) => item.id),
+      [ids.scheduled],
+    );
+    assert.deepEqual(
+      (await list('q=list&filter=published')).list.map((item) => item.id),
+      [ids.plain, ids.pinned],
+    );
+    assert.deepEqual(
+      (await list('q=100%25')).list.map((item) => item.id),
+      [ids.pinned],
+      '% is a character',
+    );
+    assert.deepEqual((await list('q=_')).list, [], '_ is a character');
+    const paged = await list('q=list&page_size=3&page_index=2');
+    assert.equal(paged.count, 4);
+    assert.deepEqual(
+      paged.list.map((item) => item.id),
+      [ids.pinned],
+    );
+    assert.equal((await admin('GET', '/bulletins?filter=everything')).statusCode, 400);
+  });
+});
