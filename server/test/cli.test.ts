@@ -204,7 +204,10 @@ describe('bulletins', () => {
     const id = (await ok(database, 'bulletins', 'add', '--title', 'Hello', '--content', '<p>hi</p>')).trim();
     const table = (await ok(database, 'bulletins', 'list')).split('\n');
     assert.match(table[0] ?? '', /^id +status +pinned +created_at +title$/);
-    assert.match(table[1] ?? '', new RegExp(`^${id} +published +no +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +Hello$`));
+    assert.match(
+      table[1] ?? '',
+      new RegExp(`^${id} +published +no +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +Hello$`),
+    );
     const shown = await ok(database, 'bulletins', 'show', id);
     assert.match(shown, /^id +\d+\ntitle +Hello\npinned +no\n/);
     assert.match(shown, /\n\n<p>hi<\/p>\n$/);
