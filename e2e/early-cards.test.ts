@@ -1,6 +1,6 @@
 /**
  * The download cards are drawn from the early API answers before the site's script runs
- * (web/src/early-download.ts, loaded by web/src/boot-route.js), with the site's own rules and
+ * (web/src/early-download.ts, loaded by web/src/boot-route.ts), with the site's own rules and
  * markup, and stay on screen while the script takes over (web/src/main.tsx): their buttons
  * work from the first seconds, and the visitor never sees the facts go away again.
  */
@@ -22,7 +22,7 @@ const configCall = /\/v1\/common\/appconfig$/;
 const iphone =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-/** The cards' list as shown, less the mark boot-route.js watches the early cards' paint by and
+/** The cards' list as shown, less the mark boot-route.ts watches the early cards' paint by and
  * the early copy buttons' invisibility. */
 const cardsMarkup = (page: Page) =>
   page

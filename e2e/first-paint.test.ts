@@ -3,7 +3,7 @@
  * prerendered landing page is hydrated (its nodes kept), the other screens' prerendered first
  * frames are shown on their routes, the script is fetched only after the first paint, the API
  * calls a screen starts with are asked early and made once, and a language chosen before the
- * script runs is kept (web/src/boot-route.js, web/src/main.tsx).
+ * script runs is kept (web/src/boot-route.ts, web/src/main.tsx).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

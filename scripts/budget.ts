@@ -10,6 +10,7 @@
 import { get } from 'node:http';
 import { parseArgs } from 'node:util';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { entryScriptsMetaName } from '@chat-site/contract';
 import { startServer } from '../e2e/support/server.js';
 
 const { values } = parseArgs({ options: { 'max-kb': { type: 'string', default: '85' } } });
@@ -53,7 +54,7 @@ function pageAssets(html: string): string[] {
   const tags = html.match(/<(?:script|link|meta)\b[^>]*>/g) ?? [];
   return tags.flatMap((tag) => {
     if (tag.startsWith('<meta'))
-      return attr(tag, 'name') === 'entry-scripts' ? (attr(tag, 'content')?.split(' ') ?? []) : [];
+      return attr(tag, 'name') === entryScriptsMetaName ? (attr(tag, 'content')?.split(' ') ?? []) : [];
     if (tag.startsWith('<script')) return attr(tag, 'src') ?? [];
     const rel = attr(tag, 'rel');
     return rel === 'stylesheet' || rel === 'modulepreload' ? (attr(tag, 'href') ?? []) : [];

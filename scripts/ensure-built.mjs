@@ -29,7 +29,14 @@ export function ensureBuilt() {
   const compiled = ['server/dist', 'packages/contract/dist'].map((path) => newestChange(join(root, path), isBundle));
   if (!existsSync(adminBundle) || statSync(adminBundle).mtimeMs < Math.max(...compiled)) bundleAdmin();
   const built = join(root, 'web/dist/index.html');
-  const sources = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'packages/contract/src'];
+  const sources = [
+    'web/src',
+    'web/public',
+    'web/index.html',
+    'web/vite.config.ts',
+    'web/build',
+    'packages/contract/src',
+  ];
   const sourcesChanged = Math.max(...sources.map((path) => newestChange(join(root, path))));
   if (!existsSync(built) || statSync(built).mtimeMs < sourcesChanged) {
     process.stderr.write('Building the site…\n');

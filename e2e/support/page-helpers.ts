@@ -13,7 +13,7 @@ export interface OpenPage {
 /**
  * Waits for the site's script to take the page over: its first render (hydrating the landing
  * page, or rendering over another screen's frame) is on screen (web/src/main.tsx). The
- * script starts only after the first paint (web/src/boot-route.js), so a test that acts on the
+ * script starts only after the first paint (web/src/boot-route.ts), so a test that acts on the
  * page right after it loads would otherwise meet the prerendered HTML.
  */
 export function scriptHasTakenOver(page: Page): Promise<unknown> {
@@ -93,11 +93,11 @@ export async function countLoading(page: Page): Promise<() => Promise<number>> {
 }
 
 /** `goto` options for a page whose script is held back (holdScript): its load event may never
- * come, since boot-route.js may start the script before it, and a script being fetched holds it. */
+ * come, since boot-route.ts may start the script before it, and a script being fetched holds it. */
 export const untilParsed = { waitUntil: 'domcontentloaded' } as const;
 
 /** Holds the site's entry script back until the answered function is called: the page stays as
- * it is before the script runs (prerendered, with web/src/boot-route.js's work done). */
+ * it is before the script runs (prerendered, with web/src/boot-route.ts's work done). */
 export async function holdScript(page: Page): Promise<() => void> {
   let release = () => {};
   const held = new Promise<void>((resolve) => {

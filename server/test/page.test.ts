@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
+import { prerenderMarker, siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
 import { inlineHashes } from '../src/page/inline-hashes.js';
-import { prerenderMarker } from '../src/page/prerender-marker.js';
 import { withPrimaryHostMark } from '../src/page/primary-host.js';
 import { bearer, repoRoot, startTestApp, type TestApp } from './helpers.js';
 
@@ -223,7 +222,7 @@ describe('a built page with inline boot script and stylesheet, and a prerendered
   const sha = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
   before(async () => {
     const webRoot = mkdtempSync(join(tmpdir(), 'web-dist-'));
-    // What the build writes (web/vite.config.ts): markers where the settings' text goes.
+    // What the build writes (web/build/prerender.ts): markers where the settings' text goes.
     writeFileSync(
       join(webRoot, 'index.html'),
       `<!doctype html><html lang="zh-CN"><head><script>${boot}</script>` +

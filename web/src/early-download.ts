@@ -2,9 +2,9 @@
  * The download screen's cards, drawn from the early API answers before the site's script runs,
  * so a phone on a slow network can download from the first seconds rather than after React.
  *
- * src/boot-route.js loads this small script (its own build, vite.config.ts) on the download
- * screen beside the early calls. It decides with the site's own code (features/downloads/cards.ts: which cards, their
- * links, their order for this visitor, their facts) and draws with the site's own markup: the
+ * src/boot-route.ts loads this small script (its own build, web/build/prerender.ts) on the
+ * download screen beside the early calls. It decides with the site's own code
+ * (features/downloads/cards.ts: which cards, their links, their order for this visitor, their facts) and draws with the site's own markup: the
  * build renders DownloadCard once per platform and standing, with every fact, into
  * __EARLY_CARDS__, and this fills in a copy of each. It draws nothing (the script will) when:
  * - an answer failed or is not a package list;
@@ -12,14 +12,28 @@
  * - off the primary domain, the edge service is configured (its answer is the script's to ask
  *   for);
  * - the script already runs, or the visitor has left the screen or picked another language.
- * It then tells boot-route.js, which starts the script once the cards are on screen; the script
+ * It then tells boot-route.ts, which starts the script once the cards are on screen; the script
  * renders behind them until its own cards are ready (src/main.tsx).
  */
-import { readAppConfig, readInstallPackages, resolveDownloadUrl } from '@chat-site/contract';
+import {
+  earlyListAttribute,
+  earlyListTiming,
+  fieldAttribute,
+  platformAttribute,
+  prerenderOffClass,
+  readAppConfig,
+  readInstallPackages,
+  resolveDownloadUrl,
+  rootId,
+  runningAttribute,
+} from '@chat-site/contract';
 import { isPrimaryHost, siteConfig } from './config/site-config';
 import { cards, packageFacts, ranked, type Card, type PackageFacts } from './features/downloads/cards';
+import { paths } from './config/paths';
+import { apiCalls } from './lib/api-calls';
 import { downloadBase } from './lib/download-base';
-import type { EarlyAnswers } from './lib/http';
+import { earlyAnswers, type EarlyAnswers } from './lib/early-answers';
+import { routePath } from './lib/route-path';
 import { detectPlatform, platformFromParam, readDeviceSignals } from './lib/platform';
 
 declare const __EARLY_CARDS__: Record<string, string>;
@@ -43,7 +57,7 @@ function drawCard(card: Card): Element | null {
   const template = document.createElement('template');
   template.innerHTML = sample;
   const item = template.content.firstElementChild;
-  const field = (name: string) => item?.querySelector(`[data-field="${name}"]`) ?? null;
+  const field = (name: string) => item?.querySelector(`[${fieldAttribute}="${name}"]`) ?? null;
   if (item === null) return null;
   field('button')?.setAttribute('href', href);
   const facts: PackageFacts = card.details === undefined ? {} : packageFacts(card.details);
@@ -53,7 +67,7 @@ function drawCard(card: Card): Element | null {
     if (value === undefined) row?.remove();
     else if (row?.lastElementChild) row.lastElementChild.textContent = value;
   }
-  const rows = item.querySelector('[data-field="details"] dl');
+  const rows = item.querySelector(`[${fieldAttribute}="details"] dl`);
   if (rows !== null && rows.childElementCount === 0) rows.remove();
   // Its copy button shows once the script, which answers it, has taken over.
   field('sha256')?.querySelector('button')?.classList.add('invisible');
@@ -70,11 +84,11 @@ async function draw(early: EarlyAnswers): Promise<void> {
   const primary = isPrimaryHost();
   if (!primary && siteConfig.androidEdgeUrl !== undefined) return;
   const data = await early.data;
-  if (!data?.ok || root.hasAttribute('data-running')) return;
+  if (!data?.ok || root.hasAttribute(runningAttribute)) return;
   const [packagesBody, configBody] = await Promise.all([
     data.clone().json() as Promise<unknown>,
     // The config failing means no CDN, as for the script (init-api.ts): readAppConfig says so.
-    bodyOf(early, 'common/appconfig').catch(() => undefined),
+    bodyOf(early, apiCalls.appConfig).catch(() => undefined),
   ]);
   const cdn = readAppConfig(configBody);
   const base = downloadBase();
@@ -88,21 +102,21 @@ async function draw(early: EarlyAnswers): Promise<void> {
     requested ?? detectPlatform(readDeviceSignals()),
   );
   const drawn = list.map(drawCard);
-  const shown = document.querySelector('#root li[data-platform]')?.parentElement;
+  const shown = document.querySelector(`#${rootId} li[${platformAttribute}]`)?.parentElement;
   // Nor once the visitor has left the screen or picked another language: the script is on its
-  // way (boot-route.js started it) and renders that.
-  const left = !/^#\/download(\?|$)/.test(location.hash) || root.classList.contains('prerender-off');
-  if (drawn.includes(null) || !shown || left || root.hasAttribute('data-running')) return;
+  // way (boot-route.ts started it) and renders that.
+  const left = routePath() !== paths.download || root.classList.contains(prerenderOffClass);
+  if (drawn.includes(null) || !shown || left || root.hasAttribute(runningAttribute)) return;
   shown.replaceChildren(...(drawn as Element[]));
-  root.setAttribute('data-early-list', '/download');
-  // boot-route.js starts the script once the browser reports this title painted; below the fold
+  root.setAttribute(earlyListAttribute, paths.download);
+  // boot-route.ts starts the script once the browser reports this title painted; below the fold
   // it is not painted, and the script starts at once.
   const title = drawn[0]?.querySelector('h2');
   if (title && title.getBoundingClientRect().top < window.innerHeight)
-    title.setAttribute('elementtiming', 'early-list');
+    title.setAttribute('elementtiming', earlyListTiming);
 }
 
-const early = (window as Window & { __earlyAnswers?: EarlyAnswers }).__earlyAnswers;
+const early = earlyAnswers();
 if (early !== undefined) {
   draw(early)
     // Whatever went wrong is the script's to meet and report, with its own copy of the answers.

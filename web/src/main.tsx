@@ -1,3 +1,12 @@
+import {
+  earlyListAttribute,
+  loadingAttribute,
+  prerenderAttribute,
+  prerenderOffClass,
+  renderedAttribute,
+  rootId,
+  runningAttribute,
+} from '@chat-site/contract';
 import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, preloadRoute } from './app/app';
@@ -5,21 +14,22 @@ import { applyTheme, storedTheme } from './features/theme/theme';
 import { LanguageRoot } from './features/language/language-root';
 import { beginHydration } from './lib/hydrated';
 import { currentLanguage, defaultLanguage, initLanguage } from './lib/i18n';
+import { routePath } from './lib/route-path';
 import { registerServiceWorker } from './lib/service-worker';
 import './styles.css';
+import { prerenderMark } from './lib/page-marks';
 
 applyTheme(storedTheme());
-// From here on the header's language switcher is this script's to answer (src/boot-route.js
+// From here on the header's language switcher is this script's to answer (src/boot-route.ts
 // answers it until then).
-document.documentElement.setAttribute('data-running', '');
+document.documentElement.setAttribute(runningAttribute, '');
 
-const root = document.getElementById('root');
-if (root === null) throw new Error('the page has no #root element');
-const hashPath = () => window.location.hash.replace(/^#/, '').split('?')[0] ?? '';
-preloadRoute(hashPath());
+const root = document.getElementById(rootId);
+if (root === null) throw new Error(`the page has no #${rootId} element`);
+preloadRoute(routePath());
 
-const markRendered = () => document.documentElement.setAttribute('data-rendered', '');
-// False while React renders off the page, behind a list src/boot-route.js drew (renderBehind).
+const markRendered = () => document.documentElement.setAttribute(renderedAttribute, '');
+// False while React renders off the page, behind what was drawn from the early answers (renderBehind).
 let onScreen = true;
 
 /** Marks the page once the first render is on screen (hydrated or rendered over the frame). */
@@ -32,7 +42,7 @@ function Rendered() {
 
 /**
  * Renders the app off the page, into a copy of `root`, while what was drawn from the early
- * answers stays on screen (the announcements list, src/boot-route.js; the download cards,
+ * answers stays on screen (the announcements list, src/early-list.ts; the download cards,
  * src/early-download.ts): React's first renders show the screen loading until the data is its
  * own. The copy takes the root's place once nothing in it is loading (data-loading: Loading's
  * line, a download card's reserved facts), at a route change, or after 5 s at the latest. A
@@ -51,7 +61,7 @@ function renderBehind(root: HTMLElement, app: ReactNode) {
     markRendered();
   };
   const watcher = new MutationObserver(() => {
-    if (stage.firstElementChild !== null && stage.querySelector('[data-loading]') === null) show();
+    if (stage.firstElementChild !== null && stage.querySelector(`[${loadingAttribute}]`) === null) show();
   });
   watcher.observe(stage, { childList: true, subtree: true });
   const timer = setTimeout(show, 5000);
@@ -70,14 +80,14 @@ void Promise.all([initLanguage(), nextTask()]).then(() => {
       <Rendered />
     </>
   );
-  // The prerendered landing page (src/app/prerender.tsx) is on screen when src/boot-route.js
+  // The prerendered landing page (src/app/prerender.tsx) is on screen when src/boot-route.ts
   // left it there and the visitor has not left it since: React then adopts its nodes rather than
   // building them again. Another route's prerendered frame is rendered over. Either way the
   // first render is a transition, which React splits into short tasks.
   const adopt =
-    root.firstElementChild?.getAttribute('data-prerender') === '/' &&
-    !document.documentElement.classList.contains('prerender-off') &&
-    ['', '/'].includes(hashPath()) &&
+    root.firstElementChild?.getAttribute(prerenderAttribute) === '/' &&
+    !document.documentElement.classList.contains(prerenderOffClass) &&
+    routePath() === '/' &&
     currentLanguage() === defaultLanguage;
   startTransition(() => {
     if (adopt) {
@@ -85,10 +95,10 @@ void Promise.all([initLanguage(), nextTask()]).then(() => {
       hydrateRoot(
         root,
         <StrictMode>
-          <div data-prerender="/">{app}</div>
+          <div {...prerenderMark('/')}>{app}</div>
         </StrictMode>,
       );
-    } else if (document.documentElement.getAttribute('data-early-list') === hashPath()) {
+    } else if (document.documentElement.getAttribute(earlyListAttribute) === routePath()) {
       renderBehind(root, <StrictMode>{app}</StrictMode>);
     } else createRoot(root).render(<StrictMode>{app}</StrictMode>);
   });

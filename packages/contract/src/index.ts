@@ -1,3 +1,5 @@
 export * from './canonical.js';
 export * from './site-config.js';
 export * from './tolerant/index.js';
+export * from './page-names.js';
+export * from './prerender-marker.js';

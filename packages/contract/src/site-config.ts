@@ -61,6 +61,3 @@ export const SiteConfig = Type.Object(
   { additionalProperties: false },
 );
 export type SiteConfig = Static<typeof SiteConfig>;
-
-// The page reads the name alone; it lives apart so that the site's bundle need not carry TypeBox.
-export { siteConfigMetaName } from './site-config-meta.js';

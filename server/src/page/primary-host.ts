@@ -1,5 +1,4 @@
-/** The class the page's root element carries on the primary domain (web/src/styles.css). */
-const primaryHostClass = 'primary-host';
+import { primaryHostClass } from '@chat-site/contract';
 
 /**
  * On the primary domain the page's root element says so before any script runs, so what only

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
+import { escapeHtml, fillPrerenderMarkers, siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { withSmartAppBanner } from '../downloads/smart-app-banner.js';
 import { isPrimaryHost } from '../downloads/target.js';
@@ -11,7 +11,6 @@ import { pageCsp } from './csp.js';
 import { beforeHeadEnd } from './head-insert.js';
 import { inlineHashes } from './inline-hashes.js';
 import { withPrimaryHostMark } from './primary-host.js';
-import { escapeHtml, fillPrerenderMarkers } from './prerender-marker.js';
 
 /** Shown at / until the site is built: proof that the server runs, with the API's entry points. */
 function placeholderPage(site: SiteConfig): string {

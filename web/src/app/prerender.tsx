@@ -1,14 +1,14 @@
 /**
- * The pages the build writes into index.html (vite.config.ts, prerenderPages), in the default
+ * The pages the build writes into index.html (web/build/prerender.ts), in the default
  * language, so a first paint needs no script. Each is the client's own route tree as its first
  * render shows it, before any API answer:
  * - the landing page, which the client hydrates (src/main.tsx). What the build cannot know waits
  *   for hydration (useHydrated): the footer, far below the fold. The header's member centre is
  *   in it, shown by CSS on the primary domain only (server/src/page/primary-host.ts);
- * - the other screens' first frames, which src/boot-route.js puts on screen for their routes and
+ * - the other screens' first frames, which src/boot-route.ts puts on screen for their routes and
  *   the client renders over. A screen that differs on the primary domain (the download screen,
  *   Android only there) also has a frame for that domain.
- * A visitor in another language gets none of them (src/boot.js) and a fresh client render.
+ * A visitor in another language gets none of them (src/boot.ts) and a fresh client render.
  */
 import type { ReactNode } from 'react';
 import { prerender } from 'react-dom/static';
@@ -48,7 +48,7 @@ export function render(path: string, { primaryHost = false } = {}): Promise<stri
 }
 
 /** Two sample rows of the announcements list as a phone shows it once loaded: the first
- * (selected, pinned) and any other (neither). src/boot-route.js copies them, one per
+ * (selected, pinned) and any other (neither). src/early-list.ts copies them, one per
  * announcement of the early answer, to draw the list before the site's script runs. */
 export function renderEarlyList(): Promise<string> {
   beginHydration();

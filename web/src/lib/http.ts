@@ -1,4 +1,8 @@
 import { timeouts } from '../config/constants';
+import { apiCalls, apiUrl, fetchApi } from './api-calls';
+import { earlyAnswers } from './early-answers';
+
+export { apiUrl } from './api-calls';
 
 export class HttpError extends Error {
   constructor(
@@ -20,26 +24,16 @@ export function onUnreachable(listener: UnreachableListener): () => void {
   return () => unreachableListeners.delete(listener);
 }
 
-/** What src/boot-route.js leaves on window (__earlyAnswers): its early calls by URL, when it
- * made them, and, for src/early-download.ts, the screen data's answer once the ping has answered
- * and what to call once the cards are drawn (or will not be). */
-export interface EarlyAnswers {
-  at: number;
-  answers: Record<string, { answer: Promise<Response>; controller: AbortController } | undefined>;
-  data?: Promise<Response | null>;
-  drawn?: () => void;
-}
-
-/** How long an answer src/boot-route.js asked for stays fresh enough to use. */
+/** How long an answer src/boot-route.ts asked for stays fresh enough to use. */
 const earlyAnswerMaxAgeMs = 10_000;
 
 /**
- * The answer to `url` that src/boot-route.js asked for before this script ran, if it did and
+ * The answer to `url` that src/boot-route.ts asked for before this script ran, if it did and
  * not too long ago; `signal` then cancels that request, as it would the caller's own. Each is
  * used once.
  */
 function takeEarlyAnswer(url: string, signal: AbortSignal): Promise<Response> | undefined {
-  const early = (window as Window & { __earlyAnswers?: EarlyAnswers }).__earlyAnswers;
+  const early = earlyAnswers();
   const asked = early?.answers[url];
   if (early === undefined || asked === undefined) return undefined;
   early.answers[url] = undefined;
@@ -58,7 +52,7 @@ function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
 
 /** A GET with the `os: WEB` header every call carries, answered early when it can be. */
 function request(url: string, signal: AbortSignal, cache: RequestCache): Promise<Response> {
-  return takeEarlyAnswer(url, signal) ?? fetch(url, { headers: { os: 'WEB' }, signal, cache });
+  return takeEarlyAnswer(url, signal) ?? fetchApi(url, signal, cache);
 }
 
 /**
@@ -83,15 +77,12 @@ export async function getJson(url: string, timeoutMs: number = timeouts.defaultM
   }
 }
 
-/** The URL of an API call: every call lives under {api}/v1/. */
-export const apiUrl = (apiAddr: string, path: string) => `${apiAddr}/v1/${path}`;
-
 /** A ping succeeds only on status 200, within the ping timeout. */
 export async function ping(apiAddr: string): Promise<boolean> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeouts.pingMs);
   try {
-    const response = await request(apiUrl(apiAddr, 'ping'), controller.signal, 'no-store');
+    const response = await request(apiUrl(apiAddr, apiCalls.ping), controller.signal, 'no-store');
     return response.status === 200;
   } catch {
     return false;

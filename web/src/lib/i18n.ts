@@ -1,11 +1,10 @@
+import { earlyLanguageAttribute } from '@chat-site/contract';
 import { useSyncExternalStore } from 'react';
 import { zhCN, type MessageKey, type Messages } from '../config/messages.zh-CN';
+import { defaultLanguage, languageFromUrl, pickLanguage, type Language } from './language-pick';
 import { readString, storageKeys, writeString } from './storage';
 
-/** The languages the site speaks; the first is the default and the only one in the first load. */
-export const languages = ['zh-CN', 'zh-TW', 'en'] as const;
-export type Language = (typeof languages)[number];
-export const defaultLanguage: Language = 'zh-CN';
+export { defaultLanguage, languageFromUrl, languageOf, languages, pickLanguage, type Language } from './language-pick';
 
 // The other catalogs are separate chunks, fetched only when a visitor chooses them.
 const loaders: Record<Language, () => Promise<Messages>> = {
@@ -24,30 +23,6 @@ export function t(key: MessageKey, values: Record<string, string | number> = {})
 }
 
 export const currentLanguage = (): Language => activeLanguage;
-
-/**
- * The supported language a BCP 47 tag stands for, or null: traditional Chinese (Taiwan, Hong
- * Kong, Macau, or any `zh-Hant`) is zh-TW, any other Chinese zh-CN, any English en.
- */
-export function languageOf(tag: string | null | undefined): Language | null {
-  const parts = (tag ?? '').trim().toLowerCase().replace(/_/g, '-').split('-');
-  if (parts[0] === 'en') return 'en';
-  if (parts[0] !== 'zh') return null;
-  return parts.slice(1).some((part) => ['hant', 'tw', 'hk', 'mo'].includes(part)) ? 'zh-TW' : 'zh-CN';
-}
-
-/** `lang` from the real query string (`/?lang=en#/download`) or from the hash's own query
- * (`#/download?lang=en`); the hash wins when both are there. */
-export function languageFromUrl(url: URL): Language | null {
-  const hashQuery = url.hash.includes('?') ? url.hash.slice(url.hash.indexOf('?') + 1) : '';
-  return languageOf(new URLSearchParams(hashQuery).get('lang')) ?? languageOf(url.searchParams.get('lang'));
-}
-
-/** The order of docs/behaviour.md#languages: `?lang=`, then the visitor's stored choice, then the
- * browser's languages in their order of preference, then the default. */
-export function pickLanguage(fromUrl: Language | null, stored: string | null, browser: readonly string[]): Language {
-  return fromUrl ?? languageOf(stored) ?? browser.map(languageOf).find((found) => found !== null) ?? defaultLanguage;
-}
 
 function applyToDocument(): void {
   document.documentElement.lang = activeLanguage;
@@ -101,9 +76,9 @@ export function dropLanguageFromUrl(): void {
  * link to `#/…?lang=…` followed later in the visit switches too.
  */
 export async function initLanguage(): Promise<void> {
-  // A choice made in the switcher before this script ran (src/boot-route.js) is the visitor's
+  // A choice made in the switcher before this script ran (src/boot-route.ts) is the visitor's
   // latest word: it wins over a `?lang=`, which is then dropped, as after any switcher choice.
-  const early = document.documentElement.getAttribute('data-early-language');
+  const early = document.documentElement.getAttribute(earlyLanguageAttribute);
   if (early !== null) dropLanguageFromUrl();
   const fromUrl = early === null ? languageFromUrl(new URL(window.location.href)) : null;
   stripHashLanguage();

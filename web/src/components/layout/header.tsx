@@ -8,6 +8,7 @@ import { buttonClass } from '../ui/button';
 import { ExternalLink } from '../ui/external-link';
 import { Logo } from './logo';
 import { SkipLink } from './skip-link';
+import { primaryHostOnlyMark } from '../../lib/page-marks';
 
 const linkClass = 'rounded-md text-sm text-muted transition-colors hover:text-fg md:px-3 md:py-2 md:text-[15px]';
 
@@ -31,7 +32,7 @@ export function Header() {
     <Link key="download" href={paths.download} className={linkClass}>
       {t('nav.download')}
     </Link>,
-    <ExternalLink key="member" href={siteConfig.memberCentreUrl} className={linkClass} data-primary-host-only="">
+    <ExternalLink key="member" href={siteConfig.memberCentreUrl} className={linkClass} {...primaryHostOnlyMark}>
       {t('nav.memberCentre')}
     </ExternalLink>,
   ];
@@ -53,7 +54,7 @@ export function Header() {
                 <span
                   aria-hidden="true"
                   className="text-xs text-line md:hidden"
-                  data-primary-host-only={link.key === 'member' ? '' : undefined}
+                  {...(link.key === 'member' ? primaryHostOnlyMark : {})}
                 >
                   |
                 </span>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 import { t } from '../../lib/i18n';
+import { loadingMark } from '../../lib/page-marks';
 
 /** An error of docs/behaviour.md#errors, shown in red in place of the page's content. */
 export function ErrorMessage({ children, className }: { children: ReactNode; className?: string }) {
@@ -17,7 +18,7 @@ export function Loading({ className }: { className?: string }) {
   return (
     <p
       role="status"
-      data-loading=""
+      {...loadingMark}
       className={cn('flex items-center justify-center gap-3 py-16 text-muted', className)}
     >
       <span className="size-4 animate-spin rounded-full border-2 border-line border-t-brand" aria-hidden="true" />

@@ -1,8 +1,10 @@
 import { readAppConfig, readRegionDocument, type CdnSettings, type RegionAddrs } from '@chat-site/contract';
 import { timeouts } from '../../config/constants';
 import { siteConfig } from '../../config/site-config';
+import { knownApiAddrs, lastApiAddr, uniqueAddrs as unique } from '../../lib/api-addrs';
+import { apiCalls } from '../../lib/api-calls';
 import { apiUrl, getJson, logFailure, ping } from '../../lib/http';
-import { readString, readStringList, storageKeys, writeString, writeStringList } from '../../lib/storage';
+import { readStringList, storageKeys, writeString, writeStringList } from '../../lib/storage';
 
 export interface ApiConnection {
   /** The API address in use, without a trailing slash; null when none answered. */
@@ -11,7 +13,6 @@ export interface ApiConnection {
 }
 
 const cdnOff: CdnSettings = { useCdn: false, bucketUrl: '' };
-const unique = (items: readonly string[]) => [...new Set(items.map((item) => item.replace(/\/+$/, '')))];
 
 /** The first address whose ping answers 200, or null. All are pinged at once. */
 async function firstToAnswer(addrs: readonly string[]): Promise<string | null> {
@@ -51,9 +52,8 @@ function remember(addrs: RegionAddrs): void {
 /** Picks an API address as docs/behaviour.md#api-address-failover orders: the last one used,
  * then every known one at once, then the addresses the region documents name. */
 async function chooseApiAddr(): Promise<string | null> {
-  const builtIn = siteConfig.apiAddrs.length > 0 ? siteConfig.apiAddrs : [window.location.origin];
-  const known = unique([...readStringList(storageKeys.apiAddrs), ...builtIn]);
-  const last = readString(storageKeys.lastApiAddr);
+  const known = knownApiAddrs(siteConfig.apiAddrs);
+  const last = lastApiAddr();
   if (last !== null && (await ping(last))) return last;
 
   const fromKnown = await firstToAnswer(known.filter((addr) => addr !== last));
@@ -66,7 +66,7 @@ async function chooseApiAddr(): Promise<string | null> {
 
 async function loadCdnSettings(apiAddr: string): Promise<CdnSettings> {
   try {
-    return readAppConfig(await getJson(apiUrl(apiAddr, 'common/appconfig')));
+    return readAppConfig(await getJson(apiUrl(apiAddr, apiCalls.appConfig)));
   } catch (error) {
     logFailure('app config failed, CDN off', error);
     return cdnOff;

@@ -5,6 +5,7 @@ import {
   type InstallPackageEntry,
 } from '@chat-site/contract';
 import { downloadBase } from '../download-base';
+import { apiCalls } from '../api-calls';
 import { apiUrl, getJson, logFailure } from '../http';
 import { hasStrings, listOf, withLastGood } from '../last-good';
 
@@ -17,7 +18,7 @@ export async function getInstallPackages(apiAddr: string | null, cdn: CdnSetting
       'install-packages',
       async () => {
         if (apiAddr === null) throw new Error('no API address');
-        const entries = readInstallPackages(await getJson(apiUrl(apiAddr, 'common/getInstallPackageAddrs')));
+        const entries = readInstallPackages(await getJson(apiUrl(apiAddr, apiCalls.installPackages)));
         const base = downloadBase();
         return entries.map((entry) => ({
           ...entry,

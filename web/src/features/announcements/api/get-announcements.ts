@@ -1,5 +1,5 @@
 import { readBulletinList, WrongShapeError, type Bulletin } from '@chat-site/contract';
-import { announcementPageSize } from '../../../config/constants';
+import { apiCalls } from '../../../lib/api-calls';
 import { apiUrl, getJson, logFailure } from '../../../lib/http';
 import { listOf, withLastGood } from '../../../lib/last-good';
 import { isSavedBulletin } from './saved-bulletin';
@@ -19,9 +19,7 @@ export async function getAnnouncements(apiAddr: string | null): Promise<Bulletin
       'announcements',
       async () => {
         if (apiAddr === null) throw new Error('no API address');
-        return readBulletinList(
-          await getJson(apiUrl(apiAddr, `bulletin/page?page_index=1&page_size=${announcementPageSize}`)),
-        );
+        return readBulletinList(await getJson(apiUrl(apiAddr, apiCalls.announcements)));
       },
       listOf(isSavedBulletin),
     );

@@ -5,13 +5,14 @@ import { Notice } from '../../../components/ui/status';
 import { cn } from '../../../lib/cn';
 import { currentLanguage, t } from '../../../lib/i18n';
 import { Icon, iconPaths } from '../../../components/ui/icon';
+import { fieldMark } from '../../../lib/page-marks';
 
 /** The announcements feed the server publishes beside the site. */
 const feedPath = '/feed.atom';
 
 /** The titles, under a heading with the feed link and a chevron that folds the list away (open
  * by default). */
-// Each row's parts are named (data-field) for src/boot-route.js, which draws the list from a
+// Each row's parts are named (fieldMark) for src/early-list.ts, which draws the list from a
 // prerendered copy of two rows before this script runs (src/app/prerender.tsx).
 export function AnnouncementList({
   items,
@@ -71,17 +72,17 @@ export function AnnouncementList({
                     <span className="flex items-start gap-2">
                       {item.pinned && (
                         <span
-                          data-field="pinned"
+                          {...fieldMark('pinned')}
                           className="mt-0.5 shrink-0 rounded bg-brand/20 px-1.5 text-xs leading-5 text-brand-ink"
                         >
                           {t('announcements.pinned')}
                         </span>
                       )}
-                      <span data-field="title" className="line-clamp-2 text-[15px] leading-6">
+                      <span {...fieldMark('title')} className="line-clamp-2 text-[15px] leading-6">
                         {item.title}
                       </span>
                     </span>
-                    <span data-field="date" className="mt-1 block text-xs text-muted tabular-nums">
+                    <span {...fieldMark('date')} className="mt-1 block text-xs text-muted tabular-nums">
                       {formatDate(item.createdAt, currentLanguage())}
                     </span>
                   </Link>

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, type ComponentProps, type ReactNode } from 'react';
 import { ErrorMessage, Loading, Notice } from '../../../components/ui/status';
-import { detailScrollResetMs, mobileBreakpointPx } from '../../../config/constants';
+import { detailScrollResetMs, wideQuery } from '../../../config/constants';
 import { paths } from '../../../config/paths';
 import { t } from '../../../lib/i18n';
 import { useAsync } from '../../../lib/use-async';
@@ -14,7 +14,6 @@ import { StaleNote } from '../../offline/stale-note';
 // The detail pane shows from 768 px only, so its code (the HTML cleaner among it) is a chunk of
 // its own: a phone never fetches it. A wider screen starts fetching it as soon as this screen's
 // code runs, beside the list's API call, rather than once the list has rendered.
-const wideQuery = `(min-width: ${mobileBreakpointPx}px)`;
 const loadDetail = () => import('./announcement-detail');
 const AnnouncementDetail = lazy(() => loadDetail().then((module) => ({ default: module.AnnouncementDetail })));
 if (typeof window !== 'undefined' && window.matchMedia(wideQuery).matches) loadDetail().catch(() => undefined);
@@ -68,7 +67,7 @@ export function AnnouncementsScreen({ routeId }: { routeId: string | undefined }
 }
 
 /** The screen once its list is in: the list, with the detail pane (`children`) beside it from
- * 768 px. The build also prerenders it with two sample rows for src/boot-route.js. */
+ * 768 px. The build also prerenders it with two sample rows for src/boot-route.ts. */
 export function AnnouncementsColumns({
   children,
   ...list

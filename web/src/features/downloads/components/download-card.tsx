@@ -6,6 +6,7 @@ import type { Platform } from '../../../lib/platform';
 import type { Card } from '../cards';
 import { PackageDetails, PackageDetailsPlaceholder } from './package-details';
 import { PlatformIcon } from './platform-icon';
+import { fieldMark, platformMark } from '../../../lib/page-marks';
 
 export const platformNames: Record<Platform, string> = {
   android: 'Android',
@@ -26,7 +27,7 @@ export function DownloadCard({ platform, link, details, standing, loading = fals
   const buttonStyle = standing === 'other' ? ({ variant: 'secondary' } as const) : {};
   return (
     <li
-      data-platform={platform}
+      {...platformMark(platform)}
       data-recommended={recommended || undefined}
       className={cn(
         'relative flex flex-col items-center rounded-3xl border bg-surface p-6 text-center shadow-sm transition',
@@ -56,13 +57,18 @@ export function DownloadCard({ platform, link, details, standing, loading = fals
         <ExternalLink
           href={link.href}
           aria-label={label}
-          data-field="button"
+          {...fieldMark('button')}
           className={buttonClass(buttonStyle, 'mt-6 w-full')}
         >
           {t('download.button')}
         </ExternalLink>
       ) : (
-        <a href={link.href} aria-label={label} data-field="button" className={buttonClass(buttonStyle, 'mt-6 w-full')}>
+        <a
+          href={link.href}
+          aria-label={label}
+          {...fieldMark('button')}
+          className={buttonClass(buttonStyle, 'mt-6 w-full')}
+        >
           {t('download.button')}
         </a>
       )}

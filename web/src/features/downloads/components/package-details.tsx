@@ -5,6 +5,7 @@ import { t } from '../../../lib/i18n';
 import type { Platform } from '../../../lib/platform';
 import { packageFacts, type DetailField } from '../cards';
 import { CopyButton, copyButtonClass } from './copy-button';
+import { fieldMark, loadingMark } from '../../../lib/page-marks';
 
 /**
  * The facts the package entry carries: version, size, release date, SHA-256 and release notes.
@@ -22,11 +23,11 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
   const shown = facts.filter(([, , value]) => value !== undefined);
   if (shown.length === 0 && sha256 === undefined && notesUrl === undefined) return null;
   return (
-    <div data-field="details" className="mt-4 w-full border-t border-line pt-4 text-left text-sm">
+    <div {...fieldMark('details')} className="mt-4 w-full border-t border-line pt-4 text-left text-sm">
       {shown.length > 0 && (
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
           {shown.map(([field, label, value]) => (
-            <div key={field} data-field={field} className="contents">
+            <div key={field} {...fieldMark(field)} className="contents">
               <dt className="text-muted">{label}</dt>
               <dd className="text-right font-medium tabular-nums">{value}</dd>
             </div>
@@ -34,7 +35,7 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
         </dl>
       )}
       {sha256 !== undefined && (
-        <div data-field="sha256" className="mt-3">
+        <div {...fieldMark('sha256')} className="mt-3">
           <div className="flex items-center justify-between gap-2">
             <span className="text-muted">SHA-256</span>
             <CopyButton
@@ -49,7 +50,7 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
         </div>
       )}
       {notesUrl !== undefined && (
-        <ExternalLink data-field="notes" href={notesUrl} className="mt-3 inline-block text-brand hover:underline">
+        <ExternalLink {...fieldMark('notes')} href={notesUrl} className="mt-3 inline-block text-brand hover:underline">
           {t('download.releaseNotes')}
         </ExternalLink>
       )}
@@ -74,7 +75,11 @@ export function PackageDetailsPlaceholder({ platform }: { platform: Platform }) 
     ? [t('download.version'), t('download.released')]
     : [t('download.version'), t('download.size'), t('download.released')];
   return (
-    <div data-loading aria-hidden="true" className="invisible mt-4 w-full border-t border-line pt-4 text-left text-sm">
+    <div
+      {...loadingMark}
+      aria-hidden="true"
+      className="invisible mt-4 w-full border-t border-line pt-4 text-left text-sm"
+    >
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
         {rows.map((label) => (
           <div key={label} className="contents">

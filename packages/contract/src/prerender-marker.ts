@@ -1,5 +1,5 @@
 /**
- * The landing page is prerendered into index.html when the site is built (web/vite.config.ts),
+ * The landing page is prerendered into index.html when the site is built (web/build/prerender.ts),
  * but the operator may change the site settings later without rebuilding. So the build renders
  * it with a marker in place of each text setting (the product name, the web client's address …)
  * and the page route fills in the current values on every start. Shared by the build and the

@@ -1,0 +1,66 @@
+import { entryScriptsMetaName } from '@chat-site/contract';
+import type { Plugin } from 'vite';
+import { buildClassicScript } from './classic-script';
+
+/** The boot scripts, as index.html names them, each built from its TypeScript source. */
+const bootScripts = ['boot.ts', 'boot-route.ts'];
+
+/**
+ * The boot scripts (theme, language and route before paint; the early API calls; starting the
+ * site's script) go inside index.html rather than beside it: each would otherwise be a request
+ * that blocks rendering. Minified, as every byte of them is in every page before its first paint.
+ * The server allows them by their hashes in its CSP (server/src/page/inline-hashes.ts). In
+ * development too, where a classic script could not import the modules they share with the site.
+ * The sequence: docs/architecture.md#boot-sequence.
+ */
+export function inlineBootScripts(): Plugin {
+  let root = '';
+  return {
+    name: 'inline-boot-scripts',
+    configResolved: (config) => {
+      root = config.root;
+    },
+    transformIndexHtml: {
+      order: 'pre',
+      handler: async (html) => {
+        let page = html;
+        for (const name of bootScripts) {
+          const tag = `<script src="/src/${name}"></script>`;
+          if (!page.includes(tag)) throw new Error(`index.html has no ${tag} to inline`);
+          const { code } = await buildClassicScript(root, `src/${name}`);
+          if (/<\/script/i.test(code)) throw new Error(`${name} cannot be inlined: it contains </script`);
+          page = page.replace(tag, () => `<script>${code.trim()}</script>`);
+        }
+        return page;
+      },
+    },
+  };
+}
+
+/**
+ * The site's script is neither fetched nor run before the prerendered page has been painted:
+ * src/boot-route.ts starts it then, from this list (the entry first, then the modules it
+ * imports). Lighthouse counts any script that has arrived by then as one the paint waited for,
+ * and on a slow network it would share the first paint's bandwidth.
+ */
+export function deferredEntry(): Plugin {
+  return {
+    name: 'deferred-entry',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) => {
+        const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
+        const preload = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
+        const first = entry.exec(html)?.[1];
+        if (first === undefined) throw new Error('index.html has no entry script to defer');
+        const scripts = [first, ...[...html.matchAll(preload)].map((match) => match[1] as string)];
+        const tag = `<meta name="${entryScriptsMetaName}" content="${scripts.join(' ')}">`;
+        return html
+          .replace(entry, '')
+          .replace(preload, '')
+          .replace('</head>', () => `${tag}\n</head>`);
+      },
+    },
+  };
+}

@@ -1,0 +1,170 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  earlyCallAttribute,
+  earlyRowsAttribute,
+  earlyScriptAttribute,
+  escapeHtml,
+  hostAttribute,
+  markedSettings,
+  prerenderAttribute,
+  primaryHostFrame,
+  rootId,
+  routeAttribute,
+  scriptsAttribute,
+} from '@chat-site/contract';
+import react from '@vitejs/plugin-react';
+import type { OutputBundle, OutputChunk } from 'rolldown';
+import { build, type Plugin } from 'vite';
+import { apiCalls } from '../src/lib/api-calls';
+import { buildClassicScript } from './classic-script';
+import { conditions } from './build-options';
+
+interface Screen {
+  /** The source of its lazy chunk (src/app/app.tsx imports it). */
+  module: string;
+  /** The API call its data comes from, which src/boot-route.ts asks for before the script. */
+  earlyCall: string;
+  /** The script that draws it from the early answers before the site's script runs. */
+  early?: 'src/early-download.ts' | 'src/early-list.ts';
+  /** It differs on the primary domain, so it gets a second frame for it. */
+  primaryHost?: boolean;
+}
+
+/** The screens prerendered beside the landing page. */
+const screens: Record<string, Screen> = {
+  '/download': {
+    module: 'src/app/routes/download.tsx',
+    earlyCall: apiCalls.installPackages,
+    early: 'src/early-download.ts',
+    primaryHost: true,
+  },
+  '/downloadHelp': { module: 'src/app/routes/download-help.tsx', earlyCall: apiCalls.installPackages },
+  '/announcements': {
+    module: 'src/app/routes/announcements.tsx',
+    earlyCall: apiCalls.announcements,
+    early: 'src/early-list.ts',
+  },
+};
+
+/** What the server-side build of src/app/prerender.tsx exports. */
+interface Prerender {
+  render(path: string, options?: { primaryHost: boolean }): Promise<string>;
+  renderEarlyList(): Promise<string>;
+  renderEarlyCards(): Promise<Record<string, string>>;
+}
+
+/** The URLs of the chunk that holds the screen of `module` and of the chunks it imports, bar the
+ * entry's own (which the page loads anyway). */
+function screenScripts(bundle: OutputBundle, module: string): string[] {
+  const chunks = Object.values(bundle).filter((item): item is OutputChunk => item.type === 'chunk');
+  const chunk = chunks.find((item) => item.facadeModuleId?.endsWith(`/${module}`));
+  if (chunk === undefined) throw new Error(`no chunk holds the screen of ${module}`);
+  const entry = chunks.find((item) => item.isEntry);
+  const loaded = new Set([entry?.fileName, ...(entry?.imports ?? [])]);
+  const found: string[] = [];
+  const visit = (fileName: string) => {
+    if (loaded.has(fileName) || found.includes(fileName)) return;
+    found.push(fileName);
+    for (const imported of chunks.find((item) => item.fileName === fileName)?.imports ?? []) visit(imported);
+  };
+  visit(chunk.fileName);
+  return found.map((fileName) => `/${fileName}`);
+}
+
+/** src/app/prerender.tsx, built for Node from the same sources (so image URLs carry the same
+ * hashes) with the settings file the server reads: SITE_CONFIG, or the committed
+ * site.config.json. Text settings are markers the server fills with the current values. */
+async function loadPrerender(root: string): Promise<Prerender> {
+  const siteConfigFile = resolve(root, '..', process.env.SITE_CONFIG ?? 'site.config.json');
+  // Inside node_modules, so the bundle's imports of react and react-dom resolve.
+  const ssrDir = join(root, 'node_modules/.prerender');
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    plugins: [react()],
+    resolve: { conditions },
+    ssr: { noExternal: ['@chat-site/contract'] },
+    define: {
+      'import.meta.env.PRERENDER_SITE_CONFIG': JSON.stringify(
+        JSON.stringify(markedSettings(JSON.parse(readFileSync(siteConfigFile, 'utf8')) as object)),
+      ),
+    },
+    build: { ssr: 'src/app/prerender.tsx', outDir: ssrDir, emptyOutDir: true, assetsInlineLimit: 0 },
+  });
+  return (await import(pathToFileURL(join(ssrDir, 'prerender.js')).href)) as Prerender;
+}
+
+/**
+ * Writes the landing page and the other screens' first frames (src/app/prerender.tsx) into the
+ * built index.html, so a first paint needs no script, and builds the scripts that draw a screen
+ * from the early answers. src/boot-route.ts puts a route's frame on screen and reads what the
+ * frame's template names: its code, its first API call, its early drawing script.
+ */
+export function prerenderPages(): Plugin {
+  let outDir = '';
+  let root = '';
+  return {
+    name: 'prerender-pages',
+    apply: (_config, env) => env.command === 'build' && env.isSsrBuild !== true,
+    configResolved: (config) => {
+      outDir = config.build.outDir;
+      root = config.root;
+    },
+    writeBundle: {
+      sequential: true,
+      order: 'pre',
+      handler: async (_options, bundle) => {
+        const { render, renderEarlyList, renderEarlyCards } = await loadPrerender(root);
+        // The download cards' script carries the sample cards it copies.
+        const earlyScripts = {
+          'src/early-download.ts': await buildClassicScript(root, 'src/early-download.ts', {
+            outDir,
+            define: { __EARLY_CARDS__: JSON.stringify(await renderEarlyCards()) },
+          }),
+          'src/early-list.ts': await buildClassicScript(root, 'src/early-list.ts', { outDir }),
+        };
+        const indexFile = join(outDir, 'index.html');
+        const page = readFileSync(indexFile, 'utf8');
+        const empty = `<div id="${rootId}"></div>`;
+        if (!page.includes(empty)) throw new Error(`${indexFile} has no ${empty} to prerender into`);
+        // React puts the preloads it wants (the pictures it sees) before the markup. The landing
+        // page's belong in <head>; the client, which hydrates that markup, renders no such
+        // element. Another route's would load its pictures on every visit to any page.
+        const renderFrame = async (path: string, options?: { primaryHost: boolean }) => {
+          const html = await render(path, options);
+          const preloads = /^(?:<link [^>]*>)*/.exec(html)?.[0] ?? '';
+          return { preloads, frame: `<div ${prerenderAttribute}="${path}">${html.slice(preloads.length)}</div>` };
+        };
+        const landing = await renderFrame('/');
+        let body = `<div id="${rootId}">${landing.frame}</div>`;
+        for (const [path, screen] of Object.entries(screens)) {
+          // Inert until src/boot-route.ts picks it: its pictures load only on its own route. A
+          // screen that differs on the primary domain has a second frame for it, which
+          // boot-route.ts picks where the server marked the page's root (primary-host).
+          const early = screen.early && ` ${earlyScriptAttribute}="/${earlyScripts[screen.early].fileName}"`;
+          const names =
+            `${routeAttribute}="${path}" ${scriptsAttribute}="${screenScripts(bundle, screen.module).join(' ')}"` +
+            ` ${earlyCallAttribute}="${escapeHtml(screen.earlyCall)}"${early ?? ''}`;
+          // The announcements screen also carries sample rows of its list, which src/early-list.ts
+          // copies to draw the list from its early answer on a phone.
+          const rows =
+            screen.early === 'src/early-list.ts'
+              ? `<template ${earlyRowsAttribute}>${await renderEarlyList()}</template>`
+              : '';
+          body += `<template ${names}>${(await renderFrame(path)).frame}${rows}</template>`;
+          if (screen.primaryHost === true) {
+            const primary = await renderFrame(path, { primaryHost: true });
+            body += `<template ${names} ${hostAttribute}="${primaryHostFrame}">${primary.frame}</template>`;
+          }
+        }
+        writeFileSync(
+          indexFile,
+          page.replace('</head>', () => `${landing.preloads}\n</head>`).replace(empty, () => body),
+        );
+      },
+    },
+  };
+}

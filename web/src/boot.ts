@@ -1,0 +1,29 @@
+/**
+ * Runs before the first paint: the build compiles it and writes it inline into <head>
+ * (web/build/early-scripts.ts), and the server's CSP allows it by its hash. The whole boot
+ * sequence: docs/architecture.md#boot-sequence.
+ * 1. Puts the stored theme on the page root, so a light-theme visitor never sees a dark flash:
+ *    the site's own rule (features/theme/theme.ts), which its script applies again.
+ * 2. Turns the prerendered pages off (index.html carries them in the default language, simplified
+ *    Chinese) when the visitor will get another one (lib/language-pick.ts); the site's script
+ *    then renders the screen in that language. src/boot-route.ts does the rest.
+ * 3. Hides the prerendered landing page on any other route. On a slow network the page arrives
+ *    in pieces and the browser paints what it has, before src/boot-route.ts (at the end of
+ *    <body>) swaps in the route's own frame: the landing page would flash up, and its lazy
+ *    pictures would start loading. Hidden from the start, it is never laid out.
+ */
+import { offLandingClass, prerenderOffClass } from '@chat-site/contract';
+import { applyTheme, storedTheme } from './features/theme/theme';
+import { defaultLanguage, languageFromUrl, pickLanguage } from './lib/language-pick';
+import { routePath } from './lib/route-path';
+import { readString, storageKeys } from './lib/storage';
+
+applyTheme(storedTheme());
+const root = document.documentElement;
+const language = pickLanguage(
+  languageFromUrl(new URL(location.href)),
+  readString(storageKeys.language),
+  navigator.languages ?? [],
+);
+if (language !== defaultLanguage) root.classList.add(prerenderOffClass);
+if (routePath() !== '/') root.classList.add(offLandingClass);
