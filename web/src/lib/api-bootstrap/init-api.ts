@@ -1,8 +1,8 @@
 import { readAppConfig, readRegionDocument, type CdnSettings, type RegionAddrs } from '@chat-site/contract';
 import { timeouts } from '../../config/constants';
 import { siteConfig } from '../../config/site-config';
-import { apiUrl, getJson, logFailure, ping } from '../../lib/http';
-import { readString, readStringList, storageKeys, writeString, writeStringList } from '../../lib/storage';
+import { apiUrl, getJson, logFailure, ping } from '../http';
+import { readString, readStringList, storageKeys, writeString, writeStringList } from '../storage';
 
 export interface ApiConnection {
   /** The API address in use, without a trailing slash; null when none answered. */
