@@ -1,10 +1,13 @@
 import type { ReactNode } from 'react';
+// The switchers come before the layout. In the other order the bundler moves what they share with
+// the lazy screens (cn, Icon, the site config, the constants) out of the main chunk into two
+// chunks of their own: two more requests and 0.5 KB more in the first load (npm run budget).
+import { LanguageSwitcher } from '../features/language/language-switcher';
+import { ThemeSwitcher } from '../features/theme/theme-switcher';
 import { Footer } from '../components/layout/footer';
 import { Header } from '../components/layout/header';
 import { ScrollToTop } from '../components/layout/scroll-to-top';
 import { mainContentId } from '../components/layout/skip-link';
-import { LanguageSwitcher } from '../features/language/language-switcher';
-import { ThemeSwitcher } from '../features/theme/theme-switcher';
 import { useHydrated } from '../lib/hydrated';
 
 /** What the routes of docs/behaviour.md#screens-and-routes share: header, content, and (on the
