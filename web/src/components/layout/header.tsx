@@ -43,7 +43,7 @@ export function Header({ languageSwitcher }: { languageSwitcher: ReactNode }) {
           href={paths.home}
           className="flex shrink-0 items-center gap-2 rounded-md text-base font-semibold md:text-lg"
         >
-          <Logo className="size-7 md:size-8" />
+          <Logo size="header" />
           <span>{siteConfig.productName}</span>
         </Link>
         <nav aria-label={t('nav.label')} className="flex items-center gap-2 md:gap-1">
