@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { boundaries } from './eslint.config.boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/', '**/node_modules/', 'data/', '.tmp/'] },
@@ -26,4 +27,5 @@ export default tseslint.config(
     files: ['scripts/**', 'e2e/**'],
     rules: { 'no-console': 'off' },
   },
+  boundaries,
 );

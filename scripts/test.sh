@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite, as `npm test` and CI run it: build, types, lint, the contract tests,
+# The whole test suite, as `npm test` and CI run it: build, types, lint, the contract and web unit tests,
 # every server test twice (on a real SQLite file and on a throwaway PostgreSQL cluster set up
 # here), then the browser tests in Debian's Chromium against the real server.
 set -euo pipefail
@@ -31,6 +31,9 @@ within 10m npm run --silent lint
 
 step "contract tests (the tolerant readers of every server variant)"
 within 5m npm run --silent test:contract
+
+step "web unit tests (cards, platform, i18n, saved answers, class variants)"
+within 5m npm run --silent test:web
 
 step "server tests on SQLite"
 within 15m npm run --silent test:server

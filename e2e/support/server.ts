@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { spawnServer } from '../../server/test/helpers.js';
+import { spawnServer } from './spawn-server.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const adminToken = 'e2e-admin-token-0123456789abcdefghij';

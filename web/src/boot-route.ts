@@ -111,7 +111,7 @@ document.addEventListener('change', (event) => {
 });
 
 // 3. Asks the API now, while the script loads, the calls its first screen starts with (as
-//    src/features/api-bootstrap/init-api.ts makes them): the ping of the address it will try
+//    src/lib/api-bootstrap/init-api.ts makes them): the ping of the address it will try
 //    first; when that is one address and it answers 200, the app config and the screen's data
 //    (the call the build named on its frame) together. The script asks the data only once it has
 //    the config, which it needs to show the data, not to ask for it: each is a round trip, over

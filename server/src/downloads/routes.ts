@@ -3,10 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/errors.js';
+import { isPrimaryHost } from '../lib/host-rule.js';
 import { apiBase } from '../lib/origin.js';
 import { toWireTime } from '../lib/time.js';
 import { countDownload } from './repository.js';
-import { downloadTarget, isPrimaryHost } from './target.js';
+import { downloadTarget } from './target.js';
 
 const isOperatingSystem = (text: string): text is OperatingSystem =>
   (operatingSystems as readonly string[]).includes(text);

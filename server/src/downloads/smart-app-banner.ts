@@ -1,5 +1,5 @@
 import type { SiteConfig } from '@chat-site/contract';
-import { beforeHeadEnd } from '../page/head-insert.js';
+import { beforeHeadEnd } from '../lib/head-insert.js';
 
 /**
  * Safari on iOS shows its Smart App Banner (install or open the App Store app) for this tag.

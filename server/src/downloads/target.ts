@@ -6,13 +6,6 @@ import { getAppConfig } from '../settings/repository.js';
 
 export const appStoreUrl = (appId: string) => `https://apps.apple.com/app/id${appId}`;
 
-/** The host rule (docs/behaviour.md#host-rules): the primary domain (and www.) offers the fixed
- * Android APK only. */
-export function isPrimaryHost(hostname: string, site: SiteConfig): boolean {
-  const host = hostname.toLowerCase();
-  return host === site.primaryDomain || host === `www.${site.primaryDomain}`;
-}
-
 export interface TargetContext {
   db: Kysely<Database>;
   site: SiteConfig;

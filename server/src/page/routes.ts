@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { escapeHtml, fillPrerenderMarkers, siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { withSmartAppBanner } from '../downloads/smart-app-banner.js';
-import { isPrimaryHost } from '../downloads/target.js';
 import type { RouteDeps } from '../lib/deps.js';
+import { beforeHeadEnd } from '../lib/head-insert.js';
+import { isPrimaryHost } from '../lib/host-rule.js';
 import { withSiteHeadTags } from '../reach/head.js';
 import { getAppConfig, getRegionDocument } from '../settings/repository.js';
 import { pageCsp } from './csp.js';
-import { beforeHeadEnd } from './head-insert.js';
 import { inlineHashes } from './inline-hashes.js';
 import { withPrimaryHostMark } from './primary-host.js';
 

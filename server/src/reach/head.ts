@@ -1,6 +1,6 @@
 /** What the site's page carries in its head for feed readers and search engines. */
 import type { SiteConfig } from '@chat-site/contract';
-import { beforeHeadEnd } from '../page/head-insert.js';
+import { beforeHeadEnd } from '../lib/head-insert.js';
 import { reachPaths } from './addresses.js';
 import { softwareApplication } from './json-ld.js';
 import { reachText } from './text.js';

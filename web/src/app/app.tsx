@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Route, Router, Switch, useLocation } from 'wouter';
 import { Loading } from '../components/ui/status';
 import { paths } from '../config/paths';
-import { ApiProvider } from '../features/api-bootstrap/api-provider';
+import { ApiProvider } from '../lib/api-bootstrap/api-provider';
 import { useHashPath, useHashSearch } from '../lib/hash-location';
 import { RouteErrorBoundary } from './error-boundary';
 import LandingRoute from './routes/landing';

@@ -1,5 +1,5 @@
 import { Link, useParams } from 'wouter';
-import { PageShell } from '../../components/layout/page-shell';
+import { PageShell } from '../page-shell';
 import { paths } from '../../config/paths';
 import { AnnouncementDetail } from '../../features/announcements/components/announcement-detail';
 import { t } from '../../lib/i18n';

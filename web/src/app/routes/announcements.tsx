@@ -1,5 +1,5 @@
 import { useParams } from 'wouter';
-import { PageShell } from '../../components/layout/page-shell';
+import { PageShell } from '../page-shell';
 import { AnnouncementsScreen } from '../../features/announcements/components/announcements-screen';
 
 export default function AnnouncementsRoute() {

@@ -1,5 +1,5 @@
 import { useSearch } from 'wouter';
-import { PageShell } from '../../components/layout/page-shell';
+import { PageShell } from '../page-shell';
 import { DownloadSection } from '../../features/downloads/components/download-section';
 import { platformFromParam } from '../../lib/platform';
 

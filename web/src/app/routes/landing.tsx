@@ -1,4 +1,4 @@
-import { PageShell } from '../../components/layout/page-shell';
+import { PageShell } from '../page-shell';
 import { FeatureGrid } from '../../features/landing/components/feature-grid';
 import { Hero } from '../../features/landing/components/hero';
 import { PinnedStrip } from '../../features/landing/components/pinned-strip';

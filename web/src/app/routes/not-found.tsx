@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { PageShell } from '../../components/layout/page-shell';
+import { PageShell } from '../page-shell';
 import { buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 import { t } from '../../lib/i18n';

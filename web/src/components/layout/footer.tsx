@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { paths } from '../../config/paths';
 import { siteConfig } from '../../config/site-config';
-import { ThemeSwitcher } from '../../features/theme/theme-switcher';
 import { t } from '../../lib/i18n';
 import { ExternalLink } from '../ui/external-link';
 import { Logo } from './logo';
@@ -34,7 +33,8 @@ const External = ({ href, children }: { href: string; children: ReactNode }) => 
   </li>
 );
 
-export function Footer() {
+/** `themeSwitcher` comes from the app: layout draws no feature of its own. */
+export function Footer({ themeSwitcher }: { themeSwitcher: ReactNode }) {
   return (
     <footer className="mt-16 border-t border-line bg-surface/40">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-[1.2fr_repeat(4,1fr)] md:px-6">
@@ -44,7 +44,7 @@ export function Footer() {
             <span>{siteConfig.productName}</span>
           </Link>
           <p className="text-sm text-muted">{t('hero.tagline')}</p>
-          <ThemeSwitcher />
+          {themeSwitcher}
         </div>
         <div className="grid grid-cols-2 gap-8 sm:grid-cols-4 md:contents">
           <Column title={t('footer.mobile')}>

@@ -1,9 +1,8 @@
-import { Fragment, useEffect } from 'react';
+import { Fragment, useEffect, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { paths } from '../../config/paths';
 import { siteConfig } from '../../config/site-config';
 import { t } from '../../lib/i18n';
-import { LanguageSwitcher } from '../../features/language/language-switcher';
 import { buttonClass } from '../ui/button';
 import { ExternalLink } from '../ui/external-link';
 import { Logo } from './logo';
@@ -12,7 +11,8 @@ import { primaryHostOnlyMark } from '../../lib/page-marks';
 
 const linkClass = 'rounded-md text-sm text-muted transition-colors hover:text-fg md:px-3 md:py-2 md:text-[15px]';
 
-export function Header() {
+/** `languageSwitcher` comes from the app: layout draws no feature of its own. */
+export function Header({ languageSwitcher }: { languageSwitcher: ReactNode }) {
   // Every render of the header brings the page back to the top
   // (docs/behaviour.md#screens-and-routes). In the next frame, before its paint: scrolling lays
   // the page out, which that frame does anyway, whereas here, among the render's other effects, it
@@ -44,7 +44,7 @@ export function Header() {
           href={paths.home}
           className="flex shrink-0 items-center gap-2 rounded-md text-base font-semibold md:text-lg"
         >
-          <Logo className="size-7 md:size-8" />
+          <Logo size="header" />
           <span>{siteConfig.productName}</span>
         </Link>
         <nav aria-label={t('nav.label')} className="flex items-center gap-2 md:gap-1">
@@ -62,7 +62,7 @@ export function Header() {
               {link}
             </Fragment>
           ))}
-          <LanguageSwitcher className="ms-2 md:ms-3" />
+          {languageSwitcher}
           <span className="ms-3 hidden md:block">
             <ExternalLink href={siteConfig.webClientUrl} className={buttonClass({ size: 'sm' })}>
               {t('nav.webClient')}

@@ -9,11 +9,28 @@ export const iconPaths = {
   share: 'M12 3v12m-4-8 4-4 4 4M5 12v7a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-7',
 } as const;
 
-export function Icon({ path, className, strokeWidth = 2 }: { path: string; className?: string; strokeWidth?: number }) {
+/** Icon sizes: 16, 18, 20 (the default) and 32 px. */
+const iconSizes = { sm: 'size-4', md: 'size-[18px]', base: 'size-5', xl: 'size-8' } as const;
+export type IconSize = keyof typeof iconSizes;
+
+/** The icon's classes: its size, then `className` for anything but size (see lib/cn.ts). */
+export const iconClass = (size: IconSize = 'base', className?: string) => cn(iconSizes[size], className);
+
+export function Icon({
+  path,
+  size,
+  className,
+  strokeWidth = 2,
+}: {
+  path: string;
+  size?: IconSize;
+  className?: string;
+  strokeWidth?: number;
+}) {
   return (
     <svg
       viewBox="0 0 24 24"
-      className={cn('size-5', className)}
+      className={iconClass(size, className)}
       fill="none"
       stroke="currentColor"
       strokeWidth={strokeWidth}

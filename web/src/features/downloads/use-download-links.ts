@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { siteConfig } from '../../config/site-config';
 import { useAsync } from '../../lib/use-async';
-import { useApi } from '../api-bootstrap/api-provider';
+import { useApi } from '../../lib/api-bootstrap/api-provider';
 import { getEdgeUrl } from './api/get-edge-url';
 import type { DownloadLinks } from './cards';
 import { getInstallPackages } from '../../lib/api/get-install-packages';

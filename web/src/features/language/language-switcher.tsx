@@ -20,7 +20,7 @@ export function LanguageSwitcher({ className }: { className?: string }) {
         className,
       )}
     >
-      <Icon path={globe} className="size-[18px]" strokeWidth={1.6} />
+      <Icon path={globe} size="md" strokeWidth={1.6} />
       <span aria-hidden="true" className="hidden whitespace-nowrap md:inline">
         {t(`language.${language}`)}
       </span>

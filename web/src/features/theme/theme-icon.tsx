@@ -9,5 +9,5 @@ const paths: Record<Theme, string> = {
 };
 
 export function ThemeIcon({ theme }: { theme: Theme }) {
-  return <Icon path={paths[theme]} className="size-4" />;
+  return <Icon path={paths[theme]} size="sm" />;
 }

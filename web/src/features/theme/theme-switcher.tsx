@@ -4,6 +4,13 @@ import { themes } from './theme';
 import { useTheme } from './use-theme';
 import { ThemeIcon } from './theme-icon';
 
+/** One of the three buttons: the chosen one raised and in the text colour, the others muted. */
+export const themeOptionClass = (chosen: boolean) =>
+  cn(
+    'grid size-8 place-items-center rounded-full transition-colors',
+    chosen ? 'bg-surface-2 text-fg shadow-sm' : 'text-muted hover:text-fg',
+  );
+
 /** Light, dark or system, as a group of three radio buttons. */
 export function ThemeSwitcher({ className }: { className?: string }) {
   const [theme, setTheme] = useTheme();
@@ -22,10 +29,7 @@ export function ThemeSwitcher({ className }: { className?: string }) {
           aria-label={t(`theme.${option}`)}
           title={t(`theme.${option}`)}
           onClick={() => setTheme(option)}
-          className={cn(
-            'grid size-8 place-items-center rounded-full text-muted transition-colors hover:text-fg',
-            theme === option && 'bg-surface-2 text-fg shadow-sm',
-          )}
+          className={themeOptionClass(theme === option)}
         >
           <ThemeIcon theme={option} />
         </button>

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { getInstallPackages } from '../../lib/api/get-install-packages';
 import { useAsync } from '../../lib/use-async';
-import { useApi } from '../api-bootstrap/api-provider';
+import { useApi } from '../../lib/api-bootstrap/api-provider';
 
 /** The iOS package address the tutorial's 'start download' points at; undefined until known or
  * when the package list failed (logged only). */

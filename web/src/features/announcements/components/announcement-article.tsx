@@ -1,6 +1,6 @@
 import { formatDate, resolveImageSrc, type Bulletin } from '@chat-site/contract';
 import { useMemo } from 'react';
-import { useApi } from '../../api-bootstrap/api-provider';
+import { useApi } from '../../../lib/api-bootstrap/api-provider';
 import { Notice } from '../../../components/ui/status';
 import { currentLanguage, t } from '../../../lib/i18n';
 import { sanitizeBulletinHtml } from '../../../lib/sanitize';

@@ -2,10 +2,10 @@ import { useCallback } from 'react';
 import { ErrorMessage, Loading, Notice } from '../../../components/ui/status';
 import { t } from '../../../lib/i18n';
 import { useAsync } from '../../../lib/use-async';
-import { useApi } from '../../api-bootstrap/api-provider';
+import { useApi } from '../../../lib/api-bootstrap/api-provider';
 import { getAnnouncementDetail } from '../api/get-announcement-detail';
 import { AnnouncementArticle } from './announcement-article';
-import { StaleNote } from '../../offline/stale-note';
+import { StaleNote } from '../../../components/ui/stale-note';
 
 /** Loads one announcement and renders each state it can be in. `noteIfStale` false leaves the
  * saved-copy note to a page that already shows one (the two-pane list's). */

@@ -10,6 +10,14 @@ import { fieldMark } from '../../../lib/page-marks';
 /** The announcements feed the server publishes beside the site. */
 const feedPath = '/feed.atom';
 
+/** A title's row: the open announcement's tinted (its own hover a shade darker), the others
+ * tinted on hover only. */
+export const rowClass = (selected: boolean) =>
+  cn(
+    'block rounded-2xl px-3 py-3 transition-colors',
+    selected ? 'bg-brand/15 text-fg ring-1 ring-brand/40 hover:bg-brand/20' : 'hover:bg-surface-2',
+  );
+
 /** The titles, under a heading with the feed link and a chevron that folds the list away (open
  * by default). */
 // Each row's parts are named (fieldMark) for src/early-list.ts, which draws the list from a
@@ -54,7 +62,7 @@ export function AnnouncementList({
       {/* The navigation is the titles alone; the feed link and the chevron belong to the section. */}
       <nav id={listId} aria-labelledby={`${listId}-title`} hidden={!expanded} className="border-t border-line">
         {items.length === 0 ? (
-          <Notice className="py-10">{t('announcements.empty')}</Notice>
+          <Notice compact>{t('announcements.empty')}</Notice>
         ) : (
           <ul className="max-h-none overflow-y-auto p-2 md:max-h-[calc(100dvh-14rem)]">
             {items.map((item) => {
@@ -64,10 +72,7 @@ export function AnnouncementList({
                   <Link
                     href={hrefOf(item.id)}
                     aria-current={selected ? 'true' : undefined}
-                    className={cn(
-                      'block rounded-2xl px-3 py-3 transition-colors hover:bg-surface-2',
-                      selected && 'bg-brand/15 text-fg ring-1 ring-brand/40 hover:bg-brand/20',
-                    )}
+                    className={rowClass(selected)}
                   >
                     <span className="flex items-start gap-2">
                       {item.pinned && (

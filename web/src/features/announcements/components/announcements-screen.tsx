@@ -6,10 +6,10 @@ import { t } from '../../../lib/i18n';
 import { useAsync } from '../../../lib/use-async';
 import { useMediaQuery } from '../../../lib/use-media-query';
 import { isStale } from '../../../lib/last-good';
-import { useApi } from '../../api-bootstrap/api-provider';
+import { useApi } from '../../../lib/api-bootstrap/api-provider';
 import { AnnouncementListError, getAnnouncements } from '../api/get-announcements';
 import { AnnouncementList } from './announcement-list';
-import { StaleNote } from '../../offline/stale-note';
+import { StaleNote } from '../../../components/ui/stale-note';
 
 // The detail pane shows from 768 px only, so its code (the HTML cleaner among it) is a chunk of
 // its own: a phone never fetches it. A wider screen starts fetching it as soon as this screen's

@@ -48,7 +48,7 @@ export function ShareButton({ id, title }: { id: string; title: string }) {
   return (
     <div className="flex flex-col items-end gap-2">
       <Button variant="secondary" size="sm" onClick={() => void share()}>
-        <Icon path={iconPaths.share} className="size-4" />
+        <Icon path={iconPaths.share} size="sm" />
         {t('announcements.share')}
       </Button>
       <p role="status" className="text-xs text-muted empty:hidden">

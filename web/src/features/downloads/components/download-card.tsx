@@ -20,29 +20,31 @@ export interface DownloadCardProps extends Card {
   loading?: boolean | undefined;
 }
 
+/** The card's frame: the recommended card stands out (brand border, ring, large shadow), the
+ * others stay quiet. Each state names its own border colour and shadow, so neither has to win
+ * over the other in the CSS (see lib/cn.ts). */
+export const cardClass = (recommended: boolean) =>
+  cn(
+    'relative flex flex-col items-center rounded-3xl border bg-surface p-6 text-center transition',
+    recommended
+      ? 'border-brand shadow-lg ring-2 shadow-brand/10 ring-brand/40'
+      : 'border-line shadow-sm hover:border-brand/50',
+  );
+
 export function DownloadCard({ platform, link, details, standing, loading = false }: DownloadCardProps) {
   const name = platformNames[platform];
   const label = `${t('download.button')} ${name}`;
   const recommended = standing === 'recommended';
   const buttonStyle = standing === 'other' ? ({ variant: 'secondary' } as const) : {};
   return (
-    <li
-      {...platformMark(platform)}
-      data-recommended={recommended || undefined}
-      className={cn(
-        'relative flex flex-col items-center rounded-3xl border bg-surface p-6 text-center shadow-sm transition',
-        recommended
-          ? 'border-brand shadow-lg ring-2 shadow-brand/10 ring-brand/40'
-          : 'border-line hover:border-brand/50',
-      )}
-    >
+    <li {...platformMark(platform)} data-recommended={recommended || undefined} className={cardClass(recommended)}>
       {recommended && (
         <span className="absolute -top-3 rounded-full bg-gradient-to-r from-brand to-brand-2 px-3 py-0.5 text-xs font-semibold text-brand-fg">
           {t('download.recommended')}
         </span>
       )}
       <span className="grid size-16 place-items-center rounded-2xl bg-gradient-to-br from-brand/20 to-brand-2/20 text-brand">
-        <PlatformIcon platform={platform} className="size-8" />
+        <PlatformIcon platform={platform} size="xl" />
       </span>
       <h2 className="mt-4 text-lg font-semibold">{name}</h2>
       <p className="mt-1 text-sm text-muted">{t(`download.${platform}`)}</p>

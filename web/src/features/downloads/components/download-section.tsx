@@ -4,7 +4,7 @@ import { ExternalLink } from '../../../components/ui/external-link';
 import { useHydrated } from '../../../lib/hydrated';
 import { t } from '../../../lib/i18n';
 import { detectPlatform, isDesktop, readDeviceSignals, type Platform } from '../../../lib/platform';
-import { StaleNote } from '../../offline/stale-note';
+import { StaleNote } from '../../../components/ui/stale-note';
 import { cards, ranked } from '../cards';
 import { useDownloadLinks } from '../use-download-links';
 import { DownloadCard } from './download-card';

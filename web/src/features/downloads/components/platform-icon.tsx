@@ -1,4 +1,4 @@
-import { Icon } from '../../../components/ui/icon';
+import { Icon, type IconSize } from '../../../components/ui/icon';
 import type { Platform } from '../../../lib/platform';
 
 const icons: Record<Platform, string> = {
@@ -9,6 +9,6 @@ const icons: Record<Platform, string> = {
   mac: 'M4 5.5A1.5 1.5 0 0 1 5.5 4h13A1.5 1.5 0 0 1 20 5.5V15H4zM2 18h20l-1 2H3z',
 };
 
-export function PlatformIcon({ platform, className }: { platform: Platform; className?: string }) {
-  return <Icon path={icons[platform]} className={className} strokeWidth={1.6} />;
+export function PlatformIcon({ platform, size }: { platform: Platform; size?: IconSize }) {
+  return <Icon path={icons[platform]} size={size} strokeWidth={1.6} />;
 }

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { paths } from '../../../config/paths';
-import { useApi } from '../../api-bootstrap/api-provider';
+import { useApi } from '../../../lib/api-bootstrap/api-provider';
 import { logFailure } from '../../../lib/http';
 import { t } from '../../../lib/i18n';
 import { useAsync } from '../../../lib/use-async';

@@ -50,7 +50,7 @@ export function Tutorial() {
         >
           <span aria-hidden="true">←</span> {t('tutorial.back')}
         </Link>
-        <Logo className="mt-6 size-14" />
+        <Logo size="large" className="mt-6" />
         <h1 className="mt-4 text-2xl font-bold md:text-3xl">
           {t('tutorial.title', { product: siteConfig.productName })}
         </h1>

@@ -1,10 +1,10 @@
 import { readAppConfig, readRegionDocument, type CdnSettings, type RegionAddrs } from '@chat-site/contract';
 import { timeouts } from '../../config/constants';
 import { siteConfig } from '../../config/site-config';
-import { knownApiAddrs, lastApiAddr, uniqueAddrs as unique } from '../../lib/api-addrs';
-import { apiCalls } from '../../lib/api-calls';
-import { apiUrl, getJson, logFailure, ping } from '../../lib/http';
-import { readStringList, storageKeys, writeString, writeStringList } from '../../lib/storage';
+import { knownApiAddrs, lastApiAddr, uniqueAddrs as unique } from '../api-addrs';
+import { apiCalls } from '../api-calls';
+import { apiUrl, getJson, logFailure, ping } from '../http';
+import { readStringList, storageKeys, writeString, writeStringList } from '../storage';
 
 export interface ApiConnection {
   /** The API address in use, without a trailing slash; null when none answered. */

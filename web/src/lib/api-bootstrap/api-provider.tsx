@@ -1,5 +1,5 @@
 import { createContext, startTransition, use, useEffect, useState, type ReactNode } from 'react';
-import { onUnreachable } from '../../lib/http';
+import { onUnreachable } from '../http';
 import { initApi, type ApiConnection } from './init-api';
 
 export type ApiState = { status: 'loading' } | ({ status: 'ready' } & ApiConnection);
