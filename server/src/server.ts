@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { connect } from './db/connect.js';
 import { migrate } from './db/migrations.js';
 import { loadDemoContent } from './demo/load.js';
+import { storageFor } from './files/storage/index.js';
 
 async function main(): Promise<void> {
   let config: ServerConfig;
@@ -18,9 +19,10 @@ async function main(): Promise<void> {
   }
 
   const db = connect(config.database);
-  await migrate(db);
+  const storage = storageFor(config.storage);
+  await migrate(db, storage);
   const app = await buildApp({ config, db });
-  if (config.demoContent && (await loadDemoContent(db.kysely)))
+  if (config.demoContent && (await loadDemoContent(db.kysely, storage)))
     app.log.info('loaded demo content into the empty database');
 
   let stopping = false;

@@ -15,6 +15,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
+import { storageFor } from '../src/files/storage/index.js';
 import { cliPath, createTestDatabase, testEnv, type TestDatabase } from './helpers.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'chat-site-cli-'));
@@ -51,7 +52,7 @@ interface Run {
 function run(database: TestDatabase, args: string[], env: Record<string, string> = {}): Promise<Run> {
   const options = {
     cwd: workDir,
-    env: { ...process.env, DATABASE_URL: database.url, TIME_ZONE: 'Asia/Shanghai', ...env },
+    env: { ...process.env, DATABASE_URL: database.url, ...database.storageEnv, TIME_ZONE: 'Asia/Shanghai', ...env },
   };
   return new Promise((done) =>
     execFile(process.execPath, [cliPath, ...args], options, (error, stdout, stderr) => {
@@ -87,7 +88,7 @@ async function apiGet(database: TestDatabase, url: string) {
   const config = loadConfig(testEnv(database));
   const db = connect(config.database);
   try {
-    await migrate(db);
+    await migrate(db, storageFor(config.storage));
     const app = await buildApp({ config, db });
     try {
       return await app.inject({ method: 'GET', url });
@@ -240,7 +241,7 @@ describe('files', () => {
     assert.equal(served.statusCode, 200);
     assert.deepEqual(served.rawPayload, png);
 
-    const apk = file('build.apk', 'PK fake apk bytes');
+    const apk = file('build.apk', 'PK\x03\x04 fake apk bytes');
     const named = await ok(database, 'files', 'upload', apk, '--name', 'Xingliao 5.apk');
     assert.match(named, /^file\/preview\/[0-9a-f]{16}-Xingliao-5\.apk\n/);
   });
@@ -258,7 +259,9 @@ describe('files', () => {
 describe('packages', () => {
   test('set --file uploads the package with its true size and SHA-256; the site API offers it', async () => {
     const database = await freshDatabase();
+    // An APK is a zip archive: the first bytes say so.
     const data = Buffer.from(Array.from({ length: 70_000 }, (_, index) => (index * 31) % 256));
+    data.set([0x50, 0x4b, 3, 4]);
     const path = file('xingliao.apk', data);
     const args = ['--version', '5.1.0', '--released-at', '2024-06-01 12:00:00'];
     const printed = await ok(database, 'packages', 'set', 'android', '--file', path, ...args);
