@@ -191,7 +191,11 @@ function parseStorageUrl(env: Env, problems: string[]): StorageTarget {
   if (raw.startsWith('file:')) {
     const dir = raw.slice('file:'.length);
     if (dir === '') problems.push('STORAGE_URL "file:" needs a directory, for example file:./data/files');
-    if (s3Settings.length > 0) problems.push(`${s3Settings.join(' and ')} need STORAGE_URL=s3://<bucket>`);
+    if (s3Settings.length > 0) {
+      problems.push(
+        `${s3Settings.join(' and ')} ${s3Settings.length > 1 ? 'need' : 'needs'} STORAGE_URL=s3://<bucket>`,
+      );
+    }
     return { kind: 'file', dir: resolve(dir) };
   }
   const s3 = /^s3:\/\/([^/]*)(?:\/(.*))?$/.exec(raw);

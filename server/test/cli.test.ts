@@ -256,6 +256,55 @@ describe('files', () => {
   });
 });
 
+describe('files list and remove', () => {
+  test('list shows what uses each file; remove refuses a used file and deletes an unused one', async () => {
+    const database = await freshDatabase();
+    const apk = Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(5000, 7)]);
+    const apkPath = (await ok(database, 'files', 'upload', file('app.apk', apk))).split('\n')[0] ?? '';
+    const imagePath = (await ok(database, 'files', 'upload', file('free.png', png))).split('\n')[0] ?? '';
+    await ok(database, 'packages', 'set', 'android', '--url', apkPath);
+    const apkKey = apkPath.replace('file/preview/', '');
+    const imageKey = imagePath.replace('file/preview/', '');
+
+    interface CliFile {
+      key: string;
+      size: number;
+      uploaded_by: string | null;
+      used_by: string[];
+    }
+    const listed = await json<CliFile[]>(database, 'files', 'list');
+    const byKey = new Map(listed.map((entry) => [entry.key, entry]));
+    assert.deepEqual(byKey.get(apkKey)?.used_by, ['package:android']);
+    assert.deepEqual(byKey.get(imageKey)?.used_by, []);
+    assert.equal(byKey.get(apkKey)?.uploaded_by, 'cli');
+    assert.equal(byKey.get(apkKey)?.size, apk.byteLength);
+    assert.match(await ok(database, 'files', 'list'), new RegExp(`${apkKey} +${apk.byteLength} .* package:android`));
+
+    assert.match(await refused(database, ['files', 'remove', apkKey]), /still used by the android install package/);
+    assert.equal((await apiGet(database, `/v1/${apkPath}`)).statusCode, 200);
+    assert.equal(await ok(database, 'files', 'remove', imagePath), `removed ${imageKey}\n`);
+    assert.equal((await apiGet(database, `/v1/${imagePath}`)).statusCode, 404);
+    assert.match(await refused(database, ['files', 'remove', imageKey]), /no hosted file/);
+    assert.deepEqual(
+      (await json<CliFile[]>(database, 'files', 'list')).map((entry) => entry.key),
+      [apkKey],
+    );
+  });
+
+  test('upload streams a package and refuses one whose first bytes are wrong, storing nothing', async () => {
+    const database = await freshDatabase();
+    const fake = file('fake.exe', Buffer.alloc(10_000, 1));
+    assert.match(await refused(database, ['files', 'upload', fake]), /does not hold a exe package/);
+    assert.equal(await ok(database, 'files', 'list'), 'no hosted files\n');
+    const tooBig = file('big.apk', Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(4000)]));
+    assert.match(
+      await refused(database, ['files', 'upload', tooBig], { PACKAGE_MAX_BYTES: '2048' }),
+      /larger than PACKAGE_MAX_BYTES/,
+    );
+    assert.equal(await ok(database, 'files', 'list'), 'no hosted files\n');
+  });
+});
+
 describe('packages', () => {
   test('set --file uploads the package with its true size and SHA-256; the site API offers it', async () => {
     const database = await freshDatabase();
