@@ -474,3 +474,56 @@ describe(`listing and deleting (${storageKind} storage)`, () => {
     assert.equal(again.statusCode, 404);
   });
 });
+
+describe('a full disk (directory storage on a 1 MiB tmpfs)', () => {
+  let full: TestApp | undefined;
+  let mountPoint: string | undefined;
+  /** Why the test cannot run here, if it cannot: mounting needs root (CAP_SYS_ADMIN). */
+  let skipReason: string | undefined;
+  before(async () => {
+    if (storageKind !== 'file') {
+      skipReason = 'directory storage only';
+      return;
+    }
+    mountPoint = mkdtempSync(join(tmpdir(), 'chat-site-full-'));
+    try {
+      await promisify(execFile)('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]);
+    } catch (error) {
+      skipReason = `cannot mount a tmpfs here: ${(error as Error).message.split('\n')[0]}`;
+      return;
+    }
+    full = await startTestApp({ env: { STORAGE_URL: `file:${mountPoint}` } });
+  });
+  after(async () => {
+    await full?.close();
+    if (mountPoint !== undefined) {
+      if (skipReason === undefined) await promisify(execFile)('umount', [mountPoint]);
+      rmSync(mountPoint, { recursive: true, force: true });
+    }
+  });
+
+  test('an upload that does not fit is a 507 with a clear message, and leaves nothing', async (context) => {
+    if (full === undefined || mountPoint === undefined) return context.skip(skipReason);
+    const res = await full.app.inject({
+      method: 'POST',
+      url: '/v1/admin/files?name=huge.apk',
+      headers: { ...bearer, 'content-type': 'application/octet-stream' },
+      payload: packageBytes(zipMagic, 2 * 1024 * 1024),
+    });
+    assert.equal(res.statusCode, 507, res.body);
+    assert.deepEqual(res.json(), {
+      status: 507,
+      msg: `the file storage (file:${mountPoint}) is full; nothing was stored`,
+    });
+    assert.deepEqual(readdirSync(mountPoint), []);
+    assert.deepEqual(await full.db.kysely.selectFrom('stored_files').select('key').execute(), []);
+    // The space came back: a file that fits is stored.
+    const fits = await full.app.inject({
+      method: 'POST',
+      url: '/v1/admin/files?name=small.apk',
+      headers: { ...bearer, 'content-type': 'application/octet-stream' },
+      payload: packageBytes(zipMagic, 512 * 1024),
+    });
+    assert.equal(fits.statusCode, 201, fits.body);
+  });
+});
