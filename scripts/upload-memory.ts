@@ -2,7 +2,8 @@
  * The server's memory while it receives one large upload: starts the built server (directory
  * storage by default, STORAGE_URL to change it), streams a package of UPLOAD_MB megabytes
  * (default 500) to POST /v1/admin/files generated on the fly, samples the server's RSS from
- * /proc every 50 ms, then downloads the file back and checks its SHA-256.
+ * /proc every 50 ms, then downloads the file back and checks its SHA-256. UPLOAD_STORE=s3 runs
+ * it against an s3rver (the tests' S3 server) started here on 127.0.0.1.
  *
  *   npm run --silent build && node --conditions=source --import tsx scripts/upload-memory.ts
  */
@@ -14,11 +15,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
+import { s3Env, startTestS3 } from '../server/test/s3-server.js';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const megabytes = Number(process.env.UPLOAD_MB ?? 500);
 const token = 'upload-memory-token-0123456789';
 const work = mkdtempSync(join(tmpdir(), 'chat-site-upload-memory-'));
+
+const s3 = process.env.UPLOAD_STORE === 's3' ? await startTestS3() : undefined;
+const storageEnv = s3 !== undefined ? s3Env(s3, 'upload-memory') : { STORAGE_URL: `file:${join(work, 'files')}` };
 
 const child = spawn(process.execPath, [join(repoRoot, 'server/dist/server.js')], {
   env: {
@@ -26,7 +31,7 @@ const child = spawn(process.execPath, [join(repoRoot, 'server/dist/server.js')],
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: `sqlite:${join(work, 'site.db')}`,
-    STORAGE_URL: process.env.STORAGE_URL ?? `file:${join(work, 'files')}`,
+    ...storageEnv,
     SITE_CONFIG: join(repoRoot, 'site.config.json'),
     ADMIN_TOKEN: token,
     DEMO_CONTENT: '0',
@@ -100,6 +105,7 @@ const back = download.digest('hex');
 console.log(
   JSON.stringify(
     {
+      store: storageEnv.STORAGE_URL?.split(':')[0],
       uploaded_mb: megabytes,
       status: answer.status,
       seconds,
@@ -115,4 +121,6 @@ console.log(
 child.kill('SIGTERM');
 await new Promise((done) => child.once('exit', done));
 rmSync(work, { recursive: true, force: true });
-if (answer.status !== 201 || sha256 !== sent || back !== sent) process.exit(1);
+if (s3 !== undefined) rmSync(s3.dir, { recursive: true, force: true });
+// The s3rver of UPLOAD_STORE=s3 would keep the process alive.
+process.exit(answer.status === 201 && sha256 === sent && back === sent ? 0 : 1);

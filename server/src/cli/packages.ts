@@ -56,7 +56,8 @@ function setCommand(command: Command): void {
       const source = options.file !== undefined ? readUpload(options.file, undefined, ['package']) : options.url;
       if (source === undefined) throw new UsageError('give the package with --url <url> or --file <path>');
       const { version, releasedAt, releaseNotesUrl } = options;
-      // One transaction: an upload is kept only when the entry pointing at it is saved too.
+      // One transaction: an upload is listed only when the entry pointing at it is saved too
+      // (its bytes, already in the storage, are then never served; see docs/operations.md).
       const row = await withFiles((db, files) =>
         db.transaction().execute(async (trx) => {
           const downloadUrl = typeof source === 'string' ? source : (await storeUpload(trx, files, source)).path;
