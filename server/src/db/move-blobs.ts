@@ -21,7 +21,11 @@ export async function moveBlobsToStorage(db: Kysely<unknown>, storage: FileStora
     if (data === undefined) continue;
     const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     if (sha256Of(bytes) !== sha256) throw new Error(`hosted file ${key} in the database does not match its SHA-256`);
-    const staged = await storage.stage(Readable.from([bytes]), { maxBytes: Number.MAX_SAFE_INTEGER }, contentType);
+    const staged = await storage.stage(
+      Readable.from([bytes]),
+      { maxBytes: Number.MAX_SAFE_INTEGER, allowEmpty: true },
+      contentType,
+    );
     if (staged.sha256 !== sha256) {
       await staged.discard();
       throw new Error(`hosted file ${key} changed on its way to ${storage.description}`);

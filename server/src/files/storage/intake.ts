@@ -50,7 +50,7 @@ export class Intake extends Transform {
   }
 
   override _flush(done: TransformCallback): void {
-    if (this.received === 0) {
+    if (this.received === 0 && this.rules.allowEmpty !== true) {
       done(new IntakeError(400, 'the body is empty'));
       return;
     }

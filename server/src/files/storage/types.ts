@@ -3,6 +3,8 @@ import type { Readable } from 'node:stream';
 /** What an upload must satisfy while it streams in; a breach stops it and stores nothing. */
 export interface IntakeRules {
   maxBytes: number;
+  /** Uploads may not be empty; files already stored (moved by a migration) may be. */
+  allowEmpty?: boolean;
   /** Sees the first bytes (up to `headBytes`, fewer for a shorter file) before any byte is
    * stored; answers why the file is refused, or undefined. */
   checkHead?: (head: Buffer) => string | undefined;
