@@ -133,7 +133,7 @@ async function oldDatabase(count: number, size: number): Promise<{ db: Db; files
   await migrate(db, undefined, '0003_change_notices');
   const files = new Map<string, Buffer>();
   for (let index = 0; index < count; index++) {
-    // The first file is empty: nothing refused an empty file before.
+    // The first file is empty: the old storeFile did not refuse one.
     const data = index === 0 ? Buffer.alloc(0) : randomBytes(size + index);
     const hash = sha256(data);
     const key = `${hash.slice(0, 16)}-file-${index}.zip`;
