@@ -108,7 +108,10 @@ describe(`uploads (${storageKind} storage)`, () => {
       ['other.apk', 'application/octet-stream', packageBytes(zipMagic, 300)],
     ];
     for (const [name, type, data] of cases) {
-      const body = await uploaded(name, type, data);
+      const res = await upload(name, type, data);
+      assert.equal(res.statusCode, 201, res.body);
+      assert.notEqual(res.headers.connection, 'close', name);
+      const body = res.json<Uploaded>();
       assert.equal(body.size, data.byteLength, name);
       assert.equal(body.sha256, sha256(data), name);
       assert.equal(body.key, `${sha256(data).slice(0, 16)}-${name}`);
@@ -143,6 +146,8 @@ describe(`uploads (${storageKind} storage)`, () => {
       const res = await upload(name, type, data);
       assert.equal(res.statusCode, 400, `${name} as ${type}: ${res.body}`);
       assert.equal(res.json<{ status: number }>().status, 400);
+      // The rest of the body is not read: the connection ends with the answer.
+      assert.equal(res.headers.connection, 'close', name);
     }
     assert.equal(await rowCount(), rowsBefore);
     assert.deepEqual(await storedObjects(), objectsBefore);

@@ -121,6 +121,9 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       },
     },
     async (request, reply) => {
+      // A refused upload's body is not read (nor drained by Node, up to PACKAGE_MAX_BYTES): the
+      // connection closes after the answer. Only a stored file keeps it open.
+      reply.header('connection', 'close');
       const contentType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
       const kind = uploadKindOf(request.query.name, ['image', 'package']);
       if (kind === undefined) {
@@ -137,7 +140,6 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       }
       const maxBytes = kind.kind === 'image' ? config.uploadMaxBytes : config.packageMaxBytes;
       if (Number(request.headers['content-length'] ?? 0) > maxBytes) {
-        reply.header('connection', 'close');
         throw new HttpError(413, `the file is larger than the limit of ${maxBytes} bytes`);
       }
       const body: Readable = request.raw;
@@ -149,16 +151,13 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
           rules: { maxBytes, checkHead: kind.checkHead, checkTail: kind.checkTail },
           uploadedBy: 'admin-token',
         });
+        reply.removeHeader('connection');
         return await reply.status(201).send(stored);
       } catch (error) {
-        // The rest of a refused body is not read: the connection closes after the answer.
-        if (error instanceof IntakeError) {
-          reply.header('connection', 'close');
-          throw new HttpError(error.statusCode, error.message);
-        }
+        if (error instanceof IntakeError) throw new HttpError(error.statusCode, error.message);
         if (error instanceof StorageFullError) {
           request.log.error({ err: error }, 'file storage full');
-          return reply.status(507).header('connection', 'close').send({ status: 507, msg: error.message });
+          return reply.status(507).send({ status: 507, msg: error.message });
         }
         if (error instanceof UploadCutError) throw badRequest(error.message);
         throw error;
