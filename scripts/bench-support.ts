@@ -115,6 +115,7 @@ export async function startBenchServer(
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: `sqlite:${databasePath}`,
+      STORAGE_URL: `file:${join(dir, 'files')}`,
       DEMO_CONTENT: '0',
       ADMIN_TOKEN: adminToken,
       // One log line per request would cost more than many of the requests themselves.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as `npm test` and CI run it: build, types, lint, the contract and web unit tests,
 # every server test twice (on a real SQLite file and on a throwaway PostgreSQL cluster set up
-# here), then the browser tests in Debian's Chromium against the real server.
+# here), the file tests again on an S3 store, then the browser tests in Debian's Chromium
+# against the real server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,6 +44,11 @@ pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
 trap 'bash scripts/pg-cluster.sh stop "$pg_dir"' EXIT
 pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node scripts/free-port.mjs)")
 TEST_POSTGRES_URL=$pg_url within 15m npm run --silent test:server
+
+step "file tests on the S3 store (an s3rver the tests start), on SQLite and on PostgreSQL"
+# Only the tests of hosted files: the rest of the server does not touch the storage.
+TEST_STORAGE=s3 within 5m npm run --silent test:files
+TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files
 
 step "first-load budget of the landing page"
 within 5m npm run --silent budget

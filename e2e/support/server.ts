@@ -20,6 +20,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const dir = mkdtempSync(join(tmpdir(), 'chat-site-e2e-'));
   const server = await spawnServer({
     DATABASE_URL: `sqlite:${join(dir, 'site.db')}`,
+    STORAGE_URL: `file:${join(dir, 'files')}`,
     SITE_CONFIG: join(repoRoot, 'site.config.json'),
     ADMIN_TOKEN: adminToken,
     ...env,

@@ -12,6 +12,30 @@ import { repoRoot } from './paths.js';
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
+/** Where hosted files live (docs/operations.md#file-storage). */
+export type StorageTarget =
+  | { kind: 'file'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Prepended to every object key: empty, or ends with a slash. */
+      prefix: string;
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+      region: string;
+      /** Both or neither; with neither the SDK finds credentials its own way (roles, profiles). */
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+    };
+
+/** What the server and the command line need to store files. */
+export interface FileSettings {
+  storage: StorageTarget;
+  /** Largest image upload. */
+  uploadMaxBytes: number;
+  /** Largest install package upload. */
+  packageMaxBytes: number;
+}
+
 export interface ServerConfig {
   port: number;
   host: string;
@@ -28,6 +52,8 @@ export interface ServerConfig {
   webRoot: string;
   shutdownTimeoutMs: number;
   uploadMaxBytes: number;
+  packageMaxBytes: number;
+  storage: StorageTarget;
   /** Longest a client may take to send a whole request, headers and body; then 408. */
   requestTimeoutMs: number;
   /** Longest a client may take to send a request's headers; then 408. At most requestTimeoutMs. */
@@ -98,7 +124,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL || 'info',
     webRoot: resolve(env.WEB_ROOT || resolve(repoRoot, 'web/dist')),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
-    uploadMaxBytes: int('UPLOAD_MAX_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    ...parseFileSettings(env, problems),
     behindTls: flag('BEHIND_TLS', false),
     requestTimeoutMs,
     headersTimeoutMs: int('HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000),
@@ -138,6 +164,90 @@ export function loadDatabaseTarget(env: Env = process.env): DatabaseTarget {
   const target = parseDatabaseUrl(env.DATABASE_URL || defaultDatabaseUrl, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return target;
+}
+
+/** The file storage settings alone, read the way the server reads them: for the command line. */
+export function loadFileSettings(env: Env = process.env): FileSettings {
+  const problems: string[] = [];
+  const settings = parseFileSettings(env, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return settings;
+}
+
+const defaultStorageUrl = 'file:./data/files';
+const gib = 1024 * 1024 * 1024;
+
+function parseFileSettings(env: Env, problems: string[]): FileSettings {
+  return {
+    storage: parseStorageUrl(env, problems),
+    uploadMaxBytes: wholeNumber(env, 'UPLOAD_MAX_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024, problems),
+    // A single S3 CopyObject (how an upload is moved to its final key) takes at most 5 GiB.
+    packageMaxBytes: wholeNumber(env, 'PACKAGE_MAX_BYTES', 2 * gib, 1024, 5 * gib, problems),
+  };
+}
+
+function wholeNumber(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+    return fallback;
+  }
+  return value;
+}
+
+function parseStorageUrl(env: Env, problems: string[]): StorageTarget {
+  const raw = env.STORAGE_URL || defaultStorageUrl;
+  const s3Settings = ['S3_ENDPOINT', 'S3_FORCE_PATH_STYLE'].filter((name) => (env[name] ?? '') !== '');
+  if (raw.startsWith('file:')) {
+    const dir = raw.slice('file:'.length);
+    if (dir === '') problems.push('STORAGE_URL "file:" needs a directory, for example file:./data/files');
+    if (s3Settings.length > 0) {
+      problems.push(
+        `${s3Settings.join(' and ')} ${s3Settings.length > 1 ? 'need' : 'needs'} STORAGE_URL=s3://<bucket>`,
+      );
+    }
+    return { kind: 'file', dir: resolve(dir) };
+  }
+  const s3 = /^s3:\/\/([^/]*)(?:\/(.*))?$/.exec(raw);
+  if (s3 === null) {
+    problems.push(`STORAGE_URL must be file:<directory> or s3://<bucket>[/<prefix>], got "${raw}"`);
+    return { kind: 'file', dir: resolve('./data/files') };
+  }
+  const bucket = s3[1] ?? '';
+  const prefix = (s3[2] ?? '').replace(/^\/+|\/+$/g, '');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    problems.push(`STORAGE_URL's bucket must be 3 to 63 lower-case letters, digits, dots and dashes, got "${bucket}"`);
+  }
+  const badSegment = (part: string) => part === '' || part === '.' || part === '..' || /[^A-Za-z0-9._-]/.test(part);
+  if (prefix !== '' && prefix.split('/').some(badSegment)) {
+    problems.push(`STORAGE_URL's prefix must be path segments of letters, digits, dots, dashes, got "${prefix}"`);
+  }
+  const endpoint = env.S3_ENDPOINT || undefined;
+  if (endpoint !== undefined && !isHttpUrl(endpoint))
+    problems.push(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  let forcePathStyle = false;
+  const style = env.S3_FORCE_PATH_STYLE ?? '';
+  if (['1', 'true', 'yes'].includes(style)) forcePathStyle = true;
+  else if (!['', '0', 'false', 'no'].includes(style))
+    problems.push(`S3_FORCE_PATH_STYLE must be 1 or 0, got "${style}"`);
+  const accessKeyId = env.AWS_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY || undefined;
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
+  }
+  return {
+    kind: 's3',
+    bucket,
+    prefix: prefix === '' ? '' : `${prefix}/`,
+    endpoint,
+    forcePathStyle,
+    // Most S3-compatible services accept any region name; the SDK needs one.
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    credentials:
+      accessKeyId !== undefined && secretAccessKey !== undefined ? { accessKeyId, secretAccessKey } : undefined,
+  };
 }
 
 function parseDatabaseUrl(raw: string, problems: string[]): DatabaseTarget {

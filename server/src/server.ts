@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { connect } from './db/connect.js';
 import { migrate } from './db/migrations.js';
 import { loadDemoContent } from './demo/load.js';
+import { storageFor } from './files/storage/index.js';
 
 async function main(): Promise<void> {
   let config: ServerConfig;
@@ -19,9 +20,10 @@ async function main(): Promise<void> {
   }
 
   const db = connect(config.database);
-  await migrate(db);
+  const storage = storageFor(config.storage);
+  await migrate(db, storage);
   const app = await buildApp({ config, db });
-  if (config.demoContent && (await loadDemoContent(db.kysely)))
+  if (config.demoContent && (await loadDemoContent(db.kysely, storage)))
     app.log.info('loaded demo content into the empty database');
   if ((await countUsers(db.kysely)) === 0) {
     app.log.info('no operator accounts yet: create one with `npm run admin -- users add NAME --role admin`');

@@ -232,6 +232,38 @@ describe('what a session may do', () => {
     assert.equal((await t.app.inject({ url: '/v1/admin/session' })).statusCode, 401, 'nobody signed in');
   });
 
+  test('an editor uploads pictures, not install packages; an upload is recorded under their name', async () => {
+    const session = await sessionOf('bob', 'bob-password-12');
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const picture = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/files?name=banner.png',
+      headers: asUser(session, { 'content-type': 'image/png' }),
+      payload: png,
+    });
+    assert.equal(picture.statusCode, 201, picture.body);
+    const { key } = picture.json<{ key: string }>();
+    const row = await t.db.kysely
+      .selectFrom('stored_files')
+      .select('uploaded_by')
+      .where('key', '=', key)
+      .executeTakeFirst();
+    assert.equal(row?.uploaded_by, 'bob');
+    const apk = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/files?name=app.apk',
+      headers: asUser(session, { 'content-type': 'application/vnd.android.package-archive' }),
+      payload: Buffer.from('PK\x03\x04rest', 'latin1'),
+    });
+    assert.equal(apk.statusCode, 403);
+    assert.deepEqual(apk.json(), { status: 403, msg: 'uploading an install package needs an admin account' });
+    const list = await t.app.inject({ url: '/v1/admin/files', headers: asUser(session) });
+    assert.equal(list.statusCode, 403, 'the file list is for admins');
+  });
+
   test('the audit log names who changed what, with the state before and after', async () => {
     const session = await sessionOf('bob', 'bob-password-12');
     const created = await t.app.inject({

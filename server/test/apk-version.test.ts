@@ -104,7 +104,8 @@ describe('reading the version of an APK', () => {
   test('the committed fixtures are what scripts/make-apk-fixtures.ts writes', () => {
     const fresh = join(workDir, 'fixtures');
     const names = writeFixtures(fresh);
-    assert.deepEqual(names.toSorted(), readdirSync(fixtures).toSorted());
+    const apks = readdirSync(fixtures).filter((name) => name.endsWith('.apk'));
+    assert.deepEqual(names.toSorted(), apks.toSorted());
     for (const name of names) assert.ok(readFileSync(join(fresh, name)).equals(readFileSync(fixture(name))), name);
   });
 });

@@ -15,6 +15,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
+import { storageFor } from '../src/files/storage/index.js';
 import { cliPath, createTestDatabase, testEnv, type TestDatabase } from './helpers.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'chat-site-cli-'));
@@ -51,7 +52,7 @@ interface Run {
 function run(database: TestDatabase, args: string[], env: Record<string, string> = {}): Promise<Run> {
   const options = {
     cwd: workDir,
-    env: { ...process.env, DATABASE_URL: database.url, TIME_ZONE: 'Asia/Shanghai', ...env },
+    env: { ...process.env, DATABASE_URL: database.url, ...database.storageEnv, TIME_ZONE: 'Asia/Shanghai', ...env },
   };
   return new Promise((done) =>
     execFile(process.execPath, [cliPath, ...args], options, (error, stdout, stderr) => {
@@ -87,7 +88,7 @@ async function apiGet(database: TestDatabase, url: string) {
   const config = loadConfig(testEnv(database));
   const db = connect(config.database);
   try {
-    await migrate(db);
+    await migrate(db, storageFor(config.storage));
     const app = await buildApp({ config, db });
     try {
       return await app.inject({ method: 'GET', url });
@@ -245,7 +246,7 @@ describe('files', () => {
     assert.equal(served.statusCode, 200);
     assert.deepEqual(served.rawPayload, png);
 
-    const apk = file('build.apk', 'PK fake apk bytes');
+    const apk = file('build.apk', 'PK\x03\x04 fake apk bytes');
     const named = await ok(database, 'files', 'upload', apk, '--name', 'Xingliao 5.apk');
     assert.match(named, /^file\/preview\/[0-9a-f]{16}-Xingliao-5\.apk\n/);
   });
@@ -260,10 +261,61 @@ describe('files', () => {
   });
 });
 
+describe('files list and remove', () => {
+  test('list shows what uses each file; remove refuses a used file and deletes an unused one', async () => {
+    const database = await freshDatabase();
+    const apk = Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(5000, 7)]);
+    const apkPath = (await ok(database, 'files', 'upload', file('app.apk', apk))).split('\n')[0] ?? '';
+    const imagePath = (await ok(database, 'files', 'upload', file('free.png', png))).split('\n')[0] ?? '';
+    await ok(database, 'packages', 'set', 'android', '--url', apkPath);
+    const apkKey = apkPath.replace('file/preview/', '');
+    const imageKey = imagePath.replace('file/preview/', '');
+
+    interface CliFile {
+      key: string;
+      size: number;
+      uploaded_by: string | null;
+      used_by: string[];
+    }
+    const listed = await json<CliFile[]>(database, 'files', 'list');
+    const byKey = new Map(listed.map((entry) => [entry.key, entry]));
+    assert.deepEqual(byKey.get(apkKey)?.used_by, ['package:android']);
+    assert.deepEqual(byKey.get(imageKey)?.used_by, []);
+    assert.equal(byKey.get(apkKey)?.uploaded_by, 'cli');
+    assert.equal(byKey.get(apkKey)?.size, apk.byteLength);
+    assert.match(await ok(database, 'files', 'list'), new RegExp(`${apkKey} +${apk.byteLength} .* package:android`));
+
+    assert.match(await refused(database, ['files', 'remove', apkKey]), /still used by the android install package/);
+    assert.equal((await apiGet(database, `/v1/${apkPath}`)).statusCode, 200);
+    assert.equal(await ok(database, 'files', 'remove', imagePath), `removed ${imageKey}\n`);
+    assert.equal((await apiGet(database, `/v1/${imagePath}`)).statusCode, 404);
+    assert.match(await refused(database, ['files', 'remove', imageKey]), /no hosted file/);
+    assert.deepEqual(
+      (await json<CliFile[]>(database, 'files', 'list')).map((entry) => entry.key),
+      [apkKey],
+    );
+  });
+
+  test('upload streams a package and refuses one whose first bytes are wrong, storing nothing', async () => {
+    const database = await freshDatabase();
+    const fake = file('fake.exe', Buffer.alloc(10_000, 1));
+    assert.match(await refused(database, ['files', 'upload', fake]), /does not hold a exe package/);
+    assert.equal(await ok(database, 'files', 'list'), 'no hosted files\n');
+    const tooBig = file('big.apk', Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(4000)]));
+    assert.match(
+      await refused(database, ['files', 'upload', tooBig], { PACKAGE_MAX_BYTES: '2048' }),
+      /larger than PACKAGE_MAX_BYTES/,
+    );
+    assert.equal(await ok(database, 'files', 'list'), 'no hosted files\n');
+  });
+});
+
 describe('packages', () => {
   test('set --file uploads the package with its true size and SHA-256; the site API offers it', async () => {
     const database = await freshDatabase();
+    // An APK is a zip archive: the first bytes say so.
     const data = Buffer.from(Array.from({ length: 70_000 }, (_, index) => (index * 31) % 256));
+    data.set([0x50, 0x4b, 3, 4]);
     const path = file('xingliao.apk', data);
     const args = ['--version', '5.1.0', '--released-at', '2024-06-01 12:00:00'];
     const printed = await ok(database, 'packages', 'set', 'android', '--file', path, ...args);

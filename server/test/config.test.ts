@@ -154,3 +154,71 @@ describe('the admin door settings', () => {
     }
   });
 });
+
+describe('file storage settings', () => {
+  test('the default is a directory beside the default database; packages up to 2 GiB', () => {
+    const config = loadConfig({ SITE_CONFIG: siteConfigPath });
+    assert.deepEqual(config.storage, { kind: 'file', dir: join(process.cwd(), 'data/files') });
+    assert.equal(config.packageMaxBytes, 2 * 1024 * 1024 * 1024);
+    assert.equal(config.uploadMaxBytes, 5 * 1024 * 1024);
+  });
+
+  test('an S3 bucket with a prefix, an endpoint, path style and keys', () => {
+    const config = loadConfig({
+      SITE_CONFIG: siteConfigPath,
+      STORAGE_URL: 's3://chat-files/site/one/',
+      S3_ENDPOINT: 'https://oss-cn-hangzhou.aliyuncs.com',
+      S3_FORCE_PATH_STYLE: '1',
+      AWS_REGION: 'cn-hangzhou',
+      AWS_ACCESS_KEY_ID: 'id',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      PACKAGE_MAX_BYTES: '1048576',
+    });
+    assert.deepEqual(config.storage, {
+      kind: 's3',
+      bucket: 'chat-files',
+      prefix: 'site/one/',
+      endpoint: 'https://oss-cn-hangzhou.aliyuncs.com',
+      forcePathStyle: true,
+      region: 'cn-hangzhou',
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+    assert.equal(config.packageMaxBytes, 1048576);
+    const bare = loadConfig({ SITE_CONFIG: siteConfigPath, STORAGE_URL: 's3://chat-files' });
+    assert.deepEqual(bare.storage, {
+      kind: 's3',
+      bucket: 'chat-files',
+      prefix: '',
+      endpoint: undefined,
+      forcePathStyle: false,
+      region: 'us-east-1',
+      credentials: undefined,
+    });
+  });
+
+  test('every bad storage setting is named', () => {
+    const s3 = problemsOf({
+      STORAGE_URL: 's3://Bad_Bucket/ok/../x',
+      S3_ENDPOINT: 'oss.example.com',
+      S3_FORCE_PATH_STYLE: 'maybe',
+      AWS_ACCESS_KEY_ID: 'id',
+      PACKAGE_MAX_BYTES: '6000000000000',
+    });
+    for (const pattern of [
+      /bucket must be/,
+      /prefix must be/,
+      /S3_ENDPOINT must be an http\(s\) URL/,
+      /S3_FORCE_PATH_STYLE must be 1 or 0/,
+      /AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together/,
+      /PACKAGE_MAX_BYTES must be a whole number/,
+    ]) {
+      assert.ok(
+        s3.some((problem) => pattern.test(problem)),
+        `${pattern} in ${s3.join(' | ')}`,
+      );
+    }
+    assert.match(problemsOf({ STORAGE_URL: 'ftp://files' }).join(), /STORAGE_URL must be file:<directory> or s3:\/\//);
+    assert.match(problemsOf({ STORAGE_URL: 'file:' }).join(), /needs a directory/);
+    assert.match(problemsOf({ S3_ENDPOINT: 'https://s3.example.com' }).join(), /S3_ENDPOINT needs STORAGE_URL=s3/);
+  });
+});

@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { connect, type Db } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
 import { loadDemoContent } from '../src/demo/load.js';
+import { storageFor } from '../src/files/storage/index.js';
 import { toWireTime } from '../src/lib/time.js';
 import { replacePackages } from '../src/packages/repository.js';
 import { setAppConfig } from '../src/settings/repository.js';
@@ -32,8 +33,8 @@ async function setUp(env: Record<string, string> = {}): Promise<Setup> {
   const database = await createTestDatabase();
   const config = loadConfig(testEnv(database, { TIME_ZONE: zone, ...env }));
   const db = connect(config.database);
-  await migrate(db);
-  await loadDemoContent(db.kysely);
+  await migrate(db, storageFor(config.storage));
+  await loadDemoContent(db.kysely, storageFor(config.storage));
   const app = await buildApp({ config, db });
   return { database, db, app };
 }

@@ -15,19 +15,48 @@ import { loadConfig, type ServerConfig } from '../src/config.js';
 import { connect, type Db } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
 import { loadDemoContent } from '../src/demo/load.js';
+import { storageFor } from '../src/files/storage/index.js';
+import { s3Env, startTestS3 } from './s3-server.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 /** The operator's command line as it ships: bundled into one file (scripts/bundle-admin.mjs). */
 export const cliPath = join(repoRoot, 'server/dist/admin.js');
 export const adminToken = 'test-admin-token-0123456789abcdefghij';
 export const dialect = process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite';
+/** Where hosted files go: a directory (the default), or an S3 server the tests start themselves. */
+export const storageKind = process.env.TEST_STORAGE === 's3' ? 's3' : 'file';
 
 export interface TestDatabase {
   url: string;
+  /** The file storage of this database's server: STORAGE_URL and, for S3, its settings. */
+  storageEnv?: Record<string, string>;
   drop(): Promise<void>;
 }
 
+/** A fresh database, with a fresh file storage beside it. */
 export async function createTestDatabase(): Promise<TestDatabase> {
+  const database = await createBareDatabase();
+  const storageEnv = await createTestStorage();
+  return {
+    ...database,
+    storageEnv: storageEnv.env,
+    drop: async () => {
+      await database.drop();
+      storageEnv.drop();
+    },
+  };
+}
+
+/** An empty directory, or a new prefix on the test S3 server. */
+export async function createTestStorage(): Promise<{ env: Record<string, string>; drop(): void }> {
+  if (storageKind === 's3') {
+    return { env: s3Env(await startTestS3(), `t-${randomBytes(6).toString('hex')}`), drop: () => undefined };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'chat-site-files-'));
+  return { env: { STORAGE_URL: `file:${dir}` }, drop: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function createBareDatabase(): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_POSTGRES_URL;
   if (adminUrl === undefined || adminUrl === '') {
     const dir = mkdtempSync(join(tmpdir(), 'chat-site-test-'));
@@ -70,6 +99,7 @@ export function testEnv(database: TestDatabase, extra: Record<string, string> = 
     LOG_LEVEL: 'silent',
     DEMO_CONTENT: '0',
     WEB_ROOT: join(repoRoot, '.tmp/no-web-build'),
+    ...database.storageEnv,
     ...extra,
   };
 }
@@ -86,8 +116,9 @@ export async function startTestApp(options: { demo?: boolean; env?: Record<strin
   const database = await createTestDatabase();
   const config = loadConfig(testEnv(database, options.env));
   const db = connect(config.database);
-  await migrate(db);
-  if (options.demo === true) await loadDemoContent(db.kysely);
+  const storage = storageFor(config.storage);
+  await migrate(db, storage);
+  if (options.demo === true) await loadDemoContent(db.kysely, storage);
   const app = await buildApp({ config, db });
   await app.ready();
   return {

@@ -4,12 +4,14 @@
  * over raw sockets), and the admin API's door: the token, and the lock-out after failed attempts.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { imageTypes, looksLikeImage, packageTypes } from '../src/files/content-types.js';
-import { storeFile } from '../src/files/repository.js';
+import { bytesBody, storeFile } from '../src/files/repository.js';
+import { storageFor } from '../src/files/storage/index.js';
 import {
   clientKey,
   bearerTokenChecker,
@@ -220,12 +222,14 @@ describe('body and upload limits', () => {
   });
 
   test('GET /v1/file/preview/<key> never answers text/html for any stored file', async () => {
-    // Install packages come in through the operator's command line, which stores them like this.
+    // Stored as they are, without the checks of an upload: whatever a file holds, it is not HTML.
     for (const [extension, contentType] of Object.entries(packageTypes)) {
-      await storeFile(t.db.kysely, {
+      await storeFile(t.db.kysely, storageFor(t.config.storage), {
         name: `package.${extension}`,
         contentType,
-        data: Buffer.from(`<html><script>alert("${extension}")</script></html>`),
+        body: bytesBody(Buffer.from(`<html><script>alert("${extension}")</script></html>`)),
+        rules: { maxBytes: 1024 },
+        uploadedBy: null,
       });
     }
     const rows = await t.db.kysely.selectFrom('stored_files').select(['key', 'content_type']).execute();
@@ -468,6 +472,13 @@ describe('the admin door', () => {
       demo: true,
       env: { ADMIN_MAX_FAILURES: '10', ADMIN_FAILURE_WINDOW_MS: String(windowMs) },
     });
+    // A file nothing uses, for DELETE /v1/admin/files/:key to remove.
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/files?name=ok.png',
+      headers: { ...bearer, 'content-type': 'image/png' },
+      payload: samples['image/png'],
+    });
   });
   after(() => t.close());
 
@@ -479,9 +490,10 @@ describe('the admin door', () => {
       await t.db.kysely.selectFrom('stored_files').select(['key', 'sha256']).orderBy('key').execute(),
     ]);
   const png = samples['image/png'] as Buffer;
+  const unusedKey = `${createHash('sha256').update(png).digest('hex').slice(0, 16)}-ok.png`;
   /** A request each admin route would accept with the token. */
   const validRequest = (method: Method, path: string) => {
-    const url = path.replace(':id', '1');
+    const url = path.replace(':id', '1').replace(':key', unusedKey);
     if (path.endsWith('/files')) return { method, url: `${url}?name=ok.png`, type: 'image/png', payload: png };
     const bodies: Record<string, unknown> = {
       'POST /v1/admin/bulletins': { title: 't', content: 'c' },

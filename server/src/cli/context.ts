@@ -1,10 +1,18 @@
 /** What every command shares: the database it works on, the time zone it shows times in, and
  * the error that marks a mistake of the operator rather than a failure of the system. */
 import type { Kysely } from 'kysely';
-import { ConfigError, defaultTimeZone, isTimeZone, loadDatabaseTarget } from '../config.js';
+import {
+  ConfigError,
+  defaultTimeZone,
+  isTimeZone,
+  loadDatabaseTarget,
+  loadFileSettings,
+  type FileSettings,
+} from '../config.js';
 import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrations.js';
 import type { Database } from '../db/schema.js';
+import { storageFor, type FileStorage } from '../files/storage/index.js';
 
 /** Bad input: reported as one `error:` line and exit code 2, like commander's own usage errors. */
 export class UsageError extends Error {
@@ -14,18 +22,32 @@ export class UsageError extends Error {
 /** Opens the database named by DATABASE_URL, brings its schema up to date (so every command
  * works on a fresh database) and closes it once the work is done, whether or not it failed. */
 export async function withDb<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-  const db = connect(databaseTarget());
+  return withFiles((db) => work(db));
+}
+
+/** The file storage named by STORAGE_URL and its limits, as the server reads them. */
+export interface CliFiles {
+  storage: FileStorage;
+  settings: FileSettings;
+}
+
+/** withDb, with the file storage too (which an older database's migration also needs). */
+export async function withFiles<T>(work: (db: Kysely<Database>, files: CliFiles) => Promise<T>): Promise<T> {
+  const settings = fromEnvironment(() => loadFileSettings(process.env));
+  const db = connect(fromEnvironment(() => loadDatabaseTarget(process.env)));
+  const storage = storageFor(settings.storage);
   try {
-    await migrate(db);
-    return await work(db.kysely);
+    await migrate(db, storage);
+    return await work(db.kysely, { storage, settings });
   } finally {
     await db.close();
+    await storage.close();
   }
 }
 
-function databaseTarget() {
+function fromEnvironment<T>(read: () => T): T {
   try {
-    return loadDatabaseTarget(process.env);
+    return read();
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.problems.join('; '));
     throw error;

@@ -1,7 +1,7 @@
 /** `demo load`: the sample content the server can load on first start, on demand. */
 import type { Command } from 'commander';
 import { loadDemoContent } from '../demo/load.js';
-import { withDb } from './context.js';
+import { withFiles } from './context.js';
 import { print } from './output.js';
 
 export function registerDemoCommands(group: Command): void {
@@ -11,7 +11,7 @@ export function registerDemoCommands(group: Command): void {
     .command('load')
     .description('load the demo announcements, packages and app config into an empty database')
     .action(async () => {
-      const loaded = await withDb((db) => loadDemoContent(db));
+      const loaded = await withFiles((db, { storage }) => loadDemoContent(db, storage));
       // The load runs once per database and never over the operator's own content.
       print(
         loaded

@@ -4,13 +4,12 @@ import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import type { InstallPackageRow } from '../db/schema.js';
 import { extensionOf } from '../files/content-types.js';
-import { storeFile } from '../files/repository.js';
 import { downloadUrlProblem } from '../lib/schemas.js';
 import { toWireTime } from '../lib/time.js';
 import { ApkVersionError, readApkVersion, type ApkVersion } from '../packages/apk-version.js';
 import { listPackages, removePackage, setPackage, UnknownHostedFileError } from '../packages/repository.js';
-import { timeZone, UsageError, withDb } from './context.js';
-import { readUpload } from './files.js';
+import { timeZone, UsageError, withDb, withFiles } from './context.js';
+import { readUpload, storeUpload } from './files.js';
 import { print, printFields, printJson } from './output.js';
 import { parseHttpUrl, parseVersion, parseWireTime } from './parse.js';
 
@@ -65,10 +64,11 @@ function setCommand(command: Command): void {
       if (source === undefined) throw new UsageError('give the package with --url <url> or --file <path>');
       const { releasedAt, releaseNotesUrl } = options;
       const version = options.version ?? manifest?.versionName;
-      // One transaction: an upload is kept only when the entry pointing at it is saved too.
-      const row = await withDb((db) =>
+      // One transaction: an upload is listed only when the entry pointing at it is saved too
+      // (its bytes, already in the storage, are then never served; see docs/operations.md).
+      const row = await withFiles((db, files) =>
         db.transaction().execute(async (trx) => {
-          const downloadUrl = typeof source === 'string' ? source : (await storeFile(trx, source)).path;
+          const downloadUrl = typeof source === 'string' ? source : (await storeUpload(trx, files, source)).path;
           await setPackage(trx, { os, downloadUrl, version, releasedAt, releaseNotesUrl }).catch(asUsageError);
           return (await listPackages(trx)).find((entry) => entry.os === os);
         }),

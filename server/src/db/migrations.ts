@@ -7,11 +7,13 @@ import {
   type MigrationProvider,
   type MigrationResultSet,
 } from 'kysely';
+import type { FileStorage } from '../files/storage/index.js';
 import { changeChannel } from './changes.js';
 import type { Db, Dialect } from './connect.js';
+import { moveBlobsToStorage } from './move-blobs.js';
 
 /** One list of migrations for both dialects; the few types that differ are chosen per dialect. */
-function migrations(dialect: Dialect): Record<string, Migration> {
+function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<string, Migration> {
   const blob = dialect === 'postgres' ? 'bytea' : 'blob';
   return {
     '0001_initial': {
@@ -93,6 +95,17 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    // Hosted files move to the file storage (docs/operations.md#file-storage): each blob is
+    // written there and read back against its SHA-256 before the column goes. It all happens in
+    // the migration's transaction, so a run that stops half way leaves the database as it was,
+    // and the next run writes the same files again under the same keys.
+    '0004_files_outside_database': {
+      async up(db: Kysely<unknown>) {
+        await moveBlobsToStorage(db, storage);
+        await db.schema.alterTable('stored_files').addColumn('uploaded_by', 'text').execute();
+        await db.schema.alterTable('stored_files').dropColumn('data').execute();
+      },
+    },
     '0005_accounts': {
       async up(db: Kysely<unknown>) {
         const id = (col: ColumnDefinitionBuilder) =>
@@ -153,19 +166,22 @@ function migrations(dialect: Dialect): Record<string, Migration> {
 /** The tables whose rows the public API answers from. */
 const contentTables = ['bulletins', 'install_packages', 'settings', 'stored_files'];
 
-/** Brings the schema up to date. Safe to run from several servers starting at once. On
+/** Brings the schema up to date; the file storage is needed when there are hosted files to move
+ * out of an older database. Safe to run from several servers starting at once. On
  * PostgreSQL Kysely holds an advisory lock. SQLite has no lock of Kysely's across processes, so
  * the whole run is one `BEGIN IMMEDIATE` transaction: it takes the file's write lock first (the
  * others wait, up to the busy timeout), then reads which migrations are done. A later process
  * finds them all done; a failed run leaves nothing half made. */
-export async function migrate(db: Db): Promise<void> {
-  const provider: MigrationProvider = { getMigrations: async () => migrations(db.dialect) };
+export async function migrate(db: Db, storage?: FileStorage, upTo?: string): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(db.dialect, storage) };
   const migrator = new Migrator({ db: db.kysely, provider });
-  if (db.dialect !== 'sqlite') return report(await migrator.migrateToLatest());
+  // Tests build old schemas by stopping at an earlier migration.
+  const run = () => (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
+  if (db.dialect !== 'sqlite') return report(await run());
   // better-sqlite3 is one connection, so these statements and Kysely's share the transaction.
   await sql`begin immediate`.execute(db.kysely);
   try {
-    report(await migrator.migrateToLatest());
+    report(await run());
     await sql`commit`.execute(db.kysely);
   } catch (error) {
     await sql`rollback`.execute(db.kysely);

@@ -37,16 +37,18 @@ export interface SettingTable {
   updated_at: string;
 }
 
-/** Files the server hosts (announcement images, demo packages), kept in the database so that
- * every server sharing it serves the same files. */
+/** What the server knows of each file it hosts (announcement images, install packages); the
+ * bytes live in the file storage (files/storage), under the same key. */
 export interface StoredFileTable {
   key: string;
+  /** The name it was uploaded under, for downloads; the key holds a cleaned copy. */
   name: string;
   content_type: string;
   size: number;
   sha256: string;
-  data: Uint8Array;
   created_at: string;
+  /** 'admin-token' or 'cli'; null for files stored before this was recorded. */
+  uploaded_by: string | null;
 }
 
 /** Downloads through the stable /dl links: one row per day ("YYYY-MM-DD" in TIME_ZONE) and OS. */

@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
 import { createBulletin } from '../bulletins/repository.js';
 import type { Database } from '../db/schema.js';
 import { extensionOf, imageTypes, packageTypes } from '../files/content-types.js';
-import { storeFile } from '../files/repository.js';
+import { bytesBody, storeFile } from '../files/repository.js';
+import type { FileStorage } from '../files/storage/index.js';
 import { setPackage } from '../packages/repository.js';
 import { claimDemoLoad, setAppConfig } from '../settings/repository.js';
 import { serverRoot } from '../paths.js';
@@ -21,16 +22,18 @@ const demoPackages: Record<OperatingSystem, string> = {
   mac: 'xingliao-mac-demo.dmg',
 };
 
-async function storeAsset(db: Kysely<Database>, name: string): Promise<string> {
+/** The demo files are small placeholders, not real packages: they skip the upload checks. */
+async function storeAsset(db: Kysely<Database>, storage: FileStorage, name: string): Promise<string> {
   const ext = extensionOf(name);
   const contentType = imageTypes[ext] ?? packageTypes[ext] ?? 'application/octet-stream';
   const data = readFileSync(join(assetsDir, name));
-  return (await storeFile(db, { name, contentType, data })).path;
+  const rules = { maxBytes: data.byteLength };
+  return (await storeFile(db, storage, { name, contentType, body: bytesBody(data), rules, uploadedBy: null })).path;
 }
 
 /** Fills an empty database with the demo announcements, packages and app config. Runs at most
  * once per database; answers whether it loaded anything. */
-export async function loadDemoContent(db: Kysely<Database>, now = new Date()): Promise<boolean> {
+export async function loadDemoContent(db: Kysely<Database>, storage: FileStorage, now = new Date()): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     if (!(await claimDemoLoad(trx))) return false;
     const existing = await trx
@@ -45,7 +48,7 @@ export async function loadDemoContent(db: Kysely<Database>, now = new Date()): P
     for (const bulletin of [...demoBulletins].reverse()) {
       let content = bulletin.content;
       for (const [, name = ''] of content.matchAll(/\{\{asset:([^}]+)\}\}/g)) {
-        if (!assetPaths.has(name)) assetPaths.set(name, await storeAsset(trx, name));
+        if (!assetPaths.has(name)) assetPaths.set(name, await storeAsset(trx, storage, name));
         content = content.replaceAll(`{{asset:${name}}}`, () => assetPaths.get(name) ?? '');
       }
       const createdAt = new Date(now.getTime() - bulletin.daysAgo * dayMs - 2 * 60 * 60 * 1000);
@@ -59,7 +62,7 @@ export async function loadDemoContent(db: Kysely<Database>, now = new Date()): P
     for (const [os, name] of Object.entries(demoPackages) as [OperatingSystem, string][]) {
       await setPackage(trx, {
         os,
-        downloadUrl: await storeAsset(trx, name),
+        downloadUrl: await storeAsset(trx, storage, name),
         version: '5.0.1',
         releasedAt: new Date(now.getTime() - 3 * dayMs).toISOString(),
         releaseNotesUrl: 'https://xingliao.example.com/release-notes/5.0.1',

@@ -12,6 +12,7 @@ export const imageTypes: Record<string, string> = {
 
 export const packageTypes: Record<string, string> = {
   apk: 'application/vnd.android.package-archive',
+  aab: 'application/octet-stream',
   ipa: 'application/octet-stream',
   exe: 'application/vnd.microsoft.portable-executable',
   msi: 'application/x-msi',
@@ -84,4 +85,68 @@ export function startsWithSvgRoot(text: string): boolean {
   if (skip('<!doctype svg', '>', true) === false) return false;
   skipSpace();
   return text.slice(at, at + 4).toLowerCase() === '<svg' && /[\s>]/.test(text[at + 4] ?? '');
+}
+
+const zip = Buffer.from('PK\x03\x04', 'latin1');
+const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const startsWith = (prefix: Buffer) => (head: Buffer) => head.subarray(0, prefix.byteLength).equals(prefix);
+
+/** The first bytes of each package type: APK, AAB and IPA are zip archives; an .exe starts
+ * with MZ, an .msi is an OLE compound file, a .pkg a xar archive. A .dmg has its signature at
+ * the end instead (the `koly` block, the last 512 bytes): see dmgTrailer. */
+const packageMagic: Record<string, { looks: (head: Buffer) => boolean; what: string }> = {
+  apk: { looks: startsWith(zip), what: 'an APK (a zip archive)' },
+  aab: { looks: startsWith(zip), what: 'an Android App Bundle (a zip archive)' },
+  ipa: { looks: startsWith(zip), what: 'an IPA (a zip archive)' },
+  zip: { looks: startsWith(zip), what: 'a zip archive' },
+  exe: { looks: startsWith(Buffer.from('MZ', 'latin1')), what: 'a Windows program (MZ)' },
+  msi: { looks: startsWith(ole), what: 'a Windows Installer package (OLE)' },
+  pkg: { looks: startsWith(Buffer.from('xar!', 'latin1')), what: 'a macOS installer package (xar)' },
+  dmg: { looks: () => true, what: 'a disk image' },
+};
+
+export function looksLikePackage(extension: string, head: Uint8Array): boolean {
+  return packageMagic[extension]?.looks(Buffer.from(head)) ?? false;
+}
+
+/** A UDIF disk image ends with a 512-byte trailer that starts with "koly". */
+export function hasDmgTrailer(tail: Uint8Array): boolean {
+  return (
+    tail.byteLength >= 512 &&
+    Buffer.from(tail.subarray(tail.byteLength - 512))
+      .subarray(0, 4)
+      .toString('latin1') === 'koly'
+  );
+}
+
+export interface UploadKind {
+  kind: 'image' | 'package';
+  contentType: string;
+  checkHead: (head: Buffer) => string | undefined;
+  checkTail?: (tail: Buffer) => string | undefined;
+}
+
+/** What a file named `name` must be to be hosted, by its extension: its content type and the
+ * checks of its bytes. Undefined for an extension that is not allowed. */
+export function uploadKindOf(name: string, allowed: ('image' | 'package')[]): UploadKind | undefined {
+  const extension = extensionOf(name);
+  const image = imageTypes[extension];
+  if (image !== undefined && allowed.includes('image')) {
+    return {
+      kind: 'image',
+      contentType: image,
+      checkHead: (head) => (looksLikeImage(image, head) ? undefined : `the body is not a ${image} image`),
+    };
+  }
+  const type = packageTypes[extension];
+  const magic = packageMagic[extension];
+  if (type === undefined || magic === undefined || !allowed.includes('package')) return undefined;
+  return {
+    kind: 'package',
+    contentType: type,
+    checkHead: (head) => (magic.looks(head) ? undefined : `the body is not ${magic.what}`),
+    ...(extension === 'dmg' && {
+      checkTail: (tail: Buffer) => (hasDmgTrailer(tail) ? undefined : 'the body is not a disk image (no koly trailer)'),
+    }),
+  };
 }

@@ -1,64 +1,244 @@
+import type { Readable } from 'node:stream';
+import { ErrorBody } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf, audit } from '../accounts/door.js';
 import { Type } from 'typebox';
-import { badRequest, notFound } from '../lib/errors.js';
+import { badRequest, HttpError, notFound } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { errorResponses } from '../lib/schemas.js';
-import { extensionOf, imageTypes, looksLikeImage } from './content-types.js';
-import { findFile, storeFile } from './repository.js';
+import { contentDisposition, httpDate, ifRangeHolds, notModified, parseRange } from './conditional.js';
+import { imageTypes, packageTypes, uploadKindOf } from './content-types.js';
+import {
+  cleanFileName,
+  describeUsers,
+  fileUsers,
+  findFile,
+  keyPattern,
+  listFilePage,
+  removeFile,
+  storeFile,
+  type FileUser,
+} from './repository.js';
+import { IntakeError, StorageFullError, storageFor, UploadCutError } from './storage/index.js';
 
 // Hosted files are shown by <img> or downloaded; nothing in them may ever run as a page.
 const fileCsp = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
-export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
-  app.get(
-    '/file/preview/:key',
-    { schema: { params: Type.Object({ key: Type.String({ maxLength: 200 }) }) } },
-    async (request, reply) => {
+/**
+ * `GET`/`HEAD /v1/file/preview/:key`, streamed from the file storage: one range at a time
+ * (several ranges are answered with the whole file), conditional requests, and caching forever,
+ * since a key is its content's hash. Neither compressed (a range counts bytes of the file) nor
+ * hashed for an ETag by the plugins: the ETag is the file's SHA-256.
+ */
+export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  const storage = storageFor(config.storage);
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/file/preview/:key',
+    exposeHeadRoute: false,
+    compress: false,
+    schema: { params: Type.Object({ key: Type.String({ maxLength: 200 }) }) },
+    handler: async (request, reply) => {
       const file = await findFile(db.kysely, request.params.key);
       if (file === undefined) throw notFound('file');
+      const size = Number(file.size);
+      const etag = `"${file.sha256}"`;
+      const lastModified = httpDate(file.created_at);
+      const cacheHeaders = {
+        etag,
+        'last-modified': lastModified,
+        'cache-control': 'public, max-age=31536000, immutable',
+        'accept-ranges': 'bytes',
+      };
+      if (notModified(request.headers, etag, lastModified)) return reply.status(304).headers(cacheHeaders).send();
+
+      let answer = parseRange(request.headers.range, size);
+      if (answer.kind !== 'whole' && !ifRangeHolds(firstValue(request.headers['if-range']), etag, lastModified)) {
+        answer = { kind: 'whole' };
+      }
+      if (answer.kind === 'unsatisfiable') {
+        return reply
+          .status(416)
+          .headers({ 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' })
+          .send({ status: 416, msg: `the range is past the end of the file (${size} bytes)` });
+      }
+      const range = answer.kind === 'partial' ? answer.range : undefined;
+      const length = range === undefined ? size : range.end - range.start + 1;
+      const body = request.method === 'HEAD' ? undefined : await storage.open(file.key, range);
+      if (request.method !== 'HEAD' && body === undefined) {
+        request.log.error({ key: file.key, storage: storage.description }, 'hosted file missing from the storage');
+        throw notFound('file');
+      }
       const inline = file.content_type.startsWith('image/');
-      return reply
+      reply
+        .status(range === undefined ? 200 : 206)
+        .headers(cacheHeaders)
         .header('content-type', file.content_type)
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('etag', `"${file.sha256}"`)
+        .header('content-length', String(length))
         .header('content-security-policy', fileCsp)
-        .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${file.name}"`)
-        .send(Buffer.from(file.data));
+        .header(
+          'content-disposition',
+          contentDisposition(inline ? 'inline' : 'attachment', file.name, cleanFileName(file.name)),
+        );
+      if (range !== undefined) reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+      return reply.send(body);
     },
-  );
+  });
 };
 
+const uploadContentTypes = [
+  ...new Set([...Object.values(imageTypes), ...Object.values(packageTypes), 'application/octet-stream']),
+];
+
+const FileEntry = Type.Object({
+  key: Type.String(),
+  path: Type.String(),
+  name: Type.String(),
+  content_type: Type.String(),
+  size: Type.Integer(),
+  sha256: Type.String(),
+  created_at: Type.String(),
+  uploaded_by: Type.Union([Type.String(), Type.Null()]),
+  used_by: Type.Array(Type.String()),
+});
+
 export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
-  const uploadTypes = [...new Set(Object.values(imageTypes))];
-  app.addContentTypeParser(
-    uploadTypes,
-    { parseAs: 'buffer', bodyLimit: config.uploadMaxBytes },
-    (_request, body, done) => done(null, body),
-  );
+  const storage = storageFor(config.storage);
+  // The body is left unread in the request stream (request.raw), for the handler to send to
+  // storage as it comes. It is not handed over as request.body: the admin hooks walk that.
+  app.addContentTypeParser(uploadContentTypes, (_request, _payload, done) => done(null, undefined));
 
   app.post(
     '/files',
     {
-      bodyLimit: config.uploadMaxBytes,
+      // Editors upload the pictures of their announcements; packages are for admins (below).
+      config: { access: 'editor' },
+      decompress: false,
       schema: {
         querystring: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^/\\\\]+$' }) }),
         response: {
           201: Type.Object({ key: Type.String(), path: Type.String(), size: Type.Integer(), sha256: Type.String() }),
           ...errorResponses,
+          507: ErrorBody,
         },
       },
     },
     async (request, reply) => {
+      // A refused upload's body is not read (nor drained by Node, up to PACKAGE_MAX_BYTES): the
+      // connection closes after the answer. Only a stored file keeps it open.
+      reply.header('connection', 'close');
       const contentType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-      const data = request.body as Buffer;
-      if (imageTypes[extensionOf(request.query.name)] !== contentType) {
+      const kind = uploadKindOf(request.query.name, ['image', 'package']);
+      if (kind === undefined) {
+        const allowed = [...Object.keys(imageTypes), ...Object.keys(packageTypes)].join(', ');
+        throw badRequest(`the file name's extension is not one of ${allowed}`);
+      }
+      if (kind.kind === 'package' && request.operator?.kind === 'user' && request.operator.role !== 'admin') {
+        throw new HttpError(403, 'uploading an install package needs an admin account');
+      }
+      const octets = kind.kind === 'package' && contentType === 'application/octet-stream';
+      if (contentType !== kind.contentType && !octets) {
         throw badRequest(`the file name's extension does not match the content type ${contentType}`);
       }
-      if (data.byteLength === 0 || !looksLikeImage(contentType, data)) {
-        throw badRequest(`the body is not a ${contentType} image`);
+      const encoding = request.headers['content-encoding'];
+      if (encoding !== undefined && encoding !== 'identity') {
+        throw new HttpError(415, `a file is uploaded as it is, not with content-encoding ${encoding}`);
       }
-      const stored = await storeFile(db.kysely, { name: request.query.name, contentType, data });
-      return reply.status(201).send(stored);
+      const maxBytes = kind.kind === 'image' ? config.uploadMaxBytes : config.packageMaxBytes;
+      if (Number(request.headers['content-length'] ?? 0) > maxBytes) {
+        throw new HttpError(413, `the file is larger than the limit of ${maxBytes} bytes`);
+      }
+      const body: Readable = request.raw;
+      try {
+        const stored = await storeFile(db.kysely, storage, {
+          name: request.query.name,
+          contentType: kind.contentType,
+          body,
+          rules: { maxBytes, checkHead: kind.checkHead, checkTail: kind.checkTail },
+          uploadedBy: actorOf(request),
+        });
+        await audit(db, request, { action: 'file.upload', target: stored.key, after: stored });
+        reply.removeHeader('connection');
+        return await reply.status(201).send(stored);
+      } catch (error) {
+        if (error instanceof IntakeError) throw new HttpError(error.statusCode, error.message);
+        if (error instanceof StorageFullError) {
+          request.log.error({ err: error }, 'file storage full');
+          return reply.status(507).send({ status: 507, msg: error.message });
+        }
+        if (error instanceof UploadCutError) throw badRequest(error.message);
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    '/files',
+    {
+      schema: {
+        querystring: Type.Object({
+          page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+          page_size: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+        }),
+        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(FileEntry) }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { count, rows } = await listFilePage(db.kysely, {
+        index: request.query.page_index,
+        size: request.query.page_size,
+      });
+      const list = await Promise.all(
+        rows.map(async (row) => ({
+          key: row.key,
+          path: `file/preview/${row.key}`,
+          name: row.name,
+          content_type: row.content_type,
+          size: Number(row.size),
+          sha256: row.sha256,
+          created_at: row.created_at,
+          uploaded_by: row.uploaded_by,
+          used_by: (await fileUsers(db.kysely, row.key)).map(userLabel),
+        })),
+      );
+      return { count, list };
+    },
+  );
+
+  app.delete(
+    '/files/:key',
+    {
+      schema: {
+        params: Type.Object({ key: Type.String({ maxLength: 200 }) }),
+        response: {
+          204: Type.Null(),
+          ...errorResponses,
+          409: Type.Object({ status: Type.Integer(), msg: Type.String(), used_by: Type.Array(Type.String()) }),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!keyPattern.test(request.params.key)) throw notFound('file');
+      const result = await removeFile(db.kysely, storage, request.params.key);
+      if (result === undefined) throw notFound('file');
+      if (!result.removed) {
+        return reply.status(409).send({
+          status: 409,
+          msg: `the file is still used by ${describeUsers(result.users)}; change or remove them first`,
+          used_by: result.users.map(userLabel),
+        });
+      }
+      await audit(db, request, { action: 'file.remove', target: request.params.key });
+      return reply.status(204).send(null);
     },
   );
 };
+
+/** "package:android", "bulletin:12". */
+function userLabel(user: FileUser): string {
+  return user.kind === 'package' ? `package:${user.os}` : `bulletin:${user.id}`;
+}
+
+function firstValue(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header[0] : header;
+}
