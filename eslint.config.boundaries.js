@@ -96,9 +96,9 @@ const serverZones = [
     message: 'Resources do not import cli/, demo/, app.ts or server.ts.',
   })),
   {
-    target: ['server/src/lib', 'server/src/db', 'server/src/config.ts', 'server/src/paths.ts'],
+    target: ['server/src/lib', 'server/src/db', 'server/src/storage', 'server/src/config.ts', 'server/src/paths.ts'],
     from: [...resources.map((resource) => `server/src/${resource}`), ...serverTop],
-    message: 'lib/, db/, config.ts and paths.ts import no resource, cli/, demo/, app.ts or server.ts.',
+    message: 'lib/, db/, storage/, config.ts and paths.ts import no resource, cli/, demo/, app.ts or server.ts.',
   },
   { target: 'server/src', from: 'server/test', message: 'Sources do not import tests.' },
   {

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { s3Env, startTestS3 } from '../server/test/s3-server.js';
+import { s3Env, startTestS3 } from './s3-server.js';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const megabytes = Number(process.env.UPLOAD_MB ?? 500);

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { connect } from './db/connect.js';
 import { migrate } from './db/migrations.js';
 import { loadDemoContent } from './demo/load.js';
-import { storageFor } from './files/storage/index.js';
+import { storageFor } from './storage/index.js';
 
 async function main(): Promise<void> {
   let config: ServerConfig;

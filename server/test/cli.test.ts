@@ -15,7 +15,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
-import { storageFor } from '../src/files/storage/index.js';
+import { storageFor } from '../src/storage/index.js';
 import { cliPath, createTestDatabase, testEnv, type TestDatabase } from './helpers.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'chat-site-cli-'));

@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { connect, type Db } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
 import { loadDemoContent } from '../src/demo/load.js';
-import { storageFor } from '../src/files/storage/index.js';
+import { storageFor } from '../src/storage/index.js';
 import { toWireTime } from '../src/lib/time.js';
 import { replacePackages } from '../src/packages/repository.js';
 import { setAppConfig } from '../src/settings/repository.js';

@@ -16,7 +16,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { connect, type Db } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
-import { storageFor, type FileStorage } from '../src/files/storage/index.js';
+import { storageFor, type FileStorage } from '../src/storage/index.js';
 import { createTestDatabase, createTestStorage, dialect, repoRoot, testEnv, type TestDatabase } from './helpers.js';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');

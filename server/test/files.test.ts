@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { bearer, startTestApp, storageKind, type TestApp } from './helpers.js';
-import { s3ObjectsUnder, startTestS3 } from './s3-server.js';
+import { s3ObjectsUnder, startTestS3 } from '../../scripts/s3-server.js';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const png = Buffer.from(

@@ -15,8 +15,8 @@ import { loadConfig, type ServerConfig } from '../src/config.js';
 import { connect, type Db } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
 import { loadDemoContent } from '../src/demo/load.js';
-import { storageFor } from '../src/files/storage/index.js';
-import { s3Env, startTestS3 } from './s3-server.js';
+import { storageFor } from '../src/storage/index.js';
+import { s3Env, startTestS3 } from '../../scripts/s3-server.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 /** The operator's command line as it ships: bundled into one file (scripts/bundle-admin.mjs). */

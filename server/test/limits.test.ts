@@ -11,7 +11,7 @@ import type { BulletinPage } from '@chat-site/contract';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { imageTypes, looksLikeImage, packageTypes } from '../src/files/content-types.js';
 import { bytesBody, storeFile } from '../src/files/repository.js';
-import { storageFor } from '../src/files/storage/index.js';
+import { storageFor } from '../src/storage/index.js';
 import {
   clientKey,
   bearerTokenChecker,

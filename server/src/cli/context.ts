@@ -12,7 +12,7 @@ import {
 import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrations.js';
 import type { Database } from '../db/schema.js';
-import { storageFor, type FileStorage } from '../files/storage/index.js';
+import { storageFor, type FileStorage } from '../storage/index.js';
 
 /** Bad input: reported as one `error:` line and exit code 2, like commander's own usage errors. */
 export class UsageError extends Error {

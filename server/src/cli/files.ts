@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database, StoredFileRow } from '../db/schema.js';
 import { extensionOf, imageTypes, packageTypes, uploadKindOf } from '../files/content-types.js';
 import { describeUsers, fileUsers, keyPattern, removeFile, storeFile, type StoredFile } from '../files/repository.js';
-import { IntakeError, StorageFullError } from '../files/storage/index.js';
+import { IntakeError, StorageFullError } from '../storage/index.js';
 import { toWireTime } from '../lib/time.js';
 import { timeZone, UsageError, withFiles, type CliFiles } from './context.js';
 import { print, printFields, printJson, printTable } from './output.js';

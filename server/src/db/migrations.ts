@@ -7,7 +7,7 @@ import {
   type MigrationProvider,
   type MigrationResultSet,
 } from 'kysely';
-import type { FileStorage } from '../files/storage/index.js';
+import type { FileStorage } from '../storage/index.js';
 import { changeChannel } from './changes.js';
 import type { Db, Dialect } from './connect.js';
 import { moveBlobsToStorage } from './move-blobs.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { sql, type Kysely } from 'kysely';
-import type { FileStorage } from '../files/storage/index.js';
+import type { FileStorage } from '../storage/index.js';
 
 /**
  * Copies every file kept in `stored_files.data` into the file storage under its key, one at a

@@ -6,7 +6,7 @@ import { createBulletin } from '../bulletins/repository.js';
 import type { Database } from '../db/schema.js';
 import { extensionOf, imageTypes, packageTypes } from '../files/content-types.js';
 import { bytesBody, storeFile } from '../files/repository.js';
-import type { FileStorage } from '../files/storage/index.js';
+import type { FileStorage } from '../storage/index.js';
 import { setPackage } from '../packages/repository.js';
 import { claimDemoLoad, setAppConfig } from '../settings/repository.js';
 import { serverRoot } from '../paths.js';

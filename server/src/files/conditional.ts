@@ -1,6 +1,6 @@
 /** The HTTP rules a download follows (RFC 9110 sections 13 and 14): which part of the file to
  * send, and whether the client's copy is still good. Pure functions of the request's headers. */
-import type { ByteRange } from './storage/index.js';
+import type { ByteRange } from '../storage/index.js';
 
 export type RangeAnswer = { kind: 'whole' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
 

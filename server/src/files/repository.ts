@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database, StoredFileRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
-import type { FileStorage, IntakeRules } from './storage/index.js';
+import type { FileStorage, IntakeRules } from '../storage/index.js';
 
 export interface StoredFile {
   key: string;

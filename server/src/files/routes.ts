@@ -19,7 +19,7 @@ import {
   storeFile,
   type FileUser,
 } from './repository.js';
-import { IntakeError, StorageFullError, storageFor, UploadCutError } from './storage/index.js';
+import { IntakeError, StorageFullError, storageFor, UploadCutError } from '../storage/index.js';
 
 // Hosted files are shown by <img> or downloaded; nothing in them may ever run as a page.
 const fileCsp = "default-src 'none'; style-src 'unsafe-inline'; sandbox";

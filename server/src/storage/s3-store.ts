@@ -9,7 +9,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { StorageTarget } from '../../config.js';
+import type { StorageTarget } from '../config.js';
 import { feed, Intake } from './intake.js';
 import type { ByteRange, FileStorage, IntakeRules, StagedFile } from './types.js';
 

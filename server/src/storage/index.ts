@@ -1,4 +1,4 @@
-import type { StorageTarget } from '../../config.js';
+import type { StorageTarget } from '../config.js';
 import { DirectoryStorage } from './file-store.js';
 import { S3Storage } from './s3-store.js';
 import type { FileStorage } from './types.js';
