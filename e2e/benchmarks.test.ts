@@ -1,8 +1,8 @@
 /**
- * The two benchmarks still run against the site as it is built now: each is started for a few
+ * The benchmarks still run against the site as it is built now: each is started for a few
  * seconds at a few connections, and every target must answer, without errors, through the whole
  * run. Their figures are not judged here (the share of the ceiling and flat memory need the full
- * run, `npm run bench:api` and `npm run bench:load`); what this catches is a script that no
+ * run, `npm run bench:api`, `bench:load` and `bench:files`); what this catches is a script that no
  * longer starts, as when the page stopped naming its entry script in a <script src>.
  */
 import assert from 'node:assert/strict';
@@ -70,6 +70,29 @@ describe('the benchmarks', () => {
       assert.equal(result.probe.contentEncoding, 'br', `${result.name} is served compressed`);
       assert.ok(result.totalRequests > 0, `${result.name}: no request answered\n${output}`);
       assert.deepEqual([result.errors, result.timeouts, result.non2xx], [0, 0, 0], `${result.name}\n${output}`);
+    }
+  });
+
+  test('bench:files uploads, verifies every download and measures the server beside nginx', () => {
+    type Side = { medianMBps: number; verified: boolean };
+    const { report, output } = runBenchmark<
+      | { name: 'slow clients'; completed: number; failures: unknown[] }
+      | { name: 'throughput'; server: Side | null; nginx: Side; ratio: number | null }
+    >('bench-files', { BENCH_FILE_MB: '8', BENCH_CLIENTS: '4', BENCH_CLIENT_KBPS: '8192', BENCH_ROUNDS: '1' });
+    assert.deepEqual(
+      report.results.map((result) => result.name),
+      ['slow clients', 'throughput'],
+      `the upload was refused?\n${output}`,
+    );
+    for (const result of report.results) {
+      if (result.name === 'slow clients') {
+        assert.equal(result.completed, 4, output);
+        assert.deepEqual(result.failures, [], output);
+      } else {
+        for (const side of [result.server, result.nginx]) {
+          assert.ok(side !== null && side.verified && side.medianMBps > 0, output);
+        }
+      }
     }
   });
 });
