@@ -52,13 +52,16 @@ const median = (values: number[]) => {
     : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 };
 
-/** Random bytes, so that nothing on the way can compress them; answers their SHA-256. */
+/** Random bytes, so that nothing on the way can compress them, behind a zip's signature, so
+ * that the server takes them as an APK (it checks a package's first bytes); answers their
+ * SHA-256. */
 function writeRandomFile(path: string, bytes: number): string {
   const hash = createHash('sha256');
   const block = 1024 * 1024;
   writeFileSync(path, '');
   for (let written = 0; written < bytes; written += block) {
     const data = randomBytes(Math.min(block, bytes - written));
+    if (written === 0) data.write('PK\x03\x04', 'latin1');
     hash.update(data);
     writeFileSync(path, data, { flag: 'a' });
   }
