@@ -1,7 +1,7 @@
 /**
  * `npm run budget`: the landing page's first load in each language (asked with `?lang=`), as the
  * real server sends it to a browser that accepts brotli: the page itself, every script and
- * stylesheet it names (its language's catalog among them, docs/architecture.md#page-load), and
+ * stylesheet it names (its language's catalog among them, docs/architecture.md#how-a-page-load-flows), and
  * every module the entry script imports statically (what the browser must fetch before the site
  * runs). Lazy chunks, images and API calls are not counted. Prints the breakdown of each; exits 1
  * when any language is over the budget.

@@ -58,7 +58,7 @@ export function cookieLanguage(header: string | undefined): string | null {
 }
 
 /** The file the build writes the page in `language` to, under the site's build folder: the
- * default's is index.html (docs/architecture.md#page-load). */
+ * default's is index.html (docs/architecture.md#how-a-page-load-flows). */
 export function pageFileName(language: Language): string {
   return language === defaultLanguage ? 'index.html' : `index.${language}.html`;
 }
