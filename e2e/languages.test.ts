@@ -8,7 +8,14 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { contextOptions, launchBrowser } from './support/browser.js';
-import { assertNoProblems, holdScript, openPage, routeOf, untilParsed } from './support/page-helpers.js';
+import {
+  assertNoProblems,
+  holdScript,
+  openPage,
+  recordCspViolations,
+  routeOf,
+  untilParsed,
+} from './support/page-helpers.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
 
 const storageKey = 'chat-site.language';
@@ -225,6 +232,8 @@ describe('the page prerendered in the visitor’s language', () => {
     test(`a browser in ${locale} gets the landing page in ${language} in the first paint, which the script adopts`, async () => {
       const context = await browser.newContext(contextOptions('phone', { locale }));
       try {
+        // The page of each language is allowed its own inline scripts (server/src/page/csp.ts).
+        const violations = await recordCspViolations(context);
         const page = await context.newPage();
         const problems: string[] = [];
         page.on('pageerror', (error) => problems.push(error.message));
@@ -253,6 +262,7 @@ describe('the page prerendered in the visitor’s language', () => {
         );
         assert.ok(adopted, 'the first painted tagline was kept (hydrated), not drawn again');
         assert.deepEqual(problems, []);
+        assert.deepEqual(violations, []);
       } finally {
         await context.close();
       }
