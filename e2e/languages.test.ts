@@ -1,5 +1,6 @@
 /** Languages: the switcher, ?lang=, the stored choice, the browser's languages, <html lang>,
- * the title, dates per language, and catalogs that all carry the same keys. */
+ * the title, dates per language, catalogs that all carry the same keys, and the page the server
+ * prerenders in the visitor's language. */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +8,14 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { contextOptions, launchBrowser } from './support/browser.js';
-import { assertNoProblems, openPage, routeOf } from './support/page-helpers.js';
+import {
+  assertNoProblems,
+  holdScript,
+  openPage,
+  recordCspViolations,
+  routeOf,
+  untilParsed,
+} from './support/page-helpers.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
 
 const storageKey = 'chat-site.language';
@@ -197,6 +205,118 @@ describe('choosing a language', () => {
       await assertLanguage(page, 'zh-TW');
     } finally {
       await context.close();
+    }
+  });
+});
+
+describe('the page prerendered in the visitor’s language', () => {
+  /** The page as first painted, before the site's script (held back) runs: its language, and
+   * whether the prerendered landing page is on screen in it. */
+  async function firstPaint(page: Page, url: string) {
+    const release = await holdScript(page);
+    const response = await page.goto(url, untilParsed);
+    const seen = await page.evaluate(() => ({
+      lang: document.documentElement.lang,
+      running: document.documentElement.hasAttribute('data-running'),
+      off: document.documentElement.classList.contains('prerender-off'),
+      text: document.getElementById('root')?.innerText ?? '',
+    }));
+    return { release, response, ...seen };
+  }
+
+  const browsers: [string, Language][] = [
+    ['en-US', 'en'],
+    ['zh-HK', 'zh-TW'],
+  ];
+  for (const [locale, language] of browsers) {
+    test(`a browser in ${locale} gets the landing page in ${language} in the first paint, which the script adopts`, async () => {
+      const context = await browser.newContext(contextOptions('phone', { locale }));
+      try {
+        // The page of each language is allowed its own inline scripts (server/src/page/csp.ts).
+        const violations = await recordCspViolations(context);
+        const page = await context.newPage();
+        const problems: string[] = [];
+        page.on('pageerror', (error) => problems.push(error.message));
+        const first = await firstPaint(page, `${server.url}/`);
+        assert.equal(first.running, false, 'the script has not run');
+        assert.equal(first.lang, language);
+        assert.equal(first.off, false, 'the prerendered page is on');
+        assert.ok(first.text.includes(taglines[language]), first.text.slice(0, 200));
+        assert.match(String(first.response?.headers().vary), /accept-language/i);
+        // The script takes the page over by hydrating it: the tagline is the node first painted.
+        const marked = await page.evaluate((text) => {
+          const node = [...document.querySelectorAll('p, h1, h2, span')].find((el) => el.textContent === text);
+          if (node) (node as Element & { firstPainted?: boolean }).firstPainted = true;
+          return node !== undefined;
+        }, taglines[language]);
+        assert.ok(marked, 'the tagline is an element of its own');
+        first.release();
+        await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
+        await assertLanguage(page, language);
+        const adopted = await page.evaluate(
+          (text) =>
+            [...document.querySelectorAll('p, h1, h2, span')].some(
+              (el) => el.textContent === text && (el as Element & { firstPainted?: boolean }).firstPainted === true,
+            ),
+          taglines[language],
+        );
+        assert.ok(adopted, 'the first painted tagline was kept (hydrated), not drawn again');
+        assert.deepEqual(problems, []);
+        assert.deepEqual(violations, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('choosing a language sets the cookie: the next load comes prerendered in it', async () => {
+    const open = await openPage(browser, 'desktop');
+    try {
+      const { page, context } = open;
+      await page.goto(`${server.url}/#/`);
+      await assertLanguage(page, 'zh-CN');
+      await page.getByRole('combobox', { name: '语言' }).selectOption('en');
+      await assertLanguage(page, 'en');
+      const cookie = (await context.cookies()).find((entry) => entry.name === 'lang');
+      assert.equal(cookie?.value, 'en');
+      assert.equal(cookie?.path, '/');
+      assert.equal(cookie?.sameSite, 'Lax');
+      assert.ok((cookie?.expires ?? 0) > Date.now() / 1000 + 364 * 24 * 3600, 'kept a year');
+
+      const next = await context.newPage();
+      const first = await firstPaint(next, `${server.url}/#/`);
+      assert.equal(first.running, false);
+      assert.equal(first.lang, 'en', 'the server sent the English page for the cookie');
+      assert.equal(first.off, false);
+      assert.ok(first.text.includes(taglines.en));
+      first.release();
+      await assertLanguage(next, 'en');
+      assertNoProblems(open);
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('a choice stored without the cookie still wins: the default page is turned off, then the cookie is written', async () => {
+    const open = await openPage(browser, 'desktop', { prerendered: true, localStorage: { [storageKey]: 'zh-TW' } });
+    try {
+      const { page, context } = open;
+      const first = await firstPaint(page, `${server.url}/`);
+      assert.equal(first.lang, 'zh-CN', 'the server knows no choice yet');
+      assert.equal(first.off, true, 'the boot script turned the zh-CN page off');
+      first.release();
+      await assertLanguage(page, 'zh-TW');
+      await page.waitForFunction(() => document.cookie.includes('lang=zh-TW'));
+      assert.equal((await context.cookies()).find((entry) => entry.name === 'lang')?.value, 'zh-TW');
+
+      const again = await firstPaint(page, `${server.url}/`);
+      assert.equal(again.lang, 'zh-TW');
+      assert.equal(again.off, false, 'prerendered in the stored choice now');
+      again.release();
+      await assertLanguage(page, 'zh-TW');
+      assertNoProblems(open);
+    } finally {
+      await open.close();
     }
   });
 });

@@ -12,9 +12,9 @@
  * score: LCP element, long tasks, layout shifts).
  * `--lcp-path` prints, after each page on mobile, the simulated chain its LCP waited for
  * (scripts/lcp-path.ts); `--tbt-tasks`, the tasks its blocking time came from
- * (scripts/blocking-tasks.ts). `--lang` (default zh-CN) is the browser's language: the site's visitors are mostly in China,
- * and the language decides what they get first (the landing page is prerendered in zh-CN; a
- * visitor whose browser asks for English waits for the script and the English catalog).
+ * (scripts/blocking-tasks.ts). `--lang` (default zh-CN) is the browser's language, sent as its
+ * Accept-Language: the server answers the page prerendered in it (docs/behaviour.md#languages),
+ * which the audit checks before it starts; `--lang en` and `--lang zh-TW` must score as zh-CN.
  * `--throttling devtools` loads each page on a network and CPU that Chromium really slows down
  * (the preset's own figures) and reports what it measured, where the default estimates the slow
  * load from a fast one (Lighthouse's Lantern simulation, what PageSpeed Insights reports): a
@@ -24,6 +24,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launch } from 'chrome-launcher';
+import { pickLanguage } from '@chat-site/contract';
 import lighthouse, { desktopConfig, type Config, type Flags } from 'lighthouse';
 import { chromiumFlags, chromiumPath } from '../e2e/support/browser.js';
 import { repoRoot, startServer } from '../e2e/support/server.js';
@@ -101,6 +102,8 @@ async function audit(url: string, port: number, config: Config | undefined): Pro
     onlyCategories: [...categories],
     output: 'json',
     throttlingMethod: values.throttling as 'simulate' | 'devtools',
+    // As the browser's language asks (--accept-lang), whatever Lighthouse's emulation sends.
+    extraHeaders: { 'Accept-Language': values.lang },
   };
   const result = await lighthouse(url, flags, config);
   if (result === undefined) throw new Error(`Lighthouse gave no result for ${url}`);
@@ -154,11 +157,19 @@ async function auditWithRetries(url: string, port: number, config: Config | unde
 }
 
 const server = await startServer();
+const expected = pickLanguage(null, null, [values.lang]);
+const answered = /<html lang="([^"]+)"/.exec(
+  await (await fetch(server.url, { headers: { 'accept-language': values.lang } })).text(),
+)?.[1];
+if (answered !== expected) {
+  await server.stop();
+  throw new Error(`a browser asking for ${values.lang} got the page in ${answered ?? 'no language'}, not ${expected}`);
+}
 const chrome = await launch({
   chromePath: chromiumPath,
   chromeFlags: [...chromiumFlags, `--lang=${values.lang}`, `--accept-lang=${values.lang}`],
 });
-console.log(`auditing as a visitor whose browser asks for ${values.lang}`);
+console.log(`auditing as a visitor whose browser asks for ${values.lang}: the page prerendered in ${expected}`);
 let calibration: Awaited<ReturnType<typeof calibrateCpuSlowdown>> | null = null;
 const report: { page: string; preset: string; median: Omit<Run, 'lost'>; runs: Run[] }[] = [];
 try {

@@ -189,6 +189,9 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
       index: false,
       preCompressed: true,
       cacheControl: false,
+      // The bare pages of the other languages (index.en.html …) are templates: the page routes
+      // send them filled in, at / (page/routes.ts).
+      allowedPath: (path) => !/^\/index\.[\w-]+\.html$/.test(path),
       setHeaders: (res, path) => {
         const hashed = /[/\\]assets[/\\]/.test(path);
         res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');

@@ -207,6 +207,13 @@ describe('the page and assets of a built site', () => {
     assert.equal(plain.body, script);
   });
 
+  test('a build with no page in a language sends the default’s page for it (its boot script turns it off)', async () => {
+    const res = await t.app.inject({ url: '/?lang=en', headers: { 'accept-language': 'en' } });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /<html lang="zh-CN">/);
+    assert.equal(res.headers.etag, (await t.app.inject('/')).headers.etag, 'the same answer');
+  });
+
   test('other static files are cached briefly', async () => {
     const res = await t.app.inject('/favicon.svg');
     assert.equal(res.statusCode, 200);
@@ -267,6 +274,111 @@ describe('a built page with inline boot script and stylesheet, and a prerendered
     assert.ok(meta.includes('Nova &lt;Chat&gt; &amp; \\&quot;Co\\&quot; $&#39; $&amp; $`'), meta);
     assert.match(body, /<a href="https:\/\/web\.nova\.example\/\?a=1&amp;b=2">/);
     assert.match(body, /<p><\/p>/, 'a setting that is not text leaves nothing');
+  });
+});
+
+describe('the page in the visitor’s language', () => {
+  let t: TestApp;
+  const sha = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  const boot = (language: string) => `document.documentElement.dataset.built=${JSON.stringify(language)};`;
+  // Over 1 KB, as the real pages are, so that they are compressed.
+  const filler = '<p>prerendered</p>'.repeat(100);
+  before(async () => {
+    const webRoot = mkdtempSync(join(tmpdir(), 'web-dist-'));
+    // What the build writes (web/build/prerender.ts): one page per language.
+    for (const [file, language] of [
+      ['index.html', 'zh-CN'],
+      ['index.zh-TW.html', 'zh-TW'],
+      ['index.en.html', 'en'],
+    ] as const) {
+      writeFileSync(
+        join(webRoot, file),
+        `<!doctype html><html lang="${language}"><head><script>${boot(language)}</script></head>` +
+          `<body><div id="root">${filler}</div></body></html>`,
+      );
+    }
+    t = await startTestApp({ env: { WEB_ROOT: webRoot } });
+  });
+  after(() => t.close());
+
+  const langOf = (html: string) => /<html lang="([^"]+)"/.exec(html)?.[1];
+  const ask = async (url: string, headers: Record<string, string> = {}) => {
+    const res = await t.app.inject({ url, headers });
+    assert.equal(res.statusCode, 200);
+    return res;
+  };
+
+  test('Accept-Language picks the page by q-value; any Chinese of Taiwan, Hong Kong, Macau or Hant is zh-TW', async () => {
+    const cases: [string | undefined, string][] = [
+      [undefined, 'zh-CN'],
+      ['en-US,en;q=0.9', 'en'],
+      ['fr-FR, zh-HK;q=0.5, en;q=0.4', 'zh-TW'],
+      ['en;q=0.1, zh-Hant;q=0.2', 'zh-TW'],
+      ['zh-SG, en;q=0.9', 'zh-CN'],
+      ['en;q=0, zh-MO;q=0.1', 'zh-TW'],
+      ['fr, de;q=0.5', 'zh-CN'],
+    ];
+    for (const [header, expected] of cases) {
+      const res = await ask('/', header === undefined ? {} : { 'accept-language': header });
+      assert.equal(langOf(res.body), expected, String(header));
+    }
+  });
+
+  test('`?lang=` beats the cookie, which beats Accept-Language; values the site does not speak are skipped', async () => {
+    const english = { 'accept-language': 'en' };
+    assert.equal(langOf((await ask('/', { ...english, cookie: 'a=1; lang=zh-TW' })).body), 'zh-TW');
+    assert.equal(langOf((await ask('/?lang=zh-CN', { ...english, cookie: 'lang=zh-TW' })).body), 'zh-CN');
+    assert.equal(langOf((await ask('/index.html?lang=en', { cookie: 'lang=zh-TW' })).body), 'en');
+    assert.equal(langOf((await ask('/?lang=fr', { ...english, cookie: 'lang=zh-TW' })).body), 'zh-TW');
+    assert.equal(langOf((await ask('/', { ...english, cookie: 'lang=klingon' })).body), 'en');
+    assert.equal(langOf((await ask('/?lang=en&lang=zh-TW')).body), 'en', 'the first, as the site reads it');
+  });
+
+  test('the page varies by Accept-Language and Cookie, beside Accept-Encoding, each named once', async () => {
+    for (const encoding of ['br', 'gzip', undefined]) {
+      const res = await ask('/', encoding === undefined ? {} : { 'accept-encoding': encoding });
+      const vary = String(res.headers.vary)
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .sort();
+      assert.deepEqual(vary, ['accept-encoding', 'accept-language', 'cookie'], String(encoding));
+    }
+  });
+
+  test('each language’s page is kept and compressed once, with an ETag of its own and its own CSP hashes', async () => {
+    // Asked once each first, so that the cache holds them all.
+    const variants = { 'zh-CN': 'zh-CN', 'zh-TW': 'zh-HK', en: 'en-GB' } as const;
+    for (const header of Object.values(variants))
+      await ask('/', { 'accept-language': header, 'accept-encoding': 'br' });
+    const held = t.app.readCache.entries;
+    const etags = new Map<string, string>();
+    for (const [language, header] of Object.entries(variants)) {
+      const asks: Record<string, string>[] = [
+        { 'accept-language': header, 'accept-encoding': 'br' },
+        { cookie: `lang=${language}`, 'accept-encoding': 'br' },
+        { 'accept-language': `fr, ${header};q=0.5` },
+      ];
+      for (const [n, headers] of asks.entries()) {
+        const res = await ask('/', headers);
+        const body =
+          res.headers['content-encoding'] === 'br' ? brotliDecompressSync(res.rawPayload).toString() : res.body;
+        assert.equal(langOf(body), language);
+        assert.equal(cspOf(res.headers).get('script-src'), `'self' ${sha(boot(language))}`);
+        if (n === 0) etags.set(language, String(res.headers.etag));
+        assert.equal(res.headers.etag, etags.get(language), `${language} is one answer`);
+      }
+      const again = await t.app.inject({
+        url: '/',
+        headers: { 'accept-language': header, 'if-none-match': etags.get(language) ?? '' },
+      });
+      assert.equal(again.statusCode, 304);
+    }
+    assert.equal(new Set(etags.values()).size, 3, 'three pages, three ETags');
+    assert.equal(t.app.readCache.entries, held, 'no new copy for a language asked again');
+  });
+
+  test('the bare page files of the other languages are not served as they are', async () => {
+    for (const url of ['/index.en.html', '/index.zh-TW.html']) assert.equal((await t.app.inject(url)).statusCode, 404);
   });
 });
 

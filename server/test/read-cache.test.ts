@@ -91,7 +91,8 @@ describe('answers from memory, in-process', () => {
     assert.deepEqual(JSON.parse(gunzipSync(gz.rawPayload).toString()), json);
     for (const answer of [br, gz]) {
       assert.equal(answer.headers.etag, plain.headers.etag);
-      assert.equal(answer.headers.vary, 'accept-encoding');
+      // Added to what the CORS plugin set there, not in its place.
+      assert.equal(answer.headers.vary, 'Origin, accept-encoding');
       assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
       assert.equal(answer.headers['cache-control'], 'no-cache');
       assert.equal(answer.headers['access-control-allow-origin'], '*');

@@ -5,11 +5,15 @@ import {
   earlyCallAttribute,
   earlyRowsAttribute,
   earlyScriptAttribute,
+  entryScriptsMetaName,
   escapeHtml,
   hostAttribute,
+  languages,
   markedSettings,
+  pageFileName,
   prerenderAttribute,
   primaryHostFrame,
+  type Language,
   rootId,
   routeAttribute,
   scriptsAttribute,
@@ -48,8 +52,12 @@ const screens: Record<string, Screen> = {
   },
 };
 
+const emptyRoot = `<div id="${rootId}"></div>`;
+
 /** What the server-side build of src/app/prerender.tsx exports. */
 interface Prerender {
+  chooseLanguage(language: Language): Promise<void>;
+  title(): string;
   render(path: string, options?: { primaryHost: boolean }): Promise<string>;
   renderEarlyList(): Promise<string>;
   renderEarlyCards(): Promise<Record<string, string>>;
@@ -97,10 +105,45 @@ async function loadPrerender(root: string): Promise<Prerender> {
   return (await import(pathToFileURL(join(ssrDir, 'prerender.js')).href)) as Prerender;
 }
 
+/** The URL of the chunk that holds `language`'s catalog, when it is not in the entry (the
+ * default's is). */
+function catalogScript(bundle: OutputBundle, language: Language): string[] {
+  const chunk = Object.values(bundle).find(
+    (item): item is OutputChunk =>
+      item.type === 'chunk' &&
+      !item.isEntry &&
+      item.facadeModuleId?.endsWith(`/src/config/messages.${language}.ts`) === true,
+  );
+  return chunk === undefined ? [] : [`/${chunk.fileName}`];
+}
+
+/**
+ * The page of one language: `<html lang>`, the title, and the language's catalog, when it is a
+ * chunk of its own, started with the site's script (<meta name="entry-scripts">) rather than
+ * after it.
+ */
+function languagePage(page: string, language: Language, title: string, catalog: string[]): string {
+  const lang = /<html lang="[^"]*"/;
+  const titleTag = /<title>[^<]*<\/title>/;
+  const scripts = new RegExp(`(<meta name="${entryScriptsMetaName}" content=")([^"]*)"`);
+  for (const [name, pattern] of [
+    ['<html lang>', lang],
+    ['<title>', titleTag],
+    [entryScriptsMetaName, scripts],
+  ] as const) {
+    if (!pattern.test(page)) throw new Error(`index.html has no ${name} to write the language into`);
+  }
+  return page
+    .replace(lang, `<html lang="${language}"`)
+    .replace(titleTag, () => `<title>${escapeHtml(title)}</title>`)
+    .replace(scripts, (_whole, start: string, list: string) => `${start}${[list, ...catalog].join(' ')}"`);
+}
+
 /**
  * Writes the landing page and the other screens' first frames (src/app/prerender.tsx) into the
- * built index.html, so a first paint needs no script, and builds the scripts that draw a screen
- * from the early answers. src/boot-route.ts puts a route's frame on screen and reads what the
+ * built index.html, and into a copy of it for each other language (pageFileName), so a first
+ * paint needs no script in any language (the server picks the page: server/src/page/routes.ts),
+ * and builds the scripts that draw a screen from the early answers. src/boot-route.ts puts a route's frame on screen and reads what the
  * frame's template names: its code, its first API call, its early drawing script.
  */
 export function prerenderPages(): Plugin {
@@ -117,54 +160,74 @@ export function prerenderPages(): Plugin {
       sequential: true,
       order: 'pre',
       handler: async (_options, bundle) => {
-        const { render, renderEarlyList, renderEarlyCards } = await loadPrerender(root);
-        // The download cards' script carries the sample cards it copies.
-        const earlyScripts = {
-          'src/early-download.ts': await buildClassicScript(root, 'src/early-download.ts', {
-            outDir,
-            define: { __EARLY_CARDS__: JSON.stringify(await renderEarlyCards()) },
-          }),
-          'src/early-list.ts': await buildClassicScript(root, 'src/early-list.ts', { outDir }),
-        };
+        const prerender = await loadPrerender(root);
         const indexFile = join(outDir, 'index.html');
         const page = readFileSync(indexFile, 'utf8');
-        const empty = `<div id="${rootId}"></div>`;
-        if (!page.includes(empty)) throw new Error(`${indexFile} has no ${empty} to prerender into`);
-        // React puts the preloads it wants (the pictures it sees) before the markup. The landing
-        // page's belong in <head>; the client, which hydrates that markup, renders no such
-        // element. Another route's would load its pictures on every visit to any page.
-        const renderFrame = async (path: string, options?: { primaryHost: boolean }) => {
-          const html = await render(path, options);
-          const preloads = /^(?:<link [^>]*>)*/.exec(html)?.[0] ?? '';
-          return { preloads, frame: `<div ${prerenderAttribute}="${path}">${html.slice(preloads.length)}</div>` };
-        };
-        const landing = await renderFrame('/');
-        let body = `<div id="${rootId}">${landing.frame}</div>`;
-        for (const [path, screen] of Object.entries(screens)) {
-          // Inert until src/boot-route.ts picks it: its pictures load only on its own route. A
-          // screen that differs on the primary domain has a second frame for it, which
-          // boot-route.ts picks where the server marked the page's root (primary-host).
-          const early = screen.early && ` ${earlyScriptAttribute}="/${earlyScripts[screen.early].fileName}"`;
-          const names =
-            `${routeAttribute}="${path}" ${scriptsAttribute}="${screenScripts(bundle, screen.module).join(' ')}"` +
-            ` ${earlyCallAttribute}="${escapeHtml(screen.earlyCall)}"${early ?? ''}`;
-          // The announcements screen also carries sample rows of its list, which src/early-list.ts
-          // copies to draw the list from its early answer on a phone.
-          const rows =
-            screen.early === 'src/early-list.ts'
-              ? `<template ${earlyRowsAttribute}>${await renderEarlyList()}</template>`
-              : '';
-          body += `<template ${names}>${(await renderFrame(path)).frame}${rows}</template>`;
-          if (screen.primaryHost === true) {
-            const primary = await renderFrame(path, { primaryHost: true });
-            body += `<template ${names} ${hostAttribute}="${primaryHostFrame}">${primary.frame}</template>`;
-          }
+        if (!page.includes(emptyRoot)) throw new Error(`${indexFile} has no ${emptyRoot} to prerender into`);
+        const earlyList = await buildClassicScript(root, 'src/early-list.ts', { outDir });
+        for (const language of languages) {
+          await prerender.chooseLanguage(language);
+          const pageIn = await renderLanguage(prerender, bundle, { root, outDir }, page, earlyList.fileName);
+          const catalog = catalogScript(bundle, language);
+          writeFileSync(
+            join(outDir, pageFileName(language)),
+            languagePage(pageIn, language, prerender.title(), catalog),
+          );
         }
-        writeFileSync(
-          indexFile,
-          page.replace('</head>', () => `${landing.preloads}\n</head>`).replace(empty, () => body),
-        );
       },
     },
   };
+}
+
+/**
+ * The built page with every frame in the language prerender.chooseLanguage set, and the download
+ * cards' script for it, which carries the sample cards it copies (so one per language).
+ */
+async function renderLanguage(
+  { render, renderEarlyList, renderEarlyCards }: Prerender,
+  bundle: OutputBundle,
+  dirs: { root: string; outDir: string },
+  page: string,
+  earlyList: string,
+): Promise<string> {
+  const earlyScripts = {
+    'src/early-download.ts': (
+      await buildClassicScript(dirs.root, 'src/early-download.ts', {
+        outDir: dirs.outDir,
+        define: { __EARLY_CARDS__: JSON.stringify(await renderEarlyCards()) },
+      })
+    ).fileName,
+    'src/early-list.ts': earlyList,
+  };
+  // React puts the preloads it wants (the pictures it sees) before the markup. The landing
+  // page's belong in <head>; the client, which hydrates that markup, renders no such
+  // element. Another route's would load its pictures on every visit to any page.
+  const renderFrame = async (path: string, options?: { primaryHost: boolean }) => {
+    const html = await render(path, options);
+    const preloads = /^(?:<link [^>]*>)*/.exec(html)?.[0] ?? '';
+    return { preloads, frame: `<div ${prerenderAttribute}="${path}">${html.slice(preloads.length)}</div>` };
+  };
+  const landing = await renderFrame('/');
+  let body = `<div id="${rootId}">${landing.frame}</div>`;
+  for (const [path, screen] of Object.entries(screens)) {
+    // Inert until src/boot-route.ts picks it: its pictures load only on its own route. A
+    // screen that differs on the primary domain has a second frame for it, which
+    // boot-route.ts picks where the server marked the page's root (primary-host).
+    const early = screen.early && ` ${earlyScriptAttribute}="/${earlyScripts[screen.early]}"`;
+    const names =
+      `${routeAttribute}="${path}" ${scriptsAttribute}="${screenScripts(bundle, screen.module).join(' ')}"` +
+      ` ${earlyCallAttribute}="${escapeHtml(screen.earlyCall)}"${early ?? ''}`;
+    // The announcements screen also carries sample rows of its list, which src/early-list.ts
+    // copies to draw the list from its early answer on a phone.
+    const rows =
+      screen.early === 'src/early-list.ts'
+        ? `<template ${earlyRowsAttribute}>${await renderEarlyList()}</template>`
+        : '';
+    body += `<template ${names}>${(await renderFrame(path)).frame}${rows}</template>`;
+    if (screen.primaryHost === true) {
+      const primary = await renderFrame(path, { primaryHost: true });
+      body += `<template ${names} ${hostAttribute}="${primaryHostFrame}">${primary.frame}</template>`;
+    }
+  }
+  return page.replace('</head>', () => `${landing.preloads}\n</head>`).replace(emptyRoot, () => body);
 }

@@ -24,10 +24,13 @@ import type { Plugin } from 'vite';
  */
 export const cachePrefix = 'chat-site-shell-';
 
+/** The bare pages, index.html and one per other language (index.en.html …): the page is cached
+ * as `/`, as the server fills it with the site's settings and picks its language. */
+const isPage = (path: string) => /^index(\.[\w-]+)?\.html$/.test(path);
+
 /** Files that are not part of the shell: compressed twins (the browser asks for the plain name),
- * the worker itself, and the bare index.html (the page is cached as `/`, as the server fills
- * it with the site's settings). */
-const skipped = (path: string) => /\.(br|gz|map)$/.test(path) || path === 'sw.js' || path === 'index.html';
+ * the worker itself, and the bare pages. */
+const skipped = (path: string) => /\.(br|gz|map)$/.test(path) || path === 'sw.js' || isPage(path);
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir)
@@ -102,11 +105,10 @@ self.addEventListener('fetch', (event) => {
 /** Writes `outDir`/sw.js for the files built there; answers the cache name. Exported for the
  * browser test that deploys a second build. */
 export function writeServiceWorker(outDir: string): string {
-  const files = filesUnder(outDir)
-    .map((path) => relative(outDir, path).split(sep).join('/'))
-    .filter((path) => !skipped(path));
+  const all = filesUnder(outDir).map((path) => relative(outDir, path).split(sep).join('/'));
+  const files = all.filter((path) => !skipped(path));
   const hash = createHash('sha256');
-  for (const path of [...files, 'index.html']) {
+  for (const path of [...files, ...all.filter(isPage)]) {
     hash.update(`${path}\0`);
     hash.update(readFileSync(join(outDir, path)));
   }

@@ -34,7 +34,7 @@ import { knownApiAddrs, lastApiAddr } from './lib/api-addrs';
 import { apiCalls, apiUrl, fetchApi } from './lib/api-calls';
 import { setEarlyAnswers, type EarlyAnswers } from './lib/early-answers';
 import { routePath } from './lib/route-path';
-import { storageKeys, writeString } from './lib/storage';
+import { rememberLanguage } from './lib/language-choice';
 
 const root = document.documentElement;
 const app = document.getElementById(rootId) as HTMLElement;
@@ -105,7 +105,7 @@ document.addEventListener('change', (event) => {
   const target = event.target as HTMLSelectElement | null;
   if (running() || target?.tagName !== 'SELECT' || !target.closest('header')) return;
   root.setAttribute(earlyLanguageAttribute, target.value);
-  writeString(storageKeys.language, target.value);
+  rememberLanguage(target.value);
   root.classList.add(prerenderOffClass);
   start();
 });

@@ -4,9 +4,11 @@
  * sequence: docs/architecture.md#boot-sequence.
  * 1. Puts the stored theme on the page root, so a light-theme visitor never sees a dark flash:
  *    the site's own rule (features/theme/theme.ts), which its script applies again.
- * 2. Turns the prerendered pages off (index.html carries them in the default language, simplified
- *    Chinese) when the visitor will get another one (lib/language-pick.ts); the site's script
- *    then renders the screen in that language. src/boot-route.ts does the rest.
+ * 2. Turns the prerendered pages off when the visitor will get another language than the one the
+ *    server sent them in (its <html lang>): the server picks by `?lang=`, the language cookie and
+ *    Accept-Language, while this also sees a `?lang=` in the hash and a choice stored without the
+ *    cookie (lib/language-pick.ts). The site's script then renders the screen in that language.
+ *    src/boot-route.ts does the rest.
  * 3. Hides the prerendered landing page on any other route. On a slow network the page arrives
  *    in pieces and the browser paints what it has, before src/boot-route.ts (at the end of
  *    <body>) swaps in the route's own frame: the landing page would flash up, and its lazy
@@ -14,7 +16,7 @@
  */
 import { offLandingClass, prerenderOffClass } from '@chat-site/contract';
 import { applyTheme, storedTheme } from './features/theme/theme';
-import { defaultLanguage, languageFromUrl, pickLanguage } from './lib/language-pick';
+import { defaultLanguage, languageFromUrl, languageOf, pickLanguage } from './lib/language-pick';
 import { routePath } from './lib/route-path';
 import { readString, storageKeys } from './lib/storage';
 
@@ -25,5 +27,5 @@ const language = pickLanguage(
   readString(storageKeys.language),
   navigator.languages ?? [],
 );
-if (language !== defaultLanguage) root.classList.add(prerenderOffClass);
+if (language !== (languageOf(root.lang) ?? defaultLanguage)) root.classList.add(prerenderOffClass);
 if (routePath() !== '/') root.classList.add(offLandingClass);

@@ -54,7 +54,8 @@ async function draw(early: EarlyAnswers): Promise<void> {
     if (!item.pinned) mark?.remove();
     if (title) title.textContent = item.title;
     const date = field(row, 'date');
-    if (date) date.textContent = formatDate(item.createdAt);
+    // In the language the page was prerendered in, which is the visitor's (or prerender-off).
+    if (date) date.textContent = formatDate(item.createdAt, root.lang);
     row.querySelector('a')?.setAttribute('href', hashHref(paths.announcement(item.id)));
     return row;
   });

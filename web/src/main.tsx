@@ -13,7 +13,7 @@ import { App, preloadRoute } from './app/app';
 import { applyTheme, storedTheme } from './features/theme/theme';
 import { LanguageRoot } from './features/language/language-root';
 import { beginHydration } from './lib/hydrated';
-import { currentLanguage, defaultLanguage, initLanguage } from './lib/i18n';
+import { currentLanguage, defaultLanguage, initLanguage, languageOf } from './lib/i18n';
 import { routePath } from './lib/route-path';
 import { registerServiceWorker } from './lib/service-worker';
 import './styles.css';
@@ -24,6 +24,8 @@ applyTheme(storedTheme());
 // answers it until then).
 document.documentElement.setAttribute(runningAttribute, '');
 
+// The language the server prerendered the page in, before initLanguage sets the visitor's.
+const pageLanguage = languageOf(document.documentElement.lang) ?? defaultLanguage;
 const root = document.getElementById(rootId);
 if (root === null) throw new Error(`the page has no #${rootId} element`);
 preloadRoute(routePath());
@@ -88,7 +90,7 @@ void Promise.all([initLanguage(), nextTask()]).then(() => {
     root.firstElementChild?.getAttribute(prerenderAttribute) === '/' &&
     !document.documentElement.classList.contains(prerenderOffClass) &&
     routePath() === '/' &&
-    currentLanguage() === defaultLanguage;
+    currentLanguage() === pageLanguage;
   startTransition(() => {
     if (adopt) {
       beginHydration();

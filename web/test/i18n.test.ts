@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { afterEach, before, describe, test } from 'node:test';
 import {
   currentLanguage,
   defaultLanguage,
@@ -65,6 +65,8 @@ describe('pickLanguage', () => {
 });
 
 describe('t and setLanguage', () => {
+  // Every catalog is loaded on demand, the default's too (src/main.tsx renders after initLanguage).
+  before(() => setLanguage(defaultLanguage));
   afterEach(() => setLanguage(defaultLanguage));
 
   test('fills placeholders, and leaves one without a value as it is', () => {
@@ -82,6 +84,15 @@ describe('t and setLanguage', () => {
     await setLanguage('zh-TW', { remember: true });
     assert.equal(t('nav.download'), '下載');
     assert.equal(localStorage.getItem(storageKeys.language), 'zh-TW');
+  });
+
+  test('a remembered choice is also a cookie for the server, kept a year', async () => {
+    const doc = document as { cookie?: string };
+    delete doc.cookie;
+    await setLanguage('en');
+    assert.equal(doc.cookie, undefined, 'not remembered unless asked');
+    await setLanguage('en', { remember: true });
+    assert.equal(doc.cookie, 'lang=en; Path=/; Max-Age=31536000; SameSite=Lax');
   });
 
   test('a slower catalog does not override a later choice', async () => {

@@ -3,3 +3,4 @@ export * from './site-config.js';
 export * from './tolerant/index.js';
 export * from './page-names.js';
 export * from './prerender-marker.js';
+export * from './language.js';

@@ -218,7 +218,7 @@ export class ReadCache {
 
 async function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer) {
   reply.header('content-type', answer.type).header('etag', answer.etag);
-  if (answer.body.length >= compressFrom) reply.header('vary', 'accept-encoding');
+  if (answer.body.length >= compressFrom) addVary(reply, 'accept-encoding');
   if (matches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
   // HEAD gets the headers of the uncompressed answer: there is no body to decode.
   const encoding =
@@ -228,6 +228,18 @@ async function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: 
   if (encoding === undefined) return reply.send(answer.body);
   const data = await answer.compressed(encoding);
   return reply.header('content-encoding', encoding).send(data);
+}
+
+/** Adds `name` to the reply's Vary, keeping what the route set there (the page varies by language
+ * too: page/routes.ts). Lower case, as @fastify/compress looks for it. */
+export function addVary(reply: FastifyReply, name: string): void {
+  const held = reply.getHeader('vary');
+  const names = (Array.isArray(held) ? held.join(',') : String(held ?? ''))
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (!names.some((part) => part.toLowerCase() === name.toLowerCase())) names.push(name);
+  reply.header('vary', names.join(', '));
 }
 
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { escapeHtml, fillPrerenderMarkers, siteConfigMetaName, type SiteConfig } from '@chat-site/contract';
+import {
+  escapeHtml,
+  fillPrerenderMarkers,
+  languages,
+  pageFileName,
+  siteConfigMetaName,
+  type Language,
+  type SiteConfig,
+} from '@chat-site/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { withSmartAppBanner } from '../downloads/smart-app-banner.js';
 import type { RouteDeps } from '../lib/deps.js';
@@ -8,8 +16,10 @@ import { beforeHeadEnd } from '../lib/head-insert.js';
 import { isPrimaryHost } from '../lib/host-rule.js';
 import { withSiteHeadTags } from '../reach/head.js';
 import { getAppConfig, getRegionDocument } from '../settings/repository.js';
+import { addVary } from '../lib/read-cache.js';
 import { pageCsp } from './csp.js';
-import { inlineHashes } from './inline-hashes.js';
+import { inlineHashes, type InlineHashes } from './inline-hashes.js';
+import { pageLanguage } from './language.js';
 import { withPrimaryHostMark } from './primary-host.js';
 
 /** Shown at / until the site is built: proof that the server runs, with the API's entry points. */
@@ -32,32 +42,59 @@ export function renderPage(template: string, site: SiteConfig): string {
   return beforeHeadEnd(page, meta);
 }
 
-function readTemplate(webRoot: string, site: SiteConfig): string {
+function readTemplate(webRoot: string, file: string): string | null {
   try {
-    return readFileSync(join(webRoot, 'index.html'), 'utf8');
+    return readFileSync(join(webRoot, file), 'utf8');
   } catch {
-    return placeholderPage(site);
+    return null;
   }
 }
 
+interface LanguagePage {
+  page: string;
+  /** Of its own inline scripts and styles: the CSP of each language's page allows its own. */
+  inline: InlineHashes;
+}
+
+/** The page in each language the build prerendered (web/build/prerender.ts). A build without a
+ * language's page (or none at all) leaves that language out: it gets the default's page, which
+ * the boot script turns off for it (docs/architecture.md#boot-sequence). */
+function readPages(webRoot: string, site: SiteConfig): Map<Language, LanguagePage> {
+  const pages = new Map<Language, LanguagePage>();
+  for (const language of languages) {
+    const template = readTemplate(webRoot, pageFileName(language));
+    if (template !== null) pages.set(language, { page: renderPage(template, site), inline: inlineHashes(template) });
+  }
+  if (pages.size === 0) {
+    const template = placeholderPage(site);
+    pages.set(languages[0], { page: renderPage(template, site), inline: inlineHashes(template) });
+  }
+  return pages;
+}
+
 export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config, cache }) => {
-  const template = readTemplate(config.webRoot, config.site);
-  const page = renderPage(template, config.site);
-  const inline = inlineHashes(template);
+  const pages = readPages(config.webRoot, config.site);
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const [appConfig, region] = await Promise.all([getAppConfig(db.kysely), getRegionDocument(db.kysely)]);
     const primaryHost = isPrimaryHost(request.hostname, config.site);
+    // The language: `?lang=`, the visitor's choice (its cookie), Accept-Language, the default
+    // (docs/behaviour.md#languages). A shared cache must key the page by the headers it read.
+    const wanted = pageLanguage(request);
+    const language = pages.has(wanted) ? wanted : languages[0];
+    const { page, inline } = pages.get(language) as LanguagePage;
     reply
       .header('cache-control', 'no-cache')
       .header('content-security-policy', pageCsp(config.site, appConfig, region, inline));
+    addVary(reply, 'accept-language');
+    addVary(reply, 'cookie');
     // The page is compressed once at brotli's best quality, which no answer compressed per request
     // affords; so it must not differ by the raw Host header, or every new Host would cost that
     // again. It differs only on the primary domain; addresses in it are relative unless PUBLIC_URL
-    // names the origin (docs/behaviour.md#host-rules).
+    // names the origin (docs/behaviour.md#host-rules). One copy per language, for the same reason.
     return cache.send(
       request,
       reply,
-      `page ${primaryHost ? 'primary' : 'other'}`,
+      `page ${primaryHost ? 'primary' : 'other'} ${language}`,
       async () =>
         withPrimaryHostMark(
           withSmartAppBanner(withSiteHeadTags(page, config.site, config.publicUrl ?? ''), config.site, primaryHost),

@@ -1,6 +1,6 @@
 /**
- * The pages the build writes into index.html (web/build/prerender.ts), in the default
- * language, so a first paint needs no script. Each is the client's own route tree as its first
+ * The pages the build writes into index.html and its twin in each other language
+ * (web/build/prerender.ts), so a first paint needs no script. Each is the client's own route tree as its first
  * render shows it, before any API answer:
  * - the landing page, which the client hydrates (src/main.tsx). What the build cannot know waits
  *   for hydration (useHydrated): the footer, far below the fold. The header's member centre is
@@ -8,7 +8,8 @@
  * - the other screens' first frames, which src/boot-route.ts puts on screen for their routes and
  *   the client renders over. A screen that differs on the primary domain (the download screen,
  *   Android only there) also has a frame for that domain.
- * A visitor in another language gets none of them (src/boot.ts) and a fresh client render.
+ * The server sends the page in the visitor's language; a visitor whose script will pick another
+ * (src/boot.ts) gets none of them and a fresh client render.
  */
 import type { ReactNode } from 'react';
 import { prerender } from 'react-dom/static';
@@ -20,6 +21,7 @@ import { DownloadCard } from '../features/downloads/components/download-card';
 import { platforms } from '../lib/platform';
 import { prerenderForHost, siteConfig } from '../config/site-config';
 import { beginHydration } from '../lib/hydrated';
+import { setLanguage, t, type Language } from '../lib/i18n';
 import { Routes } from './app';
 
 async function html(tree: ReactNode): Promise<string> {
@@ -35,8 +37,16 @@ async function html(tree: ReactNode): Promise<string> {
   return new Response(prelude).text();
 }
 
+/** Makes `language` the one every following render speaks. */
+export function chooseLanguage(language: Language): Promise<void> {
+  return setLanguage(language);
+}
+
+/** The page's <title> in that language. */
+export const title = (): string => t('meta.title');
+
 /** The screen at `path` as first rendered on any host but the primary domain, or on that
- * domain when `primaryHost` says so. */
+ * domain when `primaryHost` says so, in the language chooseLanguage set. */
 export function render(path: string, { primaryHost = false } = {}): Promise<string> {
   beginHydration();
   prerenderForHost(primaryHost ? siteConfig.primaryDomain : '');

@@ -1,30 +1,35 @@
-import { earlyLanguageAttribute } from '@chat-site/contract';
+import { cookieLanguage, earlyLanguageAttribute } from '@chat-site/contract';
 import { useSyncExternalStore } from 'react';
-import { zhCN, type MessageKey, type Messages } from '../config/messages.zh-CN';
-import { defaultLanguage, languageFromUrl, pickLanguage, type Language } from './language-pick';
-import { readString, storageKeys, writeString } from './storage';
+import type { MessageKey, Messages } from '../config/messages.zh-CN';
+import { defaultLanguage, languageFromUrl, languageOf, pickLanguage, type Language } from './language-pick';
+import { rememberLanguage } from './language-choice';
+import { readString, storageKeys } from './storage';
 
 export { defaultLanguage, languageFromUrl, languageOf, languages, pickLanguage, type Language } from './language-pick';
 
-// The other catalogs are separate chunks, fetched only when a visitor chooses them.
+// Each catalog is a chunk of its own: the page in a language starts its catalog with the site's
+// script (web/build/prerender.ts), and no page loads the others until the visitor chooses one.
 const loaders: Record<Language, () => Promise<Messages>> = {
-  'zh-CN': () => Promise.resolve(zhCN),
+  'zh-CN': () => import('../config/messages.zh-CN').then((module) => module.zhCN),
   'zh-TW': () => import('../config/messages.zh-TW').then((module) => module.zhTW),
   en: () => import('../config/messages.en').then((module) => module.en),
 };
 
 let activeLanguage: Language = defaultLanguage;
-let active: Messages = zhCN;
+// None until initLanguage (or the build's prerender) has loaded one: nothing renders before.
+let active: Partial<Messages> = {};
 const listeners = new Set<() => void>();
 
 /** The text for `key`, with `{name}` placeholders filled from `values`. */
 export function t(key: MessageKey, values: Record<string, string | number> = {}): string {
-  return active[key].replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
+  return (active[key] ?? key).replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
 }
 
 export const currentLanguage = (): Language => activeLanguage;
 
 function applyToDocument(): void {
+  // The build renders the pages with each catalog in Node (src/app/prerender.tsx).
+  if (typeof document === 'undefined') return;
   document.documentElement.lang = activeLanguage;
   document.title = t('meta.title');
 }
@@ -35,7 +40,7 @@ let latestRequest = 0;
  * useLanguage. With `remember`, it is also the stored choice for the next visit. */
 export async function setLanguage(language: Language, { remember = false } = {}): Promise<void> {
   const request = ++latestRequest;
-  if (remember) writeString(storageKeys.language, language);
+  if (remember) rememberLanguage(language);
   const catalog = await loaders[language]();
   // A slower catalog must not override a later choice.
   if (request !== latestRequest) return;
@@ -91,7 +96,10 @@ export async function initLanguage(): Promise<void> {
     window.dispatchEvent(new HashChangeEvent('hashchange'));
   });
   try {
-    await setLanguage(language, { remember: fromUrl !== null || early !== null });
+    // A choice stored before the cookie existed is written again, cookie included, so that the
+    // server sends the next page prerendered in it.
+    const rememberedOnly = languageOf(stored) === language && cookieLanguage(document.cookie) === null;
+    await setLanguage(language, { remember: fromUrl !== null || early !== null || rememberedOnly });
   } catch {
     // The catalog chunk did not load (offline, or a deploy removed it): stay in the default.
     await setLanguage(defaultLanguage);
@@ -105,5 +113,7 @@ function subscribe(listener: () => void): () => void {
 
 /** The active language; the component re-renders when it changes. */
 export function useLanguage(): Language {
-  return useSyncExternalStore(subscribe, currentLanguage, () => defaultLanguage);
+  // The server snapshot is the active language too: the page being hydrated was prerendered in
+  // it (src/main.tsx adopts only a page in the visitor's language).
+  return useSyncExternalStore(subscribe, currentLanguage, currentLanguage);
 }
