@@ -18,7 +18,7 @@ import { repoRoot } from './support/repo-root.js';
 import { spawnServer } from './support/spawn-server.js';
 
 const megabytes = Number(process.env.UPLOAD_MB ?? 500);
-const token = 'upload-memory-token-0123456789';
+const token = 'upload-memory-token-0123456789abcdef';
 const work = mkdtempSync(join(tmpdir(), 'chat-site-upload-memory-'));
 
 const s3 = process.env.UPLOAD_STORE === 's3' ? await startTestS3() : undefined;
