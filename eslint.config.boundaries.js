@@ -17,7 +17,8 @@
  * top and may import anything in server/src. No source imports server/test.
  *
  * e2e/ and scripts/: nothing from server/test (the server's test helpers load its sources and
- * database drivers); e2e/support has what browser tests and scripts need.
+ * database drivers); e2e/support has what browser tests need, scripts/support what all three share (a free port, the
+ * repository root, the built server as a child process).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -104,7 +105,7 @@ const serverZones = [
   {
     target: ['e2e', 'scripts'],
     from: 'server/test',
-    message: "e2e/ and scripts/ do not reach into the server's tests: use e2e/support.",
+    message: "e2e/ and scripts/ do not reach into the server's tests: use e2e/support or scripts/support.",
   },
 ];
 

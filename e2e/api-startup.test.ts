@@ -172,25 +172,22 @@ describe('last used address is dead', () => {
   });
 
   for (const viewport of ['desktop', 'phone'] as const) {
-    test(`${viewport}: the list loads from the other known address, which becomes the last used one`, async () => {
+    test(`${viewport}: the list loads from the other known address, which becomes the last used one`, async (t) => {
       const v = await visit(viewport, { lastApiAddr: dead });
-      try {
-        await v.page.goto(`${server.url}/#/announcements`);
-        await assertRealList(v.page, server);
-        assert.equal(await storage(v.page, keys.lastApiAddr), server.url);
-        const apiAddrs = JSON.parse((await storage(v.page, keys.apiAddrs)) ?? '[]') as string[];
-        assert.equal(apiAddrs[0], server.url, 'the address in use heads the stored list');
+      t.after(() => v.close());
+      await v.page.goto(`${server.url}/#/announcements`);
+      await assertRealList(v.page, server);
+      assert.equal(await storage(v.page, keys.lastApiAddr), server.url);
+      const apiAddrs = JSON.parse((await storage(v.page, keys.apiAddrs)) ?? '[]') as string[];
+      assert.equal(apiAddrs[0], server.url, 'the address in use heads the stored list');
 
-        assert.equal(v.apiRequests[0]?.url, `${dead}/v1/ping`, 'the last used address is pinged first');
-        assert.ok(
-          v.apiRequests.some((request) => request.url.startsWith(`${server.url}/v1/bulletin/page`)),
-          'the list came from the real server',
-        );
-        assertEveryCallSendsOsWeb(v.apiRequests);
-        assert.deepEqual(v.watch.pageErrors, []);
-      } finally {
-        await v.close();
-      }
+      assert.equal(v.apiRequests[0]?.url, `${dead}/v1/ping`, 'the last used address is pinged first');
+      assert.ok(
+        v.apiRequests.some((request) => request.url.startsWith(`${server.url}/v1/bulletin/page`)),
+        'the list came from the real server',
+      );
+      assertEveryCallSendsOsWeb(v.apiRequests);
+      assert.deepEqual(v.watch.pageErrors, []);
     });
   }
 });
@@ -221,23 +218,20 @@ describe('every known address is dead, region documents answer', () => {
     );
   });
 
-  test('phone: the list loads from the address a region document names, and it is remembered', async () => {
+  test('phone: the list loads from the address a region document names, and it is remembered', async (t) => {
     const v = await visit('phone');
-    try {
-      await v.page.goto(`${server.url}/#/announcements`);
-      await assertRealList(v.page, server);
-      const apiAddrs = JSON.parse((await storage(v.page, keys.apiAddrs)) ?? '[]') as string[];
-      assert.ok(apiAddrs.includes(server.url), `api-addrs ${JSON.stringify(apiAddrs)} holds ${server.url}`);
-      assert.equal(await storage(v.page, keys.lastApiAddr), server.url);
-      assert.ok(
-        region.requests.some((request) => request.method === 'GET' && request.path === regionDocumentPath),
-        'the region document was fetched',
-      );
-      assertEveryCallSendsOsWeb(v.apiRequests);
-      assert.deepEqual(v.watch.pageErrors, []);
-    } finally {
-      await v.close();
-    }
+    t.after(() => v.close());
+    await v.page.goto(`${server.url}/#/announcements`);
+    await assertRealList(v.page, server);
+    const apiAddrs = JSON.parse((await storage(v.page, keys.apiAddrs)) ?? '[]') as string[];
+    assert.ok(apiAddrs.includes(server.url), `api-addrs ${JSON.stringify(apiAddrs)} holds ${server.url}`);
+    assert.equal(await storage(v.page, keys.lastApiAddr), server.url);
+    assert.ok(
+      region.requests.some((request) => request.method === 'GET' && request.path === regionDocumentPath),
+      'the region document was fetched',
+    );
+    assertEveryCallSendsOsWeb(v.apiRequests);
+    assert.deepEqual(v.watch.pageErrors, []);
   });
 });
 
@@ -250,37 +244,34 @@ describe('everything is dead', () => {
   });
 
   for (const viewport of ['phone', 'desktop'] as const) {
-    test(`${viewport}: the landing page still renders, without pinned strip or page errors`, async () => {
+    test(`${viewport}: the landing page still renders, without pinned strip or page errors`, async (t) => {
       const v = await visit(viewport);
-      try {
-        await v.page.goto(`${server.url}/#/`);
-        await v.watch.warned('API initialisation');
-        const hero = v.page.getByRole('heading', { level: 1 });
-        assert.equal((await hero.innerText()).trim(), siteConfig.productName);
-        const tiles = v.page.locator('#howItWorks li');
-        assert.equal(await tiles.count(), 6);
-        assert.deepEqual(
-          (await tiles.locator('h3').allInnerTexts()).map((text) => text.trim()),
-          featureTitles,
-        );
-        // Initialisation has ended with no address: nothing more will come for the strip.
-        await v.page.waitForTimeout(300);
-        assert.equal(await v.page.locator('section[aria-label="置顶公告"]').count(), 0, 'no pinned strip');
-        assert.equal(await v.page.getByText('置顶公告').count(), 0);
-        assert.equal(await v.page.getByRole('alert').count(), 0, 'the landing page shows no error');
+      t.after(() => v.close());
+      await v.page.goto(`${server.url}/#/`);
+      await v.watch.warned('API initialisation');
+      const hero = v.page.getByRole('heading', { level: 1 });
+      assert.equal((await hero.innerText()).trim(), siteConfig.productName);
+      const tiles = v.page.locator('#howItWorks li');
+      assert.equal(await tiles.count(), 6);
+      assert.deepEqual(
+        (await tiles.locator('h3').allInnerTexts()).map((text) => text.trim()),
+        featureTitles,
+      );
+      // Initialisation has ended with no address: nothing more will come for the strip.
+      await v.page.waitForTimeout(300);
+      assert.equal(await v.page.locator('section[aria-label="置顶公告"]').count(), 0, 'no pinned strip');
+      assert.equal(await v.page.getByText('置顶公告').count(), 0);
+      assert.equal(await v.page.getByRole('alert').count(), 0, 'the landing page shows no error');
 
-        await v.page.goto(`${server.url}/#/announcements`);
-        const alert = v.page.getByRole('alert');
-        await alert.waitFor({ state: 'visible', timeout: 5_000 });
-        assert.equal((await alert.innerText()).trim(), '获取公告列表失败');
-        assert.equal(await v.page.getByRole('navigation', { name: '平台公告', exact: true }).count(), 0);
-        const colour = await colours(v.page, '[role="alert"]');
-        assert.equal(colour.element, colour.danger, 'the error is painted in --danger');
-        assert.notEqual(colour.element, colour.text, 'the error is not in the normal text colour');
-        assert.deepEqual(v.watch.pageErrors, [], 'no uncaught page errors');
-      } finally {
-        await v.close();
-      }
+      await v.page.goto(`${server.url}/#/announcements`);
+      const alert = v.page.getByRole('alert');
+      await alert.waitFor({ state: 'visible', timeout: 5_000 });
+      assert.equal((await alert.innerText()).trim(), '获取公告列表失败');
+      assert.equal(await v.page.getByRole('navigation', { name: '平台公告', exact: true }).count(), 0);
+      const colour = await colours(v.page, '[role="alert"]');
+      assert.equal(colour.element, colour.danger, 'the error is painted in --danger');
+      assert.notEqual(colour.element, colour.text, 'the error is not in the normal text colour');
+      assert.deepEqual(v.watch.pageErrors, [], 'no uncaught page errors');
     });
   }
 });
@@ -305,35 +296,32 @@ describe('an address that accepts and never answers', () => {
     );
   });
 
-  test('desktop: the ping gives up after about 1 s, then the region documents lead to the list', async () => {
+  test('desktop: the ping gives up after about 1 s, then the region documents lead to the list', async (t) => {
     const v = await visit('desktop');
-    try {
-      const network = await recordNetwork(v.page);
-      const started = Date.now();
-      await v.page.goto(`${server.url}/#/announcements`);
-      await assertRealList(v.page, server, 8_000);
-      const took = Date.now() - started;
-      assert.ok(took <= 8_000, `loaded after ${took} ms, expected within 8 s`);
-      assert.ok(took >= 950, `loaded after ${took} ms, which cannot include a ~1 s wait`);
+    t.after(() => v.close());
+    const network = await recordNetwork(v.page);
+    const started = Date.now();
+    await v.page.goto(`${server.url}/#/announcements`);
+    await assertRealList(v.page, server, 8_000);
+    const took = Date.now() - started;
+    assert.ok(took <= 8_000, `loaded after ${took} ms, expected within 8 s`);
+    assert.ok(took >= 950, `loaded after ${took} ms, which cannot include a ~1 s wait`);
 
-      assert.ok(hanging.connections() >= 1, 'the hanging address was tried');
-      const ping = network.find((request) => request.url === `${hanging.url}/v1/ping`);
-      assert.ok(ping !== undefined, 'the hanging address was pinged');
-      assert.ok(ping.failedAt !== undefined, 'the hanging ping was given up');
-      const gaveUpAfter = ping.failedAt - ping.startedAt;
-      assert.ok(gaveUpAfter >= 900, `the ping was given up after ${gaveUpAfter} ms, expected about 1 s`);
-      assert.ok(gaveUpAfter <= 5_000, `the ping was given up after ${gaveUpAfter} ms, expected about 1 s`);
-      const regionFetch = network.find((request) => request.url.endsWith(regionDocumentPath));
-      assert.ok(regionFetch !== undefined, 'a region document was fetched');
-      const waited = regionFetch.startedAt - ping.startedAt;
-      assert.ok(waited >= 900, `region documents were fetched ${waited} ms after the ping, expected after ~1 s`);
+    assert.ok(hanging.connections() >= 1, 'the hanging address was tried');
+    const ping = network.find((request) => request.url === `${hanging.url}/v1/ping`);
+    assert.ok(ping !== undefined, 'the hanging address was pinged');
+    assert.ok(ping.failedAt !== undefined, 'the hanging ping was given up');
+    const gaveUpAfter = ping.failedAt - ping.startedAt;
+    assert.ok(gaveUpAfter >= 900, `the ping was given up after ${gaveUpAfter} ms, expected about 1 s`);
+    assert.ok(gaveUpAfter <= 5_000, `the ping was given up after ${gaveUpAfter} ms, expected about 1 s`);
+    const regionFetch = network.find((request) => request.url.endsWith(regionDocumentPath));
+    assert.ok(regionFetch !== undefined, 'a region document was fetched');
+    const waited = regionFetch.startedAt - ping.startedAt;
+    assert.ok(waited >= 900, `region documents were fetched ${waited} ms after the ping, expected after ~1 s`);
 
-      assert.equal(await storage(v.page, keys.lastApiAddr), server.url);
-      assertEveryCallSendsOsWeb(v.apiRequests);
-      assert.deepEqual(v.watch.pageErrors, []);
-    } finally {
-      await v.close();
-    }
+    assert.equal(await storage(v.page, keys.lastApiAddr), server.url);
+    assertEveryCallSendsOsWeb(v.apiRequests);
+    assert.deepEqual(v.watch.pageErrors, []);
   });
 });
 
@@ -368,30 +356,27 @@ describe('a ping counts only on status 200', () => {
     { viewport: 'desktop', last: () => answers500 },
   ] as const;
   for (const { viewport, last } of cases) {
-    test(`${viewport}: addresses answering 204 and 500 are skipped for the real server`, async () => {
+    test(`${viewport}: addresses answering 204 and 500 are skipped for the real server`, async (t) => {
       answers204.reset();
       answers500.reset();
       const lastUsed = last();
       const v = await visit(viewport, { lastApiAddr: lastUsed.url });
-      try {
-        await v.page.goto(`${server.url}/#/announcements`);
-        await assertRealList(v.page, server);
-        assert.equal(await storage(v.page, keys.lastApiAddr), server.url);
-        assert.equal(v.apiRequests[0]?.url, `${lastUsed.url}/v1/ping`, 'the last used address is pinged first');
-        for (const fake of [answers204, answers500]) {
-          const gets = fake.requests.filter((request) => request.method === 'GET').map((request) => request.path);
-          assert.ok(gets.includes('/v1/ping'), `${fake.url} was pinged`);
-          assert.deepEqual(
-            gets.filter((path) => path !== '/v1/ping'),
-            [],
-            `${fake.url} was not used for anything but the ping`,
-          );
-        }
-        assertEveryCallSendsOsWeb(v.apiRequests);
-        assert.deepEqual(v.watch.pageErrors, []);
-      } finally {
-        await v.close();
+      t.after(() => v.close());
+      await v.page.goto(`${server.url}/#/announcements`);
+      await assertRealList(v.page, server);
+      assert.equal(await storage(v.page, keys.lastApiAddr), server.url);
+      assert.equal(v.apiRequests[0]?.url, `${lastUsed.url}/v1/ping`, 'the last used address is pinged first');
+      for (const fake of [answers204, answers500]) {
+        const gets = fake.requests.filter((request) => request.method === 'GET').map((request) => request.path);
+        assert.ok(gets.includes('/v1/ping'), `${fake.url} was pinged`);
+        assert.deepEqual(
+          gets.filter((path) => path !== '/v1/ping'),
+          [],
+          `${fake.url} was not used for anything but the ping`,
+        );
       }
+      assertEveryCallSendsOsWeb(v.apiRequests);
+      assert.deepEqual(v.watch.pageErrors, []);
     });
   }
 });

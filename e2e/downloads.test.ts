@@ -125,31 +125,25 @@ describe('the visitor’s platform comes first', () => {
     ['Linux: all four, unranked', { userAgent: ua.linux, viewport: 'desktop' }, ['android', 'ios', 'windows', 'mac']],
   ];
   for (const [name, device, order] of cases) {
-    test(name, async () => {
+    test(name, async (t) => {
       const visited = await visit(device, `${server.url}/#/download`);
-      try {
-        assert.deepEqual(await cardOrder(visited.page), order);
-        const badges = await visited.page.getByText('推荐', { exact: true }).count();
-        assert.equal(badges, order[0]?.endsWith('*') ? 1 : 0);
-        assert.deepEqual(visited.problems, []);
-      } finally {
-        await visited.close();
-      }
+      t.after(() => visited.close());
+      assert.deepEqual(await cardOrder(visited.page), order);
+      const badges = await visited.page.getByText('推荐', { exact: true }).count();
+      assert.equal(badges, order[0]?.endsWith('*') ? 1 : 0);
+      assert.deepEqual(visited.problems, []);
     });
   }
 
-  test('#/download?os=<name> overrides the device; an unknown name does not', async () => {
+  test('#/download?os=<name> overrides the device; an unknown name does not', async (t) => {
     for (const [query, order] of [
       ['?os=mac', ['mac*', 'android', 'ios', 'windows']],
       ['?os=iPadOS', ['ios*', 'android', 'windows', 'mac']],
       ['?os=symbian', ['android*', 'ios', 'windows', 'mac']],
     ] as const) {
       const visited = await visit({ userAgent: ua.android, viewport: 'phone' }, `${server.url}/#/download${query}`);
-      try {
-        assert.deepEqual(await cardOrder(visited.page), order, query);
-      } finally {
-        await visited.close();
-      }
+      t.after(() => visited.close());
+      assert.deepEqual(await cardOrder(visited.page), order, query);
     }
   });
 });
@@ -161,29 +155,23 @@ async function readQr(page: Page): Promise<string | undefined> {
 }
 
 describe('QR code for desktop visitors', () => {
-  test('desktop: decodes to this site’s download screen, without the ?os override', async () => {
+  test('desktop: decodes to this site’s download screen, without the ?os override', async (t) => {
     const visited = await visit({ userAgent: ua.windows, viewport: 'desktop' }, `${server.url}/#/download?os=mac`);
-    try {
-      await visited.page.getByText('用手机扫码下载').waitFor();
-      assert.equal(await readQr(visited.page), `${server.url}/#/download`);
-      assert.ok(visited.scripts.some((path) => /\/assets\/download-qr-[\w-]+\.js$/.test(path)));
-    } finally {
-      await visited.close();
-    }
+    t.after(() => visited.close());
+    await visited.page.getByText('用手机扫码下载').waitFor();
+    assert.equal(await readQr(visited.page), `${server.url}/#/download`);
+    assert.ok(visited.scripts.some((path) => /\/assets\/download-qr-[\w-]+\.js$/.test(path)));
   });
 
-  test('phones and tablets get no QR code and never load its code', async () => {
+  test('phones and tablets get no QR code and never load its code', async (t) => {
     for (const device of [
       { userAgent: ua.android, viewport: 'phone' },
       { userAgent: ua.mac, viewport: 'desktop', touchPoints: 5 },
     ] satisfies Device[]) {
       const visited = await visit(device, `${server.url}/#/download`);
-      try {
-        assert.equal(await visited.page.getByRole('img', { name: '手机下载页二维码' }).count(), 0);
-        assert.ok(!visited.scripts.some((path) => path.includes('download-qr')), visited.scripts.join(' '));
-      } finally {
-        await visited.close();
-      }
+      t.after(() => visited.close());
+      assert.equal(await visited.page.getByRole('img', { name: '手机下载页二维码' }).count(), 0);
+      assert.ok(!visited.scripts.some((path) => path.includes('download-qr')), visited.scripts.join(' '));
     }
   });
 });
@@ -191,43 +179,37 @@ describe('QR code for desktop visitors', () => {
 describe('package facts and the copy button', () => {
   const windows = () => packages.find((entry) => entry.OS === 'windows');
 
-  test('each card shows version, size, release date, SHA-256 and release notes; iOS no hash', async () => {
+  test('each card shows version, size, release date, SHA-256 and release notes; iOS no hash', async (t) => {
     const visited = await visit({ userAgent: ua.linux, viewport: 'desktop' }, `${server.url}/#/download`);
-    try {
-      const card = visited.page.locator('li[data-platform="windows"]');
-      const text = await card.innerText();
-      assert.match(text, /版本\s+5\.0\.1/);
-      assert.match(text, new RegExp(`大小\\s+${windows()?.size} B`));
-      assert.match(text, /发布日期\s+\d{4}-\d{2}-\d{2}/);
-      assert.ok(text.includes(windows()?.sha256 ?? 'missing'), text);
-      const notes = card.getByRole('link', { name: '更新说明' });
-      assert.equal(await notes.getAttribute('href'), 'https://xingliao.example.com/release-notes/5.0.1');
-      const ios = await visited.page.locator('li[data-platform="ios"]').innerText();
-      assert.match(ios, /版本\s+5\.0\.1/);
-      assert.doesNotMatch(ios, /SHA-256|大小/);
-    } finally {
-      await visited.close();
-    }
+    t.after(() => visited.close());
+    const card = visited.page.locator('li[data-platform="windows"]');
+    const text = await card.innerText();
+    assert.match(text, /版本\s+5\.0\.1/);
+    assert.match(text, new RegExp(`大小\\s+${windows()?.size} B`));
+    assert.match(text, /发布日期\s+\d{4}-\d{2}-\d{2}/);
+    assert.ok(text.includes(windows()?.sha256 ?? 'missing'), text);
+    const notes = card.getByRole('link', { name: '更新说明' });
+    assert.equal(await notes.getAttribute('href'), 'https://xingliao.example.com/release-notes/5.0.1');
+    const ios = await visited.page.locator('li[data-platform="ios"]').innerText();
+    assert.match(ios, /版本\s+5\.0\.1/);
+    assert.doesNotMatch(ios, /SHA-256|大小/);
   });
 
-  test('copy puts the whole SHA-256 on the clipboard and says so', async () => {
+  test('copy puts the whole SHA-256 on the clipboard and says so', async (t) => {
     const visited = await visit({ userAgent: ua.windows, viewport: 'desktop' }, `${server.url}/#/download`, [
       'clipboard-read',
       'clipboard-write',
     ]);
-    try {
-      const card = visited.page.locator('li[data-platform="windows"]');
-      await card.getByRole('button', { name: '复制 Windows 安装包的 SHA-256' }).click();
-      await card.getByRole('status').getByText('已复制').waitFor();
-      const copied = await visited.page.evaluate(() => navigator.clipboard.readText());
-      assert.equal(copied, windows()?.sha256);
-      assert.match(copied, /^[0-9a-f]{64}$/);
-    } finally {
-      await visited.close();
-    }
+    t.after(() => visited.close());
+    const card = visited.page.locator('li[data-platform="windows"]');
+    await card.getByRole('button', { name: '复制 Windows 安装包的 SHA-256' }).click();
+    await card.getByRole('status').getByText('已复制').waitFor();
+    const copied = await visited.page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, windows()?.sha256);
+    assert.match(copied, /^[0-9a-f]{64}$/);
   });
 
-  test('without the Clipboard API (plain http) copying still works through a selection', async () => {
+  test('without the Clipboard API (plain http) copying still works through a selection', async (t) => {
     const context = await browser.newContext(
       contextOptions('desktop', { userAgent: ua.windows, permissions: ['clipboard-read'] }),
     );
@@ -237,21 +219,18 @@ describe('package facts and the copy button', () => {
       Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
     });
     const page = await context.newPage();
-    try {
-      await page.goto(`${server.url}/#/download`);
-      const card = page.locator('li[data-platform="windows"]');
-      const button = card.getByRole('button', { name: '复制 Windows 安装包的 SHA-256' });
-      await button.click();
-      await card.getByRole('status').getByText('已复制').waitFor();
-      assert.equal(await page.evaluate(() => typeof navigator.clipboard), 'undefined');
-      const copied = await page.evaluate(() =>
-        (window as unknown as { testClipboard: Clipboard }).testClipboard.readText(),
-      );
-      assert.equal(copied, windows()?.sha256);
-      assert.equal(await button.evaluate((element) => element === document.activeElement), true);
-    } finally {
-      await context.close();
-    }
+    t.after(() => context.close());
+    await page.goto(`${server.url}/#/download`);
+    const card = page.locator('li[data-platform="windows"]');
+    const button = card.getByRole('button', { name: '复制 Windows 安装包的 SHA-256' });
+    await button.click();
+    await card.getByRole('status').getByText('已复制').waitFor();
+    assert.equal(await page.evaluate(() => typeof navigator.clipboard), 'undefined');
+    const copied = await page.evaluate(() =>
+      (window as unknown as { testClipboard: Clipboard }).testClipboard.readText(),
+    );
+    assert.equal(copied, windows()?.sha256);
+    assert.equal(await button.evaluate((element) => element === document.activeElement), true);
   });
 });
 
@@ -270,21 +249,18 @@ describe('a server that sends only OS and DownloadURL', () => {
     config?.remove();
   });
 
-  test('cards show no facts, and never "undefined"', async () => {
+  test('cards show no facts, and never "undefined"', async (t) => {
     const context = await browser.newContext(contextOptions('desktop', { userAgent: ua.mac }));
     const page = await context.newPage();
-    try {
-      await page.goto(`${other.url}/#/download`);
-      await page.waitForFunction(
-        () =>
-          document.querySelector('a[aria-label="下载 Mac"]')?.getAttribute('href') === 'https://dl.example.com/app.dmg',
-      );
-      const text = await page.locator('main').innerText();
-      assert.doesNotMatch(text, /undefined|NaN|版本|大小|SHA-256|更新说明/);
-      assert.deepEqual(await cardOrder(page), ['mac*', 'android', 'ios', 'windows']);
-    } finally {
-      await context.close();
-    }
+    t.after(() => context.close());
+    await page.goto(`${other.url}/#/download`);
+    await page.waitForFunction(
+      () =>
+        document.querySelector('a[aria-label="下载 Mac"]')?.getAttribute('href') === 'https://dl.example.com/app.dmg',
+    );
+    const text = await page.locator('main').innerText();
+    assert.doesNotMatch(text, /undefined|NaN|版本|大小|SHA-256|更新说明/);
+    assert.deepEqual(await cardOrder(page), ['mac*', 'android', 'ios', 'windows']);
   });
 });
 
@@ -300,19 +276,16 @@ function getAs(host: string, path: string): Promise<{ status: number; location: 
 }
 
 describe('the primary domain', () => {
-  test('only the Android card, whatever the device or ?os says; desktop QR leads to its screen', async () => {
+  test('only the Android card, whatever the device or ?os says; desktop QR leads to its screen', async (t) => {
     const base = `http://${primaryDomain}:${server.port}`;
     for (const [device, query] of [
       [{ userAgent: ua.iphone, viewport: 'phone', touchPoints: 5 }, ''],
       [{ userAgent: ua.mac, viewport: 'desktop' }, '?os=mac'],
     ] satisfies [Device, string][]) {
       const visited = await visit(device, `${base}/#/download${query}`);
-      try {
-        assert.deepEqual(await cardOrder(visited.page), ['android']);
-        if (device.viewport === 'desktop') assert.equal(await readQr(visited.page), `${base}/#/download`);
-      } finally {
-        await visited.close();
-      }
+      t.after(() => visited.close());
+      assert.deepEqual(await cardOrder(visited.page), ['android']);
+      if (device.viewport === 'desktop') assert.equal(await readQr(visited.page), `${base}/#/download`);
     }
   });
 

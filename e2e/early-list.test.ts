@@ -52,7 +52,7 @@ async function openWithoutEarlyList(page: Page): Promise<() => void> {
 }
 
 describe('the announcements list before the script', () => {
-  test('phone: drawn from the early answer as the script draws it, and never back to loading', async () => {
+  test('phone: drawn from the early answer as the script draws it, and never back to loading', async (t) => {
     const response = await fetch(`${site.server.url}/v1/bulletin/page?page_index=1&page_size=100`);
     const { list } = (await response.json()) as { list: WireItem[] };
     assert.ok(list.some((item) => item.topup === 1) && list.some((item) => item.topup === 0));
@@ -65,96 +65,84 @@ describe('the announcements list before the script', () => {
     }));
 
     const open = await openPage(site.browser, 'phone', { prerendered: true });
-    try {
-      const { page } = open;
-      const release = await holdScript(page);
-      await page.goto(`${site.server.url}/#/announcements`, untilParsed);
-      await page.locator('html[data-early-list]').waitFor({ state: 'attached' });
-      assert.equal(await page.locator('[data-loading]').count(), 0);
-      assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), '平台公告');
-      assert.deepEqual(await rowsOf(page), expected);
-      // Less the mark boot-route.ts watches the list's paint by.
-      const early = await page
-        .locator('nav ul')
-        .evaluate((list) => list.innerHTML.replace(' elementtiming="early-list"', ''));
+    t.after(() => open.close());
+    const { page } = open;
+    const release = await holdScript(page);
+    await page.goto(`${site.server.url}/#/announcements`, untilParsed);
+    await page.locator('html[data-early-list]').waitFor({ state: 'attached' });
+    assert.equal(await page.locator('[data-loading]').count(), 0);
+    assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), '平台公告');
+    assert.deepEqual(await rowsOf(page), expected);
+    // Less the mark boot-route.ts watches the list's paint by.
+    const early = await page
+      .locator('nav ul')
+      .evaluate((list) => list.innerHTML.replace(' elementtiming="early-list"', ''));
 
-      const loadingSeen = await countLoading(page);
-      release();
-      await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
-      assert.equal(await loadingSeen(), 0);
-      // The script's own list, to the markup: the chevron it answers folds it away.
-      assert.equal(await page.locator('nav ul').innerHTML(), early);
-      await page.getByRole('button', { name: '展开或收起公告列表' }).click();
-      assert.equal(await page.locator('nav ul').isVisible(), false);
-      assertNoProblems(open);
-    } finally {
-      await open.close();
-    }
+    const loadingSeen = await countLoading(page);
+    release();
+    await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
+    assert.equal(await loadingSeen(), 0);
+    // The script's own list, to the markup: the chevron it answers folds it away.
+    assert.equal(await page.locator('nav ul').innerHTML(), early);
+    await page.getByRole('button', { name: '展开或收起公告列表' }).click();
+    assert.equal(await page.locator('nav ul').isVisible(), false);
+    assertNoProblems(open);
   });
 
-  test('phone: a row tapped before the script runs opens that announcement', async () => {
+  test('phone: a row tapped before the script runs opens that announcement', async (t) => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
-    try {
-      const { page } = open;
-      const release = await holdScript(page);
-      const script = page.waitForRequest(entryScript);
-      await page.goto(`${site.server.url}/#/announcements`, untilParsed);
-      await page.locator('html[data-early-list]').waitFor({ state: 'attached' });
-      const row = page.locator('nav li a').nth(2);
-      const title = await row.locator('[data-field="title"]').innerText();
-      await row.click();
-      await script;
-      release();
-      await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
-      await page.getByRole('main').getByRole('heading', { level: 1, name: title }).waitFor();
-      assert.equal(await page.locator('nav li').count(), 0);
-      assertNoProblems(open);
-    } finally {
-      await open.close();
-    }
+    t.after(() => open.close());
+    const { page } = open;
+    const release = await holdScript(page);
+    const script = page.waitForRequest(entryScript);
+    await page.goto(`${site.server.url}/#/announcements`, untilParsed);
+    await page.locator('html[data-early-list]').waitFor({ state: 'attached' });
+    const row = page.locator('nav li a').nth(2);
+    const title = await row.locator('[data-field="title"]').innerText();
+    await row.click();
+    await script;
+    release();
+    await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
+    await page.getByRole('main').getByRole('heading', { level: 1, name: title }).waitFor();
+    assert.equal(await page.locator('nav li').count(), 0);
+    assertNoProblems(open);
   });
 
-  test('desktop: the list waits for the script, beside the detail pane', async () => {
+  test('desktop: the list waits for the script, beside the detail pane', async (t) => {
     const open = await openPage(site.browser, 'desktop', { prerendered: true });
-    try {
-      const { page } = open;
-      const release = await openWithoutEarlyList(page);
-      release();
-      await page.getByTestId('announcement-pane').getByRole('heading', { level: 2 }).first().waitFor();
-      assertNoProblems(open);
-    } finally {
-      await open.close();
-    }
+    t.after(() => open.close());
+    const { page } = open;
+    const release = await openWithoutEarlyList(page);
+    release();
+    await page.getByTestId('announcement-pane').getByRole('heading', { level: 2 }).first().waitFor();
+    assertNoProblems(open);
   });
 
-  test('phone: a list in another server’s form is drawn early as the script reads it', async () => {
+  test('phone: a list in another server’s form is drawn early as the script reads it', async (t) => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
-    try {
-      const { page } = open;
-      // Variants other server builds send (docs/behaviour.md#reading-other-server-builds): an envelope, PascalCase fields, a string flag.
-      // The early list reads them with the script's own reader (readBulletinList).
-      await page.route(listCall, (route) =>
-        route.fulfill({
-          contentType: 'application/json',
-          body: JSON.stringify({
-            code: 0,
-            data: { list: [{ Id: 7, Title: '另一种服务器的公告', Topup: '1', CreatedAt: '2024-05-01 10:00:00' }] },
-          }),
+    t.after(() => open.close());
+    const { page } = open;
+    // Variants other server builds send (docs/behaviour.md#reading-other-server-builds): an envelope, PascalCase fields, a string flag.
+    // The early list reads them with the script's own reader (readBulletinList).
+    await page.route(listCall, (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({
+          code: 0,
+          data: { list: [{ Id: 7, Title: '另一种服务器的公告', Topup: '1', CreatedAt: '2024-05-01 10:00:00' }] },
         }),
-      );
-      const expected = [
-        { title: '另一种服务器的公告', date: '2024-05-01', pinned: true, href: '#/announcement/7', selected: true },
-      ];
-      const release = await holdScript(page);
-      await page.goto(`${site.server.url}/#/announcements`, untilParsed);
-      await page.locator('html[data-early-list]').waitFor({ state: 'attached' });
-      assert.deepEqual(await rowsOf(page), expected);
-      release();
-      await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
-      assert.deepEqual(await rowsOf(page), expected);
-      assertNoProblems(open);
-    } finally {
-      await open.close();
-    }
+      }),
+    );
+    const expected = [
+      { title: '另一种服务器的公告', date: '2024-05-01', pinned: true, href: '#/announcement/7', selected: true },
+    ];
+    const release = await holdScript(page);
+    await page.goto(`${site.server.url}/#/announcements`, untilParsed);
+    await page.locator('html[data-early-list]').waitFor({ state: 'attached' });
+    assert.deepEqual(await rowsOf(page), expected);
+    release();
+    await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
+    assert.deepEqual(await rowsOf(page), expected);
+    assertNoProblems(open);
   });
 });

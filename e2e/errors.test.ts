@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test, type TestContext } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
@@ -63,15 +63,17 @@ async function visit(viewport: Viewport, path: string): Promise<Visit> {
   return { page, watch, close: () => context.close() };
 }
 
-/** Runs `body` on a fresh page and closes it, whatever happens. */
-async function withVisit(viewport: Viewport, path: string, body: (visit: Visit) => Promise<void>): Promise<void> {
+/** Runs `body` on a fresh page, closed when test `t` ends, whatever happens. */
+async function withVisit(
+  t: TestContext,
+  viewport: Viewport,
+  path: string,
+  body: (visit: Visit) => Promise<void>,
+): Promise<void> {
   const v = await visit(viewport, path);
-  try {
-    await body(v);
-    assert.deepEqual(v.watch.pageErrors, [], 'no uncaught page errors');
-  } finally {
-    await v.close();
-  }
+  t.after(() => v.close());
+  await body(v);
+  assert.deepEqual(v.watch.pageErrors, [], 'no uncaught page errors');
 }
 
 /** `scope` shows exactly `text` as a red alert, and never the server's error body. */
@@ -108,9 +110,9 @@ async function assertFakeList(page: Page): Promise<void> {
 
 describe('announcement list errors', () => {
   for (const viewport of ['phone', 'desktop'] as const) {
-    test(`${viewport}: a list of the wrong shape shows '公告数据格式错误' in place of the list`, async () => {
+    test(`${viewport}: a list of the wrong shape shows '公告数据格式错误' in place of the list`, async (t) => {
       fake.set({ '/v1/bulletin/page': { status: 200, body: { foo: 1 } } });
-      await withVisit(viewport, '/announcements', async ({ page }) => {
+      await withVisit(t, viewport, '/announcements', async ({ page }) => {
         await assertAlert(page, page.getByRole('main'), '公告数据格式错误');
         assert.equal(await announcementList(page).count(), 0, 'no list');
         assert.equal(await pane(page).count(), 0, 'no detail pane');
@@ -119,9 +121,9 @@ describe('announcement list errors', () => {
     });
   }
 
-  test("desktop: a failing list call shows '获取公告列表失败' in place of the list", async () => {
+  test("desktop: a failing list call shows '获取公告列表失败' in place of the list", async (t) => {
     fake.set({ '/v1/bulletin/page': failure(500) });
-    await withVisit('desktop', '/announcements', async ({ page }) => {
+    await withVisit(t, 'desktop', '/announcements', async ({ page }) => {
       await assertAlert(page, page.getByRole('main'), '获取公告列表失败');
       assert.equal(await announcementList(page).count(), 0, 'no list');
       assert.equal(await pane(page).count(), 0, 'no detail pane');
@@ -130,9 +132,9 @@ describe('announcement list errors', () => {
 });
 
 describe('announcement detail errors', () => {
-  test("desktop: a failing detail call shows '获取公告详情失败' in the detail pane, the list stays", async () => {
+  test("desktop: a failing detail call shows '获取公告详情失败' in the detail pane, the list stays", async (t) => {
     fake.set({ '/v1/bulletin/detail': failure(500) });
-    await withVisit('desktop', '/announcements', async ({ page }) => {
+    await withVisit(t, 'desktop', '/announcements', async ({ page }) => {
       await assertFakeList(page);
       await assertAlert(page, pane(page), '获取公告详情失败');
       assert.equal(await page.getByRole('alert').count(), 1, 'only the pane shows an error');
@@ -140,9 +142,9 @@ describe('announcement detail errors', () => {
   });
 
   for (const viewport of ['phone', 'desktop'] as const) {
-    test(`${viewport}: a failing detail call shows '获取公告详情失败' on the single announcement view`, async () => {
+    test(`${viewport}: a failing detail call shows '获取公告详情失败' on the single announcement view`, async (t) => {
       fake.set({ '/v1/bulletin/detail': failure(500) });
-      await withVisit(viewport, '/announcement/1', async ({ page }) => {
+      await withVisit(t, viewport, '/announcement/1', async ({ page }) => {
         await assertAlert(page, page.getByRole('main'), '获取公告详情失败');
         assert.equal(await page.getByText(fakeBulletins[0].title).count(), 0, 'no article');
         assert.equal(await page.getByRole('link', { name: '返回公告列表' }).count(), 1, 'the back arrow stays');
@@ -150,9 +152,9 @@ describe('announcement detail errors', () => {
     });
   }
 
-  test("desktop: an unknown announcement (404) shows the notice '未找到该公告' in the pane, not an error", async () => {
+  test("desktop: an unknown announcement (404) shows the notice '未找到该公告' in the pane, not an error", async (t) => {
     fake.set({ '/v1/bulletin/detail': failure(404) });
-    await withVisit('desktop', '/announcements/2', async ({ page }) => {
+    await withVisit(t, 'desktop', '/announcements/2', async ({ page }) => {
       await assertFakeList(page);
       const notice = pane(page).getByText('未找到该公告', { exact: true });
       await notice.waitFor({ state: 'visible', timeout: 10_000 });
@@ -162,8 +164,8 @@ describe('announcement detail errors', () => {
     });
   });
 
-  test("phone: an unknown id on the single view shows '未找到该公告'", async () => {
-    await withVisit('phone', '/announcement/999', async ({ page }) => {
+  test("phone: an unknown id on the single view shows '未找到该公告'", async (t) => {
+    await withVisit(t, 'phone', '/announcement/999', async ({ page }) => {
       const notice = page.getByRole('main').getByText('未找到该公告', { exact: true });
       await notice.waitFor({ state: 'visible', timeout: 10_000 });
       assert.equal(await page.getByRole('alert').count(), 0, 'a notice, not an alert');
@@ -177,29 +179,26 @@ describe('announcement detail errors', () => {
 
 describe('page initialisation errors', () => {
   for (const viewport of ['desktop', 'phone'] as const) {
-    test(`${viewport}: a route whose code fails to load shows '加载数据失败'; the next route works`, async () => {
+    test(`${viewport}: a route whose code fails to load shows '加载数据失败'; the next route works`, async (t) => {
       const context = await browser.newContext(contextOptions(viewport));
-      try {
-        const page = await context.newPage();
-        const watch = watchPage(page);
-        let aborted = 0;
-        await page.route('**/assets/download-*.js', (route) => {
-          aborted += 1;
-          return route.abort();
-        });
-        await page.goto(`${server.url}/#/download`);
-        await assertAlert(page, page.locator('body'), '加载数据失败');
-        assert.ok(aborted >= 1, 'the download chunk was requested and failed');
-        assert.equal(await page.getByRole('heading', { name: `下载${productName}` }).count(), 0, 'no download page');
-        await watch.warned('page initialisation');
+      t.after(() => context.close());
+      const page = await context.newPage();
+      const watch = watchPage(page);
+      let aborted = 0;
+      await page.route('**/assets/download-*.js', (route) => {
+        aborted += 1;
+        return route.abort();
+      });
+      await page.goto(`${server.url}/#/download`);
+      await assertAlert(page, page.locator('body'), '加载数据失败');
+      assert.ok(aborted >= 1, 'the download chunk was requested and failed');
+      assert.equal(await page.getByRole('heading', { name: `下载${productName}` }).count(), 0, 'no download page');
+      await watch.warned('page initialisation');
 
-        await page.goto(`${server.url}/#/`);
-        await page.getByRole('heading', { level: 1, name: productName }).waitFor({ timeout: 10_000 });
-        assert.equal(await page.getByRole('alert').count(), 0, 'a new route starts without the old error');
-        assert.deepEqual(watch.pageErrors, []);
-      } finally {
-        await context.close();
-      }
+      await page.goto(`${server.url}/#/`);
+      await page.getByRole('heading', { level: 1, name: productName }).waitFor({ timeout: 10_000 });
+      assert.equal(await page.getByRole('alert').count(), 0, 'a new route starts without the old error');
+      assert.deepEqual(watch.pageErrors, []);
     });
   }
 });
@@ -208,9 +207,9 @@ describe('failures that are only logged', () => {
   const imagePath = `/v1/file/preview/${fakeImageKey}`;
   const articleImage = (page: Page) => pane(page).locator('article img');
 
-  test('desktop: app config failing turns the CDN off and the page works', async () => {
+  test('desktop: app config failing turns the CDN off and the page works', async (t) => {
     fake.set({ '/v1/common/appconfig': failure(500) });
-    await withVisit('desktop', '/announcements/3', async ({ page, watch }) => {
+    await withVisit(t, 'desktop', '/announcements/3', async ({ page, watch }) => {
       await assertFakeList(page);
       await articleImage(page).waitFor({ state: 'attached', timeout: 10_000 });
       assert.equal(await articleImage(page).getAttribute('src'), `${fake.url}${imagePath}`, 'image from the API');
@@ -227,14 +226,14 @@ describe('failures that are only logged', () => {
     });
   });
 
-  test('desktop (control): with the CDN on, the same image points at the bucket', async () => {
+  test('desktop (control): with the CDN on, the same image points at the bucket', async (t) => {
     fake.set({
       '/v1/common/appconfig': {
         status: 200,
         body: { use_cdn: 1, common_cdn_bucket_url: 'https://cdn.example.com/bucket' },
       },
     });
-    await withVisit('desktop', '/announcements/3', async ({ page }) => {
+    await withVisit(t, 'desktop', '/announcements/3', async ({ page }) => {
       await articleImage(page).waitFor({ state: 'attached', timeout: 10_000 });
       assert.equal(await articleImage(page).getAttribute('src'), `https://cdn.example.com/bucket/${fakeImageKey}`);
     });
@@ -242,8 +241,8 @@ describe('failures that are only logged', () => {
 
   const strip = (page: Page) => page.locator('section[aria-label="置顶公告"]');
 
-  test('phone (control): the pinned strip shows the pinned announcement', async () => {
-    await withVisit('phone', '/', async ({ page }) => {
+  test('phone (control): the pinned strip shows the pinned announcement', async (t) => {
+    await withVisit(t, 'phone', '/', async ({ page }) => {
       await strip(page).waitFor({ state: 'visible', timeout: 10_000 });
       assert.ok((await strip(page).innerText()).includes(fakeBulletins[0].title));
       assert.equal(await strip(page).getByText(fakeBulletins[1].title).count(), 0, 'only pinned items');
@@ -251,9 +250,9 @@ describe('failures that are only logged', () => {
   });
 
   for (const viewport of ['phone', 'desktop'] as const) {
-    test(`${viewport}: a failing pinned fetch leaves the strip out; hero and features render`, async () => {
+    test(`${viewport}: a failing pinned fetch leaves the strip out; hero and features render`, async (t) => {
       fake.set({ '/v1/bulletin/page': failure(500) });
-      await withVisit(viewport, '/', async ({ page, watch }) => {
+      await withVisit(t, viewport, '/', async ({ page, watch }) => {
         await loggedFailure(watch, 'pinned announcements');
         await page.waitForTimeout(200);
         assert.equal(await strip(page).count(), 0, 'no pinned strip');
@@ -271,8 +270,8 @@ describe('failures that are only logged', () => {
   const cardTitles = async (page: Page) =>
     (await page.getByRole('main').locator('ul > li h2').allInnerTexts()).map((text) => text.trim());
 
-  test('desktop (control): the download cards use the package list', async () => {
-    await withVisit('desktop', '/download', async ({ page }) => {
+  test('desktop (control): the download cards use the package list', async (t) => {
+    await withVisit(t, 'desktop', '/download', async ({ page }) => {
       const android = page.getByRole('link', { name: '下载 Android' });
       await android.waitFor({ timeout: 10_000 });
       assert.equal(await android.getAttribute('href'), 'https://dl.example.com/app.apk');
@@ -281,9 +280,9 @@ describe('failures that are only logged', () => {
   });
 
   for (const viewport of ['phone', 'desktop'] as const) {
-    test(`${viewport}: a failing package list still shows the four cards, with no error text`, async () => {
+    test(`${viewport}: a failing package list still shows the four cards, with no error text`, async (t) => {
       fake.set({ '/v1/common/getInstallPackageAddrs': failure(500) });
-      await withVisit(viewport, '/download', async ({ page, watch }) => {
+      await withVisit(t, viewport, '/download', async ({ page, watch }) => {
         await page.getByRole('heading', { level: 1, name: `下载${productName}` }).waitFor({ timeout: 10_000 });
         await loggedFailure(watch, 'install packages');
         await page.waitForTimeout(200);

@@ -235,84 +235,72 @@ function routes(viewport: Viewport): { path: string; ready: (page: Page) => Prom
 describe('every route: no axe, CSP or console errors, and images as docs/behaviour.md#images asks', () => {
   for (const viewport of ['phone', 'desktop'] as const) {
     for (const theme of ['light', 'dark'] as const) {
-      test(`${viewport}, ${theme} theme`, async () => {
+      test(`${viewport}, ${theme} theme`, async (t) => {
         const w = await open(viewport, theme);
-        try {
-          for (const route of routes(viewport)) {
-            // A fresh document for every route: violations of the first paint count too.
-            await w.page.goto('about:blank');
-            await w.page.goto(`${server.url}/#${route.path}`);
-            await route.ready(w.page);
-            await loadEverything(w.page);
-            assert.ok(
-              await w.page.evaluate((name) => document.documentElement.classList.contains(name), theme),
-              `${route.path}: the ${theme} theme is applied`,
-            );
-            assert.deepEqual(await w.violations(), [], `${route.path}: no CSP violations`);
-            assert.deepEqual(w.consoleErrors, [], `${route.path}: no console errors`);
-            assert.deepEqual(await axeViolations(w.page), [], `${route.path}: no axe violations`);
-            assert.deepEqual(await imageProblems(w.page), [], `${route.path}: images`);
-          }
-        } finally {
-          await w.close();
+        t.after(() => w.close());
+        for (const route of routes(viewport)) {
+          // A fresh document for every route: violations of the first paint count too.
+          await w.page.goto('about:blank');
+          await w.page.goto(`${server.url}/#${route.path}`);
+          await route.ready(w.page);
+          await loadEverything(w.page);
+          assert.ok(
+            await w.page.evaluate((name) => document.documentElement.classList.contains(name), theme),
+            `${route.path}: the ${theme} theme is applied`,
+          );
+          assert.deepEqual(await w.violations(), [], `${route.path}: no CSP violations`);
+          assert.deepEqual(w.consoleErrors, [], `${route.path}: no console errors`);
+          assert.deepEqual(await axeViolations(w.page), [], `${route.path}: no axe violations`);
+          assert.deepEqual(await imageProblems(w.page), [], `${route.path}: images`);
         }
       });
     }
   }
 
-  test('control: axe reports an image without a text alternative', async () => {
+  test('control: axe reports an image without a text alternative', async (t) => {
     const w = await openLanding('desktop', 'light');
-    try {
-      await w.page.evaluate(() => document.querySelector('main')?.append(document.createElement('img')));
-      assert.match((await axeViolations(w.page)).join('\n'), /^image-alt:/m);
-    } finally {
-      await w.close();
-    }
+    t.after(() => w.close());
+    await w.page.evaluate(() => document.querySelector('main')?.append(document.createElement('img')));
+    assert.match((await axeViolations(w.page)).join('\n'), /^image-alt:/m);
   });
 
-  test('control: an unsized PNG below the first screen, loaded at once, is reported', async () => {
+  test('control: an unsized PNG below the first screen, loaded at once, is reported', async (t) => {
     const w = await openLanding('phone', 'light');
-    try {
-      assert.deepEqual(await imageProblems(w.page), []);
-      await w.page.evaluate(() => {
-        const image = document.createElement('img');
-        image.src = '/missing.png';
-        image.alt = '';
-        document.querySelector('main')?.append(image);
-      });
-      assert.deepEqual(await imageProblems(w.page), [
-        '/missing.png: not SVG, AVIF or WebP',
-        '/missing.png: no width and height',
-        '/missing.png: below the first screen but not lazy',
-      ]);
-    } finally {
-      await w.close();
-    }
+    t.after(() => w.close());
+    assert.deepEqual(await imageProblems(w.page), []);
+    await w.page.evaluate(() => {
+      const image = document.createElement('img');
+      image.src = '/missing.png';
+      image.alt = '';
+      document.querySelector('main')?.append(image);
+    });
+    assert.deepEqual(await imageProblems(w.page), [
+      '/missing.png: not SVG, AVIF or WebP',
+      '/missing.png: no width and height',
+      '/missing.png: below the first screen but not lazy',
+    ]);
   });
 
-  test('control: a violation is caught by the listener and shows in the console', async () => {
+  test('control: a violation is caught by the listener and shows in the console', async (t) => {
     const w = await openLanding('desktop', 'dark');
-    try {
-      // Plain HTTP to an address no config names, which the policy still refuses
-      // (docs/behaviour.md#content-security-policy): the browser never asks for it.
-      await w.page.evaluate(() => {
-        const image = document.createElement('img');
-        image.src = 'http://not-allowed.example.com/pixel.png';
-        document.body.append(image);
-      });
-      await w.page.waitForFunction(
-        () => ((window as unknown as { __cspViolations: unknown[] }).__cspViolations ?? []).length > 0,
-      );
-      const violations = await w.violations();
-      assert.equal(violations[0]?.directive, 'img-src');
-      assert.equal(violations[0]?.blocked, 'http://not-allowed.example.com/pixel.png');
-      assert.ok(
-        w.consoleErrors.some((text) => text.includes('Content Security Policy')),
-        `the console reports it: ${JSON.stringify(w.consoleErrors)}`,
-      );
-    } finally {
-      await w.close();
-    }
+    t.after(() => w.close());
+    // Plain HTTP to an address no config names, which the policy still refuses
+    // (docs/behaviour.md#content-security-policy): the browser never asks for it.
+    await w.page.evaluate(() => {
+      const image = document.createElement('img');
+      image.src = 'http://not-allowed.example.com/pixel.png';
+      document.body.append(image);
+    });
+    await w.page.waitForFunction(
+      () => ((window as unknown as { __cspViolations: unknown[] }).__cspViolations ?? []).length > 0,
+    );
+    const violations = await w.violations();
+    assert.equal(violations[0]?.directive, 'img-src');
+    assert.equal(violations[0]?.blocked, 'http://not-allowed.example.com/pixel.png');
+    assert.ok(
+      w.consoleErrors.some((text) => text.includes('Content Security Policy')),
+      `the console reports it: ${JSON.stringify(w.consoleErrors)}`,
+    );
   });
 });
 
@@ -330,45 +318,42 @@ function parseCsp(header: string | undefined): Map<string, string[]> {
 }
 
 describe('security headers', () => {
-  test("the page's CSP keeps scripts to the site and forbids framing; the other headers are set", async () => {
+  test("the page's CSP keeps scripts to the site and forbids framing; the other headers are set", async (t) => {
     const w = await open('desktop', 'dark');
-    try {
-      const response = await w.page.goto(`${server.url}/`);
-      assert.ok(response !== null && response.ok(), 'the page loaded');
-      const headers = await response.allHeaders();
-      const csp = parseCsp(headers['content-security-policy']);
+    t.after(() => w.close());
+    const response = await w.page.goto(`${server.url}/`);
+    assert.ok(response !== null && response.ok(), 'the page loaded');
+    const headers = await response.allHeaders();
+    const csp = parseCsp(headers['content-security-policy']);
 
-      const scriptSrc = csp.get('script-src') ?? csp.get('default-src');
-      assert.ok(scriptSrc !== undefined, 'script-src (or default-src) is set');
-      for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", '*', 'data:', 'http:', 'https:']) {
-        assert.ok(!scriptSrc.includes(unsafe), `script-src ${scriptSrc.join(' ')} has no ${unsafe}`);
-      }
-      for (const [name, values] of csp) assert.ok(!values.includes("'unsafe-eval'"), `${name} has no 'unsafe-eval'`);
-      assert.deepEqual(csp.get('frame-ancestors'), ["'none'"], "frame-ancestors 'none'");
-      assert.deepEqual(csp.get('object-src'), ["'none'"], "object-src 'none'");
-
-      assert.equal(headers['x-content-type-options'], 'nosniff');
-      const strictPolicies = ['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin'];
-      assert.ok(
-        strictPolicies.includes(headers['referrer-policy'] ?? ''),
-        `Referrer-Policy "${headers['referrer-policy']}" is one of ${strictPolicies.join(', ')}`,
-      );
-      const permissions = headers['permissions-policy'] ?? '';
-      for (const feature of ['camera=()', 'microphone=()', 'geolocation=()']) {
-        assert.ok(permissions.includes(feature), `Permissions-Policy "${permissions}" has ${feature}`);
-      }
-      assert.equal(headers['cross-origin-opener-policy'], 'same-origin');
-
-      // The scripts the page runs are never sniffed into something else either.
-      const script = await w.page.locator('script[type="module"][src]').first().getAttribute('src');
-      assert.ok(script !== null, 'the page loads a module script');
-      const asset = await fetch(new URL(script, server.url));
-      assert.equal(asset.status, 200);
-      assert.equal(asset.headers.get('x-content-type-options'), 'nosniff');
-      assert.match(asset.headers.get('content-type') ?? '', /javascript/);
-    } finally {
-      await w.close();
+    const scriptSrc = csp.get('script-src') ?? csp.get('default-src');
+    assert.ok(scriptSrc !== undefined, 'script-src (or default-src) is set');
+    for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", '*', 'data:', 'http:', 'https:']) {
+      assert.ok(!scriptSrc.includes(unsafe), `script-src ${scriptSrc.join(' ')} has no ${unsafe}`);
     }
+    for (const [name, values] of csp) assert.ok(!values.includes("'unsafe-eval'"), `${name} has no 'unsafe-eval'`);
+    assert.deepEqual(csp.get('frame-ancestors'), ["'none'"], "frame-ancestors 'none'");
+    assert.deepEqual(csp.get('object-src'), ["'none'"], "object-src 'none'");
+
+    assert.equal(headers['x-content-type-options'], 'nosniff');
+    const strictPolicies = ['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin'];
+    assert.ok(
+      strictPolicies.includes(headers['referrer-policy'] ?? ''),
+      `Referrer-Policy "${headers['referrer-policy']}" is one of ${strictPolicies.join(', ')}`,
+    );
+    const permissions = headers['permissions-policy'] ?? '';
+    for (const feature of ['camera=()', 'microphone=()', 'geolocation=()']) {
+      assert.ok(permissions.includes(feature), `Permissions-Policy "${permissions}" has ${feature}`);
+    }
+    assert.equal(headers['cross-origin-opener-policy'], 'same-origin');
+
+    // The scripts the page runs are never sniffed into something else either.
+    const script = await w.page.locator('script[type="module"][src]').first().getAttribute('src');
+    assert.ok(script !== null, 'the page loads a module script');
+    const asset = await fetch(new URL(script, server.url));
+    assert.equal(asset.status, 200);
+    assert.equal(asset.headers.get('x-content-type-options'), 'nosniff');
+    assert.match(asset.headers.get('content-type') ?? '', /javascript/);
   });
 });
 
@@ -404,31 +389,28 @@ describe('CDN', () => {
     return parseCsp(answer.headers.get('content-security-policy') ?? undefined).get('img-src') ?? [];
   };
 
-  test('with the CDN on, img-src names its origin and the announcement image loads from it', async () => {
+  test('with the CDN on, img-src names its origin and the announcement image loads from it', async (t) => {
     assert.ok(!(await imgSrcOf()).includes(cdn.url), 'with the CDN off, img-src does not name it');
     await putAppConfig({ use_cdn: 1, common_cdn_bucket_url: `${cdn.url}/bucket` });
     const imgSrc = await imgSrcOf();
     assert.ok(imgSrc.includes(cdn.url), `img-src ${imgSrc.join(' ')} names ${cdn.url}`);
 
     const w = await open('desktop', 'dark');
-    try {
-      await w.page.goto(`${server.url}/#/announcement/${withImage.id}`);
-      const image = w.page.locator('article img').first();
-      await image.waitFor();
-      assert.equal(await image.getAttribute('src'), `${cdn.url}/bucket/${withImage.imageKey}`);
-      await loadEverything(w.page);
-      assert.ok(
-        await image.evaluate((element) => (element as HTMLImageElement).naturalWidth > 0),
-        'the image loaded from the CDN',
-      );
-      assert.ok(
-        cdn.requests.some((request) => request.path === `/bucket/${withImage.imageKey}`),
-        'the CDN served it',
-      );
-      assert.deepEqual(await w.violations(), [], 'no CSP violations');
-      assert.deepEqual(w.consoleErrors, [], 'no console errors');
-    } finally {
-      await w.close();
-    }
+    t.after(() => w.close());
+    await w.page.goto(`${server.url}/#/announcement/${withImage.id}`);
+    const image = w.page.locator('article img').first();
+    await image.waitFor();
+    assert.equal(await image.getAttribute('src'), `${cdn.url}/bucket/${withImage.imageKey}`);
+    await loadEverything(w.page);
+    assert.ok(
+      await image.evaluate((element) => (element as HTMLImageElement).naturalWidth > 0),
+      'the image loaded from the CDN',
+    );
+    assert.ok(
+      cdn.requests.some((request) => request.path === `/bucket/${withImage.imageKey}`),
+      'the CDN served it',
+    );
+    assert.deepEqual(await w.violations(), [], 'no CSP violations');
+    assert.deepEqual(w.consoleErrors, [], 'no console errors');
   });
 });

@@ -455,68 +455,65 @@ describe('every API address failing: the static parts render, the catalogue mess
     describe(failure.name, { concurrency: true }, () => {
       before(() => setStubs(failure.mode));
       for (const viewport of ['phone', 'desktop'] as const) {
-        test(`${failure.name}, ${viewport}`, async () => {
+        test(`${failure.name}, ${viewport}`, async (t) => {
           const v = await visit(viewport);
-          try {
-            const { page } = v;
-            // What tells that a screen's start-up and calls are over: with no address, every
-            // visit logs the failed start-up (the next navigation starts a new one); with an
-            // address, every screen logs its failed call.
-            let visits = 0;
-            const calls = new Map<string, number>();
-            const settled = async (call: string) => {
-              visits += 1;
-              calls.set(call, (calls.get(call) ?? 0) + 1);
-              if (failure.chosen) await v.waitForWarnings(call, calls.get(call) ?? 1);
-              else await v.waitForWarnings('API initialisation', visits);
-            };
+          t.after(() => v.close());
+          const { page } = v;
+          // What tells that a screen's start-up and calls are over: with no address, every
+          // visit logs the failed start-up (the next navigation starts a new one); with an
+          // address, every screen logs its failed call.
+          let visits = 0;
+          const calls = new Map<string, number>();
+          const settled = async (call: string) => {
+            visits += 1;
+            calls.set(call, (calls.get(call) ?? 0) + 1);
+            if (failure.chosen) await v.waitForWarnings(call, calls.get(call) ?? 1);
+            else await v.waitForWarnings('API initialisation', visits);
+          };
 
-            await page.goto(`${server.url}/#/`);
-            await assertLanding(page);
-            await settled('pinned announcements');
-            await assertLanding(page);
-            assert.equal(await page.locator('section[aria-label="置顶公告"]').count(), 0, 'no pinned strip');
-            await assertNoAlert(page, 'the landing page');
-            if (!failure.chosen) {
-              const record = await v.record();
-              assert.ok(
-                record.heroAt !== null && record.heroAt < (record.initFailedAt[0] ?? 0),
-                'hero before start-up ended',
-              );
-            }
-
-            await goHash(page, '/download');
-            await assertDownload(page);
-            await settled('install packages');
-            await assertDownload(page);
-            await assertNoAlert(page, 'the download screen');
-
-            await goHash(page, '/downloadHelp');
-            await assertTutorial(page);
-            await settled('install packages');
-            await assertTutorial(page);
-            assert.equal(await page.getByRole('link', { name: '开始下载' }).count(), 0, 'no iOS package link');
-            await assertNoAlert(page, 'the tutorial');
-
-            await goHash(page, '/announcements');
-            await assertListMessage(page, failure.listMessage);
-            await settled('announcement list');
-
-            const pings = [pingsTo(v, stubA), pingsTo(v, stubB)];
-            if (failure.chosen) {
-              // Start-up pings both known addresses at once and keeps the first that answers; a
-              // working connection is never started again on navigation.
-              assert.deepEqual(pings, [1, 1], 'one start-up for the four screens');
-            } else {
-              // Each navigation after a start-up with no address starts a new one.
-              assert.deepEqual(pings, [visits, visits], `one start-up per screen (${visits})`);
-              const dataCalls = v.requests.filter((url) => /\/v1\/(?!ping)/.test(url));
-              assert.deepEqual(dataCalls, [], 'no data call without an address');
-            }
-            await assertNothingUnhandled(v);
-          } finally {
-            await v.close();
+          await page.goto(`${server.url}/#/`);
+          await assertLanding(page);
+          await settled('pinned announcements');
+          await assertLanding(page);
+          assert.equal(await page.locator('section[aria-label="置顶公告"]').count(), 0, 'no pinned strip');
+          await assertNoAlert(page, 'the landing page');
+          if (!failure.chosen) {
+            const record = await v.record();
+            assert.ok(
+              record.heroAt !== null && record.heroAt < (record.initFailedAt[0] ?? 0),
+              'hero before start-up ended',
+            );
           }
+
+          await goHash(page, '/download');
+          await assertDownload(page);
+          await settled('install packages');
+          await assertDownload(page);
+          await assertNoAlert(page, 'the download screen');
+
+          await goHash(page, '/downloadHelp');
+          await assertTutorial(page);
+          await settled('install packages');
+          await assertTutorial(page);
+          assert.equal(await page.getByRole('link', { name: '开始下载' }).count(), 0, 'no iOS package link');
+          await assertNoAlert(page, 'the tutorial');
+
+          await goHash(page, '/announcements');
+          await assertListMessage(page, failure.listMessage);
+          await settled('announcement list');
+
+          const pings = [pingsTo(v, stubA), pingsTo(v, stubB)];
+          if (failure.chosen) {
+            // Start-up pings both known addresses at once and keeps the first that answers; a
+            // working connection is never started again on navigation.
+            assert.deepEqual(pings, [1, 1], 'one start-up for the four screens');
+          } else {
+            // Each navigation after a start-up with no address starts a new one.
+            assert.deepEqual(pings, [visits, visits], `one start-up per screen (${visits})`);
+            const dataCalls = v.requests.filter((url) => /\/v1\/(?!ping)/.test(url));
+            assert.deepEqual(dataCalls, [], 'no data call without an address');
+          }
+          await assertNothingUnhandled(v);
         });
       }
     });
@@ -524,128 +521,116 @@ describe('every API address failing: the static parts render, the catalogue mess
 });
 
 describe('recovery on the next navigation, without a reload', () => {
-  test('desktop: every address refused, then one comes back; header links lead to the list', async () => {
+  test('desktop: every address refused, then one comes back; header links lead to the list', async (t) => {
     await setStubs('refused');
     const v = await visit('desktop');
-    try {
-      const { page } = v;
-      await page.goto(`${server.url}/#/announcements`);
-      await assertListMessage(page, messages.list);
-      await markDocument(page);
+    t.after(() => v.close());
+    const { page } = v;
+    await page.goto(`${server.url}/#/announcements`);
+    await assertListMessage(page, messages.list);
+    await markDocument(page);
 
-      await stubA.set('pass');
-      const header = page.locator('header').first();
-      await header.getByRole('link', { name: '下载', exact: true }).click();
-      await waitForRoute(page, '/download');
-      await assertDownload(page);
-      await header.getByRole('link', { name: '平台公告', exact: true }).click();
-      await waitForRoute(page, '/announcements');
-      await assertDemoList(page);
+    await stubA.set('pass');
+    const header = page.locator('header').first();
+    await header.getByRole('link', { name: '下载', exact: true }).click();
+    await waitForRoute(page, '/download');
+    await assertDownload(page);
+    await header.getByRole('link', { name: '平台公告', exact: true }).click();
+    await waitForRoute(page, '/announcements');
+    await assertDemoList(page);
 
-      assert.equal(await documentMark(page), 'first document', 'no reload');
-      assert.ok(
-        v.requests.some((url) => url.startsWith(`${stubA.url}/v1/bulletin/page`)),
-        'the list came through the address that came back',
-      );
-      assert.equal(await page.evaluate((key) => localStorage.getItem(key), lastApiAddrKey), stubA.url);
-      await assertNothingUnhandled(v);
-    } finally {
-      await v.close();
-    }
+    assert.equal(await documentMark(page), 'first document', 'no reload');
+    assert.ok(
+      v.requests.some((url) => url.startsWith(`${stubA.url}/v1/bulletin/page`)),
+      'the list came through the address that came back',
+    );
+    assert.equal(await page.evaluate((key) => localStorage.getItem(key), lastApiAddrKey), stubA.url);
+    await assertNothingUnhandled(v);
   });
 
-  test('phone: every address answering 500, then both heal; back navigation leads to the list', async () => {
+  test('phone: every address answering 500, then both heal; back navigation leads to the list', async (t) => {
     await setStubs('error500');
     const v = await visit('phone');
-    try {
-      const { page } = v;
-      await page.goto(`${server.url}/#/announcements`);
-      await assertListMessage(page, messages.list);
-      await markDocument(page);
+    t.after(() => v.close());
+    const { page } = v;
+    await page.goto(`${server.url}/#/announcements`);
+    await assertListMessage(page, messages.list);
+    await markDocument(page);
 
-      await setStubs('pass');
-      await goHash(page, '/');
-      await assertLanding(page);
-      // The new start-up found an address: the landing page gets its pinned strip.
-      await page.locator('section[aria-label="置顶公告"]').waitFor({ state: 'visible', timeout: 15_000 });
-      await page.goBack();
-      await waitForRoute(page, '/announcements');
-      await assertDemoList(page);
+    await setStubs('pass');
+    await goHash(page, '/');
+    await assertLanding(page);
+    // The new start-up found an address: the landing page gets its pinned strip.
+    await page.locator('section[aria-label="置顶公告"]').waitFor({ state: 'visible', timeout: 15_000 });
+    await page.goBack();
+    await waitForRoute(page, '/announcements');
+    await assertDemoList(page);
 
-      assert.equal(await documentMark(page), 'first document', 'no reload');
-      await assertNothingUnhandled(v);
-    } finally {
-      await v.close();
-    }
+    assert.equal(await documentMark(page), 'first document', 'no reload');
+    await assertNothingUnhandled(v);
   });
 
-  test('desktop: still failing on the next navigation shows the message again, then recovers', async () => {
+  test('desktop: still failing on the next navigation shows the message again, then recovers', async (t) => {
     await setStubs('hanging');
     const v = await visit('desktop');
-    try {
-      const { page } = v;
-      await page.goto(`${server.url}/#/announcements`);
-      await assertListMessage(page, messages.list);
-      await markDocument(page);
+    t.after(() => v.close());
+    const { page } = v;
+    await page.goto(`${server.url}/#/announcements`);
+    await assertListMessage(page, messages.list);
+    await markDocument(page);
 
-      await goHash(page, '/');
-      await v.waitForWarnings('API initialisation', 2);
-      await goHash(page, '/announcements');
-      await assertListMessage(page, messages.list);
-      await v.waitForWarnings('API initialisation', 3);
+    await goHash(page, '/');
+    await v.waitForWarnings('API initialisation', 2);
+    await goHash(page, '/announcements');
+    await assertListMessage(page, messages.list);
+    await v.waitForWarnings('API initialisation', 3);
 
-      await setStubs('pass');
-      await goHash(page, '/');
-      await goHash(page, '/announcements');
-      await assertDemoList(page);
-      assert.equal(await documentMark(page), 'first document', 'no reload');
-      await assertNothingUnhandled(v);
-    } finally {
-      await v.close();
-    }
+    await setStubs('pass');
+    await goHash(page, '/');
+    await goHash(page, '/announcements');
+    await assertDemoList(page);
+    assert.equal(await documentMark(page), 'first document', 'no reload');
+    await assertNothingUnhandled(v);
   });
 
-  test('desktop: an address that dies after start-up is dropped; the next navigation uses the other', async () => {
+  test('desktop: an address that dies after start-up is dropped; the next navigation uses the other', async (t) => {
     await setStubs('pass');
     const v = await visit('desktop', { lastApiAddr: stubA.url });
-    try {
-      const { page } = v;
-      await page.goto(`${server.url}/#/announcements`);
-      await assertDemoList(page);
-      // The first announcement's detail loads beside the list: all of this screen's calls are over.
-      await page.getByTestId('announcement-pane').getByRole('heading', { level: 1 }).waitFor({ timeout: 10_000 });
-      assert.ok(
-        v.requests.some((url) => url.startsWith(`${stubA.url}/v1/bulletin/page`)),
-        'list from A',
-      );
-      assert.deepEqual([pingsTo(v, stubA), pingsTo(v, stubB)], [1, 0], 'the last used address answered first');
-      await markDocument(page);
+    t.after(() => v.close());
+    const { page } = v;
+    await page.goto(`${server.url}/#/announcements`);
+    await assertDemoList(page);
+    // The first announcement's detail loads beside the list: all of this screen's calls are over.
+    await page.getByTestId('announcement-pane').getByRole('heading', { level: 1 }).waitFor({ timeout: 10_000 });
+    assert.ok(
+      v.requests.some((url) => url.startsWith(`${stubA.url}/v1/bulletin/page`)),
+      'list from A',
+    );
+    assert.deepEqual([pingsTo(v, stubA), pingsTo(v, stubB)], [1, 0], 'the last used address answered first');
+    await markDocument(page);
 
-      await stubA.set('refused');
-      const header = page.locator('header').first();
-      await header.getByRole('link', { name: productName }).click();
-      await waitForRoute(page, '/');
-      await assertLanding(page);
-      // The landing page's pinned call to A gets no answer: A is marked as lost.
-      await v.waitForWarnings('pinned announcements', 1);
-      assert.deepEqual([pingsTo(v, stubA), pingsTo(v, stubB)], [1, 0], 'no new start-up while A was fine');
+    await stubA.set('refused');
+    const header = page.locator('header').first();
+    await header.getByRole('link', { name: productName }).click();
+    await waitForRoute(page, '/');
+    await assertLanding(page);
+    // The landing page's pinned call to A gets no answer: A is marked as lost.
+    await v.waitForWarnings('pinned announcements', 1);
+    assert.deepEqual([pingsTo(v, stubA), pingsTo(v, stubB)], [1, 0], 'no new start-up while A was fine');
 
-      const listCallsBefore = v.requests.length;
-      await header.getByRole('link', { name: '平台公告', exact: true }).click();
-      await waitForRoute(page, '/announcements');
-      await assertDemoList(page);
-      const later = v.requests.slice(listCallsBefore);
-      assert.ok(later.includes(`${stubA.url}/v1/ping`), 'the new start-up tried A first');
-      assert.ok(
-        later.some((url) => url.startsWith(`${stubB.url}/v1/bulletin/page`)),
-        'the list came from B',
-      );
-      assert.ok(!later.some((url) => url.startsWith(`${stubA.url}/v1/bulletin`)), 'nothing more asked of A');
-      assert.equal(await page.evaluate((key) => localStorage.getItem(key), lastApiAddrKey), stubB.url);
-      assert.equal(await documentMark(page), 'first document', 'no reload');
-      await assertNothingUnhandled(v);
-    } finally {
-      await v.close();
-    }
+    const listCallsBefore = v.requests.length;
+    await header.getByRole('link', { name: '平台公告', exact: true }).click();
+    await waitForRoute(page, '/announcements');
+    await assertDemoList(page);
+    const later = v.requests.slice(listCallsBefore);
+    assert.ok(later.includes(`${stubA.url}/v1/ping`), 'the new start-up tried A first');
+    assert.ok(
+      later.some((url) => url.startsWith(`${stubB.url}/v1/bulletin/page`)),
+      'the list came from B',
+    );
+    assert.ok(!later.some((url) => url.startsWith(`${stubA.url}/v1/bulletin`)), 'nothing more asked of A');
+    assert.equal(await page.evaluate((key) => localStorage.getItem(key), lastApiAddrKey), stubB.url);
+    assert.equal(await documentMark(page), 'first document', 'no reload');
+    await assertNothingUnhandled(v);
   });
 });

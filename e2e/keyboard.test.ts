@@ -49,63 +49,54 @@ async function tabThrough(page: Page, count: number): Promise<Stop[]> {
 }
 
 describe('keyboard only', () => {
-  test('landing: header, pinned strip, hero, footer in order, each with a visible focus indicator', async () => {
+  test('landing: header, pinned strip, hero, footer in order, each with a visible focus indicator', async (t) => {
     const { page, close } = await openPage(site.browser, 'desktop');
-    try {
-      await page.goto(`${site.server.url}/`);
-      await page.getByRole('region', { name: '置顶公告' }).locator('ul').waitFor();
-      const stops = await tabThrough(page, 40);
-      const order = stops.map((stop) => stop.region).filter((region, i, all) => region !== all[i - 1]);
-      assert.deepEqual(order.slice(0, 4), ['header', 'main', 'pinned', 'footer'], JSON.stringify(order));
-      assert.equal(stops[0]?.label, '跳到主要内容', 'the skip link comes first');
-      const invisible = stops.filter((stop) => !stop.indicator);
-      assert.deepEqual(invisible, [], 'every focused element shows a focus indicator');
-    } finally {
-      await close();
-    }
+    t.after(() => close());
+    await page.goto(`${site.server.url}/`);
+    await page.getByRole('region', { name: '置顶公告' }).locator('ul').waitFor();
+    const stops = await tabThrough(page, 40);
+    const order = stops.map((stop) => stop.region).filter((region, i, all) => region !== all[i - 1]);
+    assert.deepEqual(order.slice(0, 4), ['header', 'main', 'pinned', 'footer'], JSON.stringify(order));
+    assert.equal(stops[0]?.label, '跳到主要内容', 'the skip link comes first');
+    const invisible = stops.filter((stop) => !stop.indicator);
+    assert.deepEqual(invisible, [], 'every focused element shows a focus indicator');
   });
 
-  test('the skip link moves focus to the main content', async () => {
+  test('the skip link moves focus to the main content', async (t) => {
     const { page, close } = await openPage(site.browser, 'phone');
-    try {
-      await page.goto(`${site.server.url}/#/announcements`);
-      await page.locator('main h1').waitFor();
-      await page.keyboard.press('Tab');
-      assert.equal(await page.evaluate(() => document.activeElement?.textContent), '跳到主要内容');
-      assert.ok(await page.getByRole('link', { name: '跳到主要内容' }).isVisible(), 'visible once focused');
-      await page.keyboard.press('Enter');
-      assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
-      await page.keyboard.press('Tab');
-      assert.equal(
-        await page.evaluate(() => document.activeElement?.closest('main') !== null),
-        true,
-        'the next Tab stays in the content',
-      );
-    } finally {
-      await close();
-    }
+    t.after(() => close());
+    await page.goto(`${site.server.url}/#/announcements`);
+    await page.locator('main h1').waitFor();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), '跳到主要内容');
+    assert.ok(await page.getByRole('link', { name: '跳到主要内容' }).isVisible(), 'visible once focused');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
+    await page.keyboard.press('Tab');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.closest('main') !== null),
+      true,
+      'the next Tab stays in the content',
+    );
   });
 
   for (const route of ['/download', '/announcements']) {
-    test(`${route}: every stop in the content shows a focus indicator`, async () => {
+    test(`${route}: every stop in the content shows a focus indicator`, async (t) => {
       const { page, close } = await openPage(site.browser, 'desktop');
-      try {
-        await page.goto(`${site.server.url}/#${route}`);
-        // The announcements screen has two: the list's title and, once loaded, the announcement's.
-        await page.locator('main h1').first().waitFor();
-        await page.waitForLoadState('networkidle');
-        const stops = await tabThrough(page, 40);
-        assert.ok(
-          stops.some((stop) => stop.region === 'main'),
-          'the content takes focus',
-        );
-        assert.deepEqual(
-          stops.filter((stop) => !stop.indicator),
-          [],
-        );
-      } finally {
-        await close();
-      }
+      t.after(() => close());
+      await page.goto(`${site.server.url}/#${route}`);
+      // The announcements screen has two: the list's title and, once loaded, the announcement's.
+      await page.locator('main h1').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const stops = await tabThrough(page, 40);
+      assert.ok(
+        stops.some((stop) => stop.region === 'main'),
+        'the content takes focus',
+      );
+      assert.deepEqual(
+        stops.filter((stop) => !stop.indicator),
+        [],
+      );
     });
   }
 });

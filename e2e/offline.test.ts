@@ -88,128 +88,113 @@ describe('saved copies when no API address answers', () => {
   const newContext = (viewport: 'phone' | 'desktop') =>
     browser.newContext(contextOptions(viewport, { serviceWorkers: 'block' }));
 
-  test('desktop: list, detail and packages come back from the saved copy, with the note', async () => {
+  test('desktop: list, detail and packages come back from the saved copy, with the note', async (t) => {
     const context = await newContext('desktop');
-    try {
-      const page = await context.newPage();
-      const seen = await visitOnline(page, server.url);
-      await context.route('**/v1/**', (route) => route.abort('connectionrefused'));
-      await assertSavedCopies(page, server.url, seen);
+    t.after(() => context.close());
+    const page = await context.newPage();
+    const seen = await visitOnline(page, server.url);
+    await context.route('**/v1/**', (route) => route.abort('connectionrefused'));
+    await assertSavedCopies(page, server.url, seen);
 
-      // A detail never read before has no copy: that one still shows the error, under the saved list.
-      assert.ok(seen.titles.length > 1, 'the demo content has several announcements');
-      await page.goto(`${server.url}/#/announcements`);
-      const pane = page.getByTestId('announcement-pane');
-      await pane.getByRole('heading', { level: 1, name: seen.detailTitle }).waitFor({ timeout: 15_000 });
-      await listLinks(page).nth(1).click();
-      const alert = pane.getByRole('alert');
-      await alert.waitFor({ timeout: 15_000 });
-      assert.equal((await alert.innerText()).trim(), '获取公告详情失败');
-      assert.deepEqual(await listLinks(page).allInnerTexts(), seen.titles);
-    } finally {
-      await context.close();
-    }
+    // A detail never read before has no copy: that one still shows the error, under the saved list.
+    assert.ok(seen.titles.length > 1, 'the demo content has several announcements');
+    await page.goto(`${server.url}/#/announcements`);
+    const pane = page.getByTestId('announcement-pane');
+    await pane.getByRole('heading', { level: 1, name: seen.detailTitle }).waitFor({ timeout: 15_000 });
+    await listLinks(page).nth(1).click();
+    const alert = pane.getByRole('alert');
+    await alert.waitFor({ timeout: 15_000 });
+    assert.equal((await alert.innerText()).trim(), '获取公告详情失败');
+    assert.deepEqual(await listLinks(page).allInnerTexts(), seen.titles);
   });
 
-  test('phone: the single view shows the saved detail with the note', async () => {
+  test('phone: the single view shows the saved detail with the note', async (t) => {
     const context = await newContext('phone');
-    try {
-      const page = await context.newPage();
-      await page.goto(`${server.url}/#/announcements`);
-      await scriptHasTakenOver(page);
-      await listLinks(page).first().click();
-      const heading = page.getByRole('main').getByRole('heading', { level: 1 });
-      await heading.waitFor({ timeout: 15_000 });
-      const title = (await heading.innerText()).trim();
-      const route = new URL(page.url()).hash;
+    t.after(() => context.close());
+    const page = await context.newPage();
+    await page.goto(`${server.url}/#/announcements`);
+    await scriptHasTakenOver(page);
+    await listLinks(page).first().click();
+    const heading = page.getByRole('main').getByRole('heading', { level: 1 });
+    await heading.waitFor({ timeout: 15_000 });
+    const title = (await heading.innerText()).trim();
+    const route = new URL(page.url()).hash;
 
-      await context.route('**/v1/**', (r) => r.abort('connectionrefused'));
-      await page.goto(`${server.url}/${route}`);
-      await page.reload();
-      await page.getByText(staleNote).waitFor({ timeout: 20_000 });
-      assert.equal((await page.getByRole('main').getByRole('heading', { level: 1 }).innerText()).trim(), title);
-    } finally {
-      await context.close();
-    }
+    await context.route('**/v1/**', (r) => r.abort('connectionrefused'));
+    await page.goto(`${server.url}/${route}`);
+    await page.reload();
+    await page.getByText(staleNote).waitFor({ timeout: 20_000 });
+    assert.equal((await page.getByRole('main').getByRole('heading', { level: 1 }).innerText()).trim(), title);
   });
 
-  test('without a saved copy, or with a broken one, the error stays', async () => {
+  test('without a saved copy, or with a broken one, the error stays', async (t) => {
     for (const stored of [undefined, '{not json', '{"announcements":{"savedAt":1,"data":[{"id":7}]}}']) {
       const context = await newContext('desktop');
-      try {
-        if (stored !== undefined) {
-          const seed = [lastGoodKey, stored] as const;
-          await context.addInitScript(([key, value]) => localStorage.setItem(key, value), seed);
-        }
-        await context.route('**/v1/**', (route) => route.abort('connectionrefused'));
-        const page = await context.newPage();
-        await page.goto(`${server.url}/#/announcements`);
-        const alert = page.getByRole('main').getByRole('alert');
-        await alert.waitFor({ timeout: 20_000 });
-        assert.equal((await alert.innerText()).trim(), '获取公告列表失败', `stored: ${stored}`);
-        assert.equal(await page.getByText(staleNote).count(), 0);
-      } finally {
-        await context.close();
+      t.after(() => context.close());
+      if (stored !== undefined) {
+        const seed = [lastGoodKey, stored] as const;
+        await context.addInitScript(([key, value]) => localStorage.setItem(key, value), seed);
       }
-    }
-  });
-
-  test('an answer of the wrong shape is the server speaking: its error shows even with a saved copy', async () => {
-    const context = await newContext('desktop');
-    try {
+      await context.route('**/v1/**', (route) => route.abort('connectionrefused'));
       const page = await context.newPage();
-      await visitOnline(page, server.url);
-      await context.route('**/v1/bulletin/page*', (route) =>
-        route.fulfill({ status: 200, contentType: 'application/json', body: '{"code":0,"data":"nonsense"}' }),
-      );
       await page.goto(`${server.url}/#/announcements`);
       const alert = page.getByRole('main').getByRole('alert');
       await alert.waitFor({ timeout: 20_000 });
-      assert.equal((await alert.innerText()).trim(), '公告数据格式错误');
-    } finally {
-      await context.close();
+      assert.equal((await alert.innerText()).trim(), '获取公告列表失败', `stored: ${stored}`);
+      assert.equal(await page.getByText(staleNote).count(), 0);
     }
   });
 
-  test('the store stays bounded: the oldest answers go first', async () => {
+  test('an answer of the wrong shape is the server speaking: its error shows even with a saved copy', async (t) => {
     const context = await newContext('desktop');
-    try {
-      // Forty old saved details of 20,000 characters each: more than the store keeps.
-      const filler = Object.fromEntries(
-        Array.from({ length: 40 }, (_, index) => [
-          `announcement:old-${index}`,
-          {
-            savedAt: 1_000 + index,
-            data: {
-              id: `old-${index}`,
-              title: 'x',
-              content: 'y'.repeat(20_000),
-              pinned: false,
-              createdAt: '2024-01-01 00:00:00',
-            },
+    t.after(() => context.close());
+    const page = await context.newPage();
+    await visitOnline(page, server.url);
+    await context.route('**/v1/bulletin/page*', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"code":0,"data":"nonsense"}' }),
+    );
+    await page.goto(`${server.url}/#/announcements`);
+    const alert = page.getByRole('main').getByRole('alert');
+    await alert.waitFor({ timeout: 20_000 });
+    assert.equal((await alert.innerText()).trim(), '公告数据格式错误');
+  });
+
+  test('the store stays bounded: the oldest answers go first', async (t) => {
+    const context = await newContext('desktop');
+    t.after(() => context.close());
+    // Forty old saved details of 20,000 characters each: more than the store keeps.
+    const filler = Object.fromEntries(
+      Array.from({ length: 40 }, (_, index) => [
+        `announcement:old-${index}`,
+        {
+          savedAt: 1_000 + index,
+          data: {
+            id: `old-${index}`,
+            title: 'x',
+            content: 'y'.repeat(20_000),
+            pinned: false,
+            createdAt: '2024-01-01 00:00:00',
           },
-        ]),
-      );
-      await context.addInitScript(
-        ([key, value]) => {
-          if (sessionStorage.getItem('seeded') === null) localStorage.setItem(key, value);
-          sessionStorage.setItem('seeded', '1');
         },
-        [lastGoodKey, JSON.stringify(filler)] as const,
-      );
-      const page = await context.newPage();
-      await page.goto(`${server.url}/#/announcements`);
-      await listLinks(page).first().waitFor({ timeout: 15_000 });
-      await page.getByTestId('announcement-pane').getByRole('heading', { level: 1 }).waitFor({ timeout: 15_000 });
-      const stored = await page.evaluate((key) => localStorage.getItem(key) ?? '', lastGoodKey);
-      const keys = Object.keys(JSON.parse(stored) as Record<string, unknown>);
-      assert.ok(stored.length <= 400_000, `stored ${stored.length} characters`);
-      assert.ok(keys.length <= 24, `${keys.length} entries`);
-      assert.ok(keys.includes('announcements'), 'the newest answer is kept');
-      assert.ok(!keys.includes('announcement:old-0'), 'the oldest is dropped');
-    } finally {
-      await context.close();
-    }
+      ]),
+    );
+    await context.addInitScript(
+      ([key, value]) => {
+        if (sessionStorage.getItem('seeded') === null) localStorage.setItem(key, value);
+        sessionStorage.setItem('seeded', '1');
+      },
+      [lastGoodKey, JSON.stringify(filler)] as const,
+    );
+    const page = await context.newPage();
+    await page.goto(`${server.url}/#/announcements`);
+    await listLinks(page).first().waitFor({ timeout: 15_000 });
+    await page.getByTestId('announcement-pane').getByRole('heading', { level: 1 }).waitFor({ timeout: 15_000 });
+    const stored = await page.evaluate((key) => localStorage.getItem(key) ?? '', lastGoodKey);
+    const keys = Object.keys(JSON.parse(stored) as Record<string, unknown>);
+    assert.ok(stored.length <= 400_000, `stored ${stored.length} characters`);
+    assert.ok(keys.length <= 24, `${keys.length} entries`);
+    assert.ok(keys.includes('announcements'), 'the newest answer is kept');
+    assert.ok(!keys.includes('announcement:old-0'), 'the oldest is dropped');
   });
 });
 
@@ -241,100 +226,98 @@ describe('service worker', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('the worker is registered once the visit is under way, or at once when the tab is hidden', async () => {
+  test('the worker is registered once the visit is under way, or at once when the tab is hidden', async (t) => {
     const server = await startServer();
     const context = await browser.newContext(contextOptions('phone'));
     const registered = (page: Page) =>
       page.evaluate(async () => (await navigator.serviceWorker.getRegistration()) !== undefined);
-    try {
-      const page = await context.newPage();
-      await page.goto(`${server.url}/#/`);
-      await scriptHasTakenOver(page);
-      const takenOverAt = Date.now();
-      await page.waitForTimeout(2_000);
-      assert.equal(await registered(page), false, 'not while the page starts');
-      await until(() => registered(page), 'the worker is registered');
-      const after = Date.now() - takenOverAt;
-      assert.ok(after >= 4_000, `registered ${after} ms after the script took over, not 5 s after load`);
-
-      // A visitor who leaves the tab before that gets it at once.
-      const second = await context.newPage();
-      await second.goto(`${server.url}/#/download`);
-      await scriptHasTakenOver(second);
-      await second.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.unregister());
-      assert.equal(await registered(second), false);
-      const { hiddenAfterLoadMs, registeredAfterHiddenMs } = await second.evaluate(async () => {
-        const loaded = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-        const hiddenAt = performance.now();
-        Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
-        document.dispatchEvent(new Event('visibilitychange'));
-        while ((await navigator.serviceWorker.getRegistration()) === undefined) {
-          await new Promise((done) => setTimeout(done, 20));
-        }
-        return {
-          hiddenAfterLoadMs: hiddenAt - loaded.loadEventEnd,
-          registeredAfterHiddenMs: performance.now() - hiddenAt,
-        };
-      });
-      assert.ok(hiddenAfterLoadMs < 4_000, `hidden ${hiddenAfterLoadMs} ms after load: too late to tell`);
-      assert.ok(registeredAfterHiddenMs < 1_000, `registered ${registeredAfterHiddenMs} ms after the tab was hidden`);
-    } finally {
+    t.after(async () => {
       await context.close();
       await server.stop();
-    }
+    });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/#/`);
+    await scriptHasTakenOver(page);
+    const takenOverAt = Date.now();
+    await page.waitForTimeout(2_000);
+    assert.equal(await registered(page), false, 'not while the page starts');
+    await until(() => registered(page), 'the worker is registered');
+    const after = Date.now() - takenOverAt;
+    assert.ok(after >= 4_000, `registered ${after} ms after the script took over, not 5 s after load`);
+
+    // A visitor who leaves the tab before that gets it at once.
+    const second = await context.newPage();
+    await second.goto(`${server.url}/#/download`);
+    await scriptHasTakenOver(second);
+    await second.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.unregister());
+    assert.equal(await registered(second), false);
+    const { hiddenAfterLoadMs, registeredAfterHiddenMs } = await second.evaluate(async () => {
+      const loaded = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const hiddenAt = performance.now();
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+      while ((await navigator.serviceWorker.getRegistration()) === undefined) {
+        await new Promise((done) => setTimeout(done, 20));
+      }
+      return {
+        hiddenAfterLoadMs: hiddenAt - loaded.loadEventEnd,
+        registeredAfterHiddenMs: performance.now() - hiddenAt,
+      };
+    });
+    assert.ok(hiddenAfterLoadMs < 4_000, `hidden ${hiddenAfterLoadMs} ms after load: too late to tell`);
+    assert.ok(registeredAfterHiddenMs < 1_000, `registered ${registeredAfterHiddenMs} ms after the tab was hidden`);
   });
 
-  test('a repeat visit works with the network cut; API answers are never in its cache', async () => {
+  test('a repeat visit works with the network cut; API answers are never in its cache', async (t) => {
     const dir = copyBuild();
     dirs.push(dir);
     const server = await startServer({ WEB_ROOT: dir });
     const context: BrowserContext = await browser.newContext(contextOptions('desktop'));
-    try {
-      const page = await context.newPage();
-      await page.goto(`${server.url}/#/`);
-      await waitForController(page);
-      const seen = await visitOnline(page, server.url);
-      const names = await cacheNames(page);
-      assert.equal(names.length, 1);
-      assert.ok(names[0]?.startsWith(cachePrefix));
-      const cached = await page.evaluate(async (name) => {
-        const cache = await caches.open(name);
-        return (await cache.keys()).map((request) => new URL(request.url).pathname);
-      }, names[0] ?? '');
-      assert.ok(cached.includes('/'), 'the page');
-      assert.ok(
-        cached.some((path) => /^\/assets\/index-.*\.js$/.test(path)),
-        'the entry script',
-      );
-      assert.deepEqual(
-        cached.filter((path) => /^\/(v1|dl|a)\//.test(path) || /feed/.test(path)),
-        [],
-        'no API answer, download, share page or feed',
-      );
-
-      // The network is gone: the server is stopped and the browser is offline.
-      await server.stop();
-      await context.setOffline(true);
-      await page.goto(`${server.url}/#/`);
-      await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 15_000 });
-      assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
-      await assertSavedCopies(page, server.url, seen);
-
-      // Languages load from the cache too.
-      await page.getByRole('combobox', { name: '语言' }).selectOption('en');
-      await page
-        .getByRole('heading', { level: 1, name: 'Announcements' })
-        .or(page.getByText('Download'))
-        .first()
-        .waitFor();
-      assert.equal(await page.getAttribute('html', 'lang'), 'en');
-    } finally {
+    t.after(async () => {
       await context.close();
       await server.stop();
-    }
+    });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/#/`);
+    await waitForController(page);
+    const seen = await visitOnline(page, server.url);
+    const names = await cacheNames(page);
+    assert.equal(names.length, 1);
+    assert.ok(names[0]?.startsWith(cachePrefix));
+    const cached = await page.evaluate(async (name) => {
+      const cache = await caches.open(name);
+      return (await cache.keys()).map((request) => new URL(request.url).pathname);
+    }, names[0] ?? '');
+    assert.ok(cached.includes('/'), 'the page');
+    assert.ok(
+      cached.some((path) => /^\/assets\/index-.*\.js$/.test(path)),
+      'the entry script',
+    );
+    assert.deepEqual(
+      cached.filter((path) => /^\/(v1|dl|a)\//.test(path) || /feed/.test(path)),
+      [],
+      'no API answer, download, share page or feed',
+    );
+
+    // The network is gone: the server is stopped and the browser is offline.
+    await server.stop();
+    await context.setOffline(true);
+    await page.goto(`${server.url}/#/`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 15_000 });
+    assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+    await assertSavedCopies(page, server.url, seen);
+
+    // Languages load from the cache too.
+    await page.getByRole('combobox', { name: '语言' }).selectOption('en');
+    await page
+      .getByRole('heading', { level: 1, name: 'Announcements' })
+      .or(page.getByText('Download'))
+      .first()
+      .waitFor();
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
   });
 
-  test('a new build deployed: its worker takes over and the old cache is deleted', async () => {
+  test('a new build deployed: its worker takes over and the old cache is deleted', async (t) => {
     const first = copyBuild();
     const second = copyBuild();
     dirs.push(first, second);
@@ -348,46 +331,42 @@ describe('service worker', () => {
     let server = await startServer({ WEB_ROOT: first });
     const port = String(server.port);
     const context = await browser.newContext(contextOptions('phone'));
-    try {
-      const page = await context.newPage();
-      await page.goto(`${server.url}/#/`);
-      await waitForController(page);
-      const [firstCache] = await cacheNames(page);
-      assert.ok(firstCache !== undefined && firstCache !== secondCache);
-
-      await server.stop();
-      server = await startServer({ WEB_ROOT: second, PORT: port });
-      await page.reload();
-      await until(async () => (await cacheNames(page)).join() === secondCache, "only the new build's cache is left");
-      assert.match(
-        await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state ?? ''),
-        /activat/,
-      );
-
-      // Offline again: the page now comes from the new build's cache.
-      await server.stop();
-      await context.setOffline(true);
-      await page.reload();
-      await page.locator('meta[name="build"][content="second"]').waitFor({ state: 'attached', timeout: 15_000 });
-      await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 15_000 });
-    } finally {
+    t.after(async () => {
       await context.close();
       await server.stop();
-    }
+    });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/#/`);
+    await waitForController(page);
+    const [firstCache] = await cacheNames(page);
+    assert.ok(firstCache !== undefined && firstCache !== secondCache);
+
+    await server.stop();
+    server = await startServer({ WEB_ROOT: second, PORT: port });
+    await page.reload();
+    await until(async () => (await cacheNames(page)).join() === secondCache, "only the new build's cache is left");
+    assert.match(
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state ?? ''),
+      /activat/,
+    );
+
+    // Offline again: the page now comes from the new build's cache.
+    await server.stop();
+    await context.setOffline(true);
+    await page.reload();
+    await page.locator('meta[name="build"][content="second"]').waitFor({ state: 'attached', timeout: 15_000 });
+    await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 15_000 });
   });
 
-  test('the server sends /sw.js uncached, as JavaScript', async () => {
+  test('the server sends /sw.js uncached, as JavaScript', async (t) => {
     const server = await startServer({ WEB_ROOT: webRoot });
-    try {
-      for (const encoding of ['identity', 'br']) {
-        const response = await fetch(`${server.url}/sw.js`, { headers: { 'accept-encoding': encoding } });
-        assert.equal(response.status, 200);
-        assert.equal(response.headers.get('cache-control'), 'no-cache', encoding);
-        assert.match(response.headers.get('content-type') ?? '', /^text\/javascript/, encoding);
-        assert.match(await response.text(), /skipWaiting/);
-      }
-    } finally {
-      await server.stop();
+    t.after(() => server.stop());
+    for (const encoding of ['identity', 'br']) {
+      const response = await fetch(`${server.url}/sw.js`, { headers: { 'accept-encoding': encoding } });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('cache-control'), 'no-cache', encoding);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/javascript/, encoding);
+      assert.match(await response.text(), /skipWaiting/);
     }
   });
 });

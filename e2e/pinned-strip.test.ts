@@ -31,72 +31,60 @@ const transformsDuring = (page: Page, ms: number) =>
   })`) as Promise<string[]>;
 
 describe('pinned strip autoplay', () => {
-  test('desktop: stays put while the pointer is over it, moves on once it leaves', async () => {
+  test('desktop: stays put while the pointer is over it, moves on once it leaves', async (t) => {
     const { page, close } = await openPage(site.browser, 'desktop');
-    try {
-      await page.goto(`${site.server.url}/`);
-      await strip(page).locator('ul').waitFor();
-      await strip(page).getByText('置顶公告').hover();
-      const start = await offset(page);
-      await page.waitForTimeout(4000);
-      assert.equal(await offset(page), start, 'paused while hovered');
-      await page.mouse.move(5, 700);
-      await page.waitForTimeout(3600);
-      assert.notEqual(await offset(page), start, 'moving again after the pointer left');
-    } finally {
-      await close();
-    }
+    t.after(() => close());
+    await page.goto(`${site.server.url}/`);
+    await strip(page).locator('ul').waitFor();
+    await strip(page).getByText('置顶公告').hover();
+    const start = await offset(page);
+    await page.waitForTimeout(4000);
+    assert.equal(await offset(page), start, 'paused while hovered');
+    await page.mouse.move(5, 700);
+    await page.waitForTimeout(3600);
+    assert.notEqual(await offset(page), start, 'moving again after the pointer left');
   });
 
-  test('desktop: stays put while an item has keyboard focus, moves on once focus leaves', async () => {
+  test('desktop: stays put while an item has keyboard focus, moves on once focus leaves', async (t) => {
     const { page, close } = await openPage(site.browser, 'desktop');
-    try {
-      await page.goto(`${site.server.url}/`);
-      await strip(page).locator('ul').waitFor();
-      // Embla treats focus as the visitor's only when it comes from the Tab key.
-      await page.getByRole('link', { name: '了解功能' }).focus();
-      await page.keyboard.press('Tab');
-      assert.equal(
-        await strip(page)
-          .getByRole('link')
-          .first()
-          .evaluate((el) => el === document.activeElement),
-        true,
-      );
-      const start = await offset(page);
-      await page.waitForTimeout(4000);
-      assert.equal(await offset(page), start, 'paused while focused');
-      await page.locator('h1').click();
-      await page.mouse.move(5, 700);
-      await page.waitForTimeout(3600);
-      assert.notEqual(await offset(page), start, 'moving again after focus left');
-    } finally {
-      await close();
-    }
+    t.after(() => close());
+    await page.goto(`${site.server.url}/`);
+    await strip(page).locator('ul').waitFor();
+    // Embla treats focus as the visitor's only when it comes from the Tab key.
+    await page.getByRole('link', { name: '了解功能' }).focus();
+    await page.keyboard.press('Tab');
+    assert.equal(
+      await strip(page)
+        .getByRole('link')
+        .first()
+        .evaluate((el) => el === document.activeElement),
+      true,
+    );
+    const start = await offset(page);
+    await page.waitForTimeout(4000);
+    assert.equal(await offset(page), start, 'paused while focused');
+    await page.locator('h1').click();
+    await page.mouse.move(5, 700);
+    await page.waitForTimeout(3600);
+    assert.notEqual(await offset(page), start, 'moving again after focus left');
   });
 
-  test('phone, reduced motion: still advances every 3 s, in one jump with no frames in between', async () => {
+  test('phone, reduced motion: still advances every 3 s, in one jump with no frames in between', async (t) => {
     const { page, close } = await openPage(site.browser, 'phone');
-    try {
-      await page.emulateMedia({ reducedMotion: 'reduce' });
-      await page.goto(`${site.server.url}/`);
-      await strip(page).locator('ul').waitFor();
-      const seen = await transformsDuring(page, 3800);
-      assert.equal(seen.length, 2, `one jump from the first to the second item, got ${seen.join(' → ')}`);
-    } finally {
-      await close();
-    }
+    t.after(() => close());
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(`${site.server.url}/`);
+    await strip(page).locator('ul').waitFor();
+    const seen = await transformsDuring(page, 3800);
+    assert.equal(seen.length, 2, `one jump from the first to the second item, got ${seen.join(' → ')}`);
   });
 
-  test('phone, no preference: the move is animated over several frames', async () => {
+  test('phone, no preference: the move is animated over several frames', async (t) => {
     const { page, close } = await openPage(site.browser, 'phone');
-    try {
-      await page.goto(`${site.server.url}/`);
-      await strip(page).locator('ul').waitFor();
-      const seen = await transformsDuring(page, 3800);
-      assert.ok(seen.length > 2, `expected frames between the items, got ${seen.join(' → ')}`);
-    } finally {
-      await close();
-    }
+    t.after(() => close());
+    await page.goto(`${site.server.url}/`);
+    await strip(page).locator('ul').waitFor();
+    const seen = await transformsDuring(page, 3800);
+    assert.ok(seen.length > 2, `expected frames between the items, got ${seen.join(' → ')}`);
   });
 });

@@ -146,73 +146,64 @@ describe('every configured API address refuses; the region document names an add
   });
 
   for (const viewport of ['phone', 'desktop'] as const) {
-    test(`${viewport}: the announcements come from the new address, with no CSP violation`, async () => {
+    test(`${viewport}: the announcements come from the new address, with no CSP violation`, async (t) => {
       api.reset();
       region.reset();
       const v = await visit(viewport);
-      try {
-        await v.page.goto(`${server.url}/#/announcements`);
-        await assertFakeList(v);
-        assert.ok(fetched(region, regionDocumentPath), 'the region document was fetched');
-        assert.ok(fetched(api, '/v1/ping'), 'the new address was pinged');
-        assert.ok(fetched(api, '/v1/bulletin/page'), 'the list came from the new address');
-        assert.equal(await v.page.evaluate((key) => localStorage.getItem(key), lastApiAddrKey), api.url);
-        assertNoViolations(v);
-      } finally {
-        await v.close();
-      }
+      t.after(() => v.close());
+      await v.page.goto(`${server.url}/#/announcements`);
+      await assertFakeList(v);
+      assert.ok(fetched(region, regionDocumentPath), 'the region document was fetched');
+      assert.ok(fetched(api, '/v1/ping'), 'the new address was pinged');
+      assert.ok(fetched(api, '/v1/bulletin/page'), 'the list came from the new address');
+      assert.equal(await v.page.evaluate((key) => localStorage.getItem(key), lastApiAddrKey), api.url);
+      assertNoViolations(v);
     });
   }
 
-  test("desktop: an announcement's picture loads from the CDN only the new address's app config names", async () => {
+  test("desktop: an announcement's picture loads from the CDN only the new address's app config names", async (t) => {
     cdn.reset();
     const v = await visit('desktop');
-    try {
-      await v.page.goto(`${server.url}/#/announcement/3`);
-      const heading = v.page.getByRole('heading', { level: 1, name: fakeBulletins[2].title });
-      await heading.or(v.page.getByRole('alert')).first().waitFor({ timeout: 15_000 });
-      const alerts = await v.page.getByRole('alert').allInnerTexts();
-      assert.deepEqual(alerts, [], `the page shows an error; CSP violations: ${JSON.stringify(v.violations)}`);
-      const image = v.page.locator('article img').first();
-      assert.equal(await image.getAttribute('src'), `${cdn.url}/bucket/${fakeImageKey}`);
-      await image.scrollIntoViewIfNeeded();
-      const naturalWidth = await image.evaluate(
-        (element: HTMLImageElement) =>
-          new Promise<number>((done) => {
-            if (element.complete) done(element.naturalWidth);
-            element.addEventListener('load', () => done(element.naturalWidth), { once: true });
-            element.addEventListener('error', () => done(element.naturalWidth), { once: true });
-          }),
-      );
-      assert.ok(
-        naturalWidth > 0,
-        `the picture loaded (naturalWidth ${naturalWidth}); CSP violations: ${JSON.stringify(v.violations)}`,
-      );
-      assert.ok(fetched(cdn, `/bucket/${fakeImageKey}`), 'the CDN served it');
-      assert.ok(!fetched(api, `/v1/file/preview/${fakeImageKey}`), 'the API did not');
-      assertNoViolations(v);
-    } finally {
-      await v.close();
-    }
+    t.after(() => v.close());
+    await v.page.goto(`${server.url}/#/announcement/3`);
+    const heading = v.page.getByRole('heading', { level: 1, name: fakeBulletins[2].title });
+    await heading.or(v.page.getByRole('alert')).first().waitFor({ timeout: 15_000 });
+    const alerts = await v.page.getByRole('alert').allInnerTexts();
+    assert.deepEqual(alerts, [], `the page shows an error; CSP violations: ${JSON.stringify(v.violations)}`);
+    const image = v.page.locator('article img').first();
+    assert.equal(await image.getAttribute('src'), `${cdn.url}/bucket/${fakeImageKey}`);
+    await image.scrollIntoViewIfNeeded();
+    const naturalWidth = await image.evaluate(
+      (element: HTMLImageElement) =>
+        new Promise<number>((done) => {
+          if (element.complete) done(element.naturalWidth);
+          element.addEventListener('load', () => done(element.naturalWidth), { once: true });
+          element.addEventListener('error', () => done(element.naturalWidth), { once: true });
+        }),
+    );
+    assert.ok(
+      naturalWidth > 0,
+      `the picture loaded (naturalWidth ${naturalWidth}); CSP violations: ${JSON.stringify(v.violations)}`,
+    );
+    assert.ok(fetched(cdn, `/bucket/${fakeImageKey}`), 'the CDN served it');
+    assert.ok(!fetched(api, `/v1/file/preview/${fakeImageKey}`), 'the API did not');
+    assertNoViolations(v);
   });
 
-  test('desktop: once the service worker controls the page, a reload still reaches the new address', async () => {
+  test('desktop: once the service worker controls the page, a reload still reaches the new address', async (t) => {
     const v = await visit('desktop');
-    try {
-      await v.page.goto(`${server.url}/#/announcements`);
-      await assertFakeList(v);
-      // The worker registers a few seconds after the load event (web/src/lib/service-worker.ts).
-      await v.page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
-        timeout: 30_000,
-      });
-      api.reset();
-      await v.page.reload();
-      assert.ok(await v.page.evaluate(() => navigator.serviceWorker.controller !== null), 'the worker controls it');
-      await assertFakeList(v);
-      assert.ok(fetched(api, '/v1/bulletin/page'), 'the list came from the new address again');
-      assertNoViolations(v);
-    } finally {
-      await v.close();
-    }
+    t.after(() => v.close());
+    await v.page.goto(`${server.url}/#/announcements`);
+    await assertFakeList(v);
+    // The worker registers a few seconds after the load event (web/src/lib/service-worker.ts).
+    await v.page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+      timeout: 30_000,
+    });
+    api.reset();
+    await v.page.reload();
+    assert.ok(await v.page.evaluate(() => navigator.serviceWorker.controller !== null), 'the worker controls it');
+    await assertFakeList(v);
+    assert.ok(fetched(api, '/v1/bulletin/page'), 'the list came from the new address again');
+    assertNoViolations(v);
   });
 });

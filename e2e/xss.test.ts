@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { xssVectors } from './fixtures/xss-vectors.js';
@@ -280,49 +280,44 @@ async function sweep(source: Seeded['source'], viewport: keyof typeof viewports)
 /** Each expected title (every one, or the pinned ones in the strip) is in the text of one of
  * `links`, and nothing in `scope` or on the page shows a payload's work. */
 async function checkTitles(
+  t: TestContext,
   viewport: keyof typeof viewports,
   route: string,
   scope: string,
   linksOf: (page: Page) => Locator,
 ): Promise<void> {
   const watched = await openWatched(viewport);
-  try {
-    await watched.page.goto(`${server.url}/#${route}`);
-    const links = linksOf(watched.page);
-    await links.first().waitFor();
-    await watched.settle();
-    const texts = await links.evaluateAll((all) => all.map((a) => a.textContent ?? ''));
-    const expected = route === '/' ? seeded.filter((b) => b.pinned) : seeded;
-    assert.equal(texts.length, expected.length);
-    const missing = expected.filter((b) => !texts.some((text) => text.includes(b.title)));
-    const all = [
-      ...watched.problems,
-      ...(await pageProblems(watched.page, scope, false)),
-      ...missing.map((b) => `${b.source} #${b.id}: title not shown as text`),
-    ];
-    assert.deepEqual(all, [], `\n${all.join('\n')}`);
-  } finally {
-    await watched.close();
-  }
+  t.after(() => watched.close());
+  await watched.page.goto(`${server.url}/#${route}`);
+  const links = linksOf(watched.page);
+  await links.first().waitFor();
+  await watched.settle();
+  const texts = await links.evaluateAll((all) => all.map((a) => a.textContent ?? ''));
+  const expected = route === '/' ? seeded.filter((b) => b.pinned) : seeded;
+  assert.equal(texts.length, expected.length);
+  const missing = expected.filter((b) => !texts.some((text) => text.includes(b.title)));
+  const all = [
+    ...watched.problems,
+    ...(await pageProblems(watched.page, scope, false)),
+    ...missing.map((b) => `${b.source} #${b.id}: title not shown as text`),
+  ];
+  assert.deepEqual(all, [], `\n${all.join('\n')}`);
 }
 
-test('the harness notices a script that ran, a dialog and a foreign request', async () => {
+test('the harness notices a script that ran, a dialog and a foreign request', async (t) => {
   const watched = await openWatched('desktop');
-  try {
-    await watched.page.goto(`${server.url}/#/announcements`);
-    await watched.page.evaluate(() => {
-      document.body.insertAdjacentHTML('beforeend', '<article><img src=x onerror="window.__xss=1;alert(1)"></article>');
-      void fetch('http://evil.example.test/probe').catch(() => undefined);
-    });
-    await watched.settle();
-    const found = [...watched.problems, ...(await pageProblems(watched.page, 'article', true))].join('\n');
-    assert.match(found, /window\.__xss is 1/);
-    assert.match(found, /dialog alert\(1\)/);
-    assert.match(found, /request to http:\/\/evil\.example\.test\/probe/);
-    assert.match(found, /<img onerror> rendered/);
-  } finally {
-    await watched.close();
-  }
+  t.after(() => watched.close());
+  await watched.page.goto(`${server.url}/#/announcements`);
+  await watched.page.evaluate(() => {
+    document.body.insertAdjacentHTML('beforeend', '<article><img src=x onerror="window.__xss=1;alert(1)"></article>');
+    void fetch('http://evil.example.test/probe').catch(() => undefined);
+  });
+  await watched.settle();
+  const found = [...watched.problems, ...(await pageProblems(watched.page, 'article', true))].join('\n');
+  assert.match(found, /window\.__xss is 1/);
+  assert.match(found, /dialog alert\(1\)/);
+  assert.match(found, /request to http:\/\/evil\.example\.test\/probe/);
+  assert.match(found, /<img onerror> rendered/);
 });
 
 describe(`${xssVectors.length} vectors, ${perBody} to a body`, () => {
@@ -332,15 +327,15 @@ describe(`${xssVectors.length} vectors, ${perBody} to a body`, () => {
   test('published through the admin API: single view at 375 px', () => sweep('api', 'phone'));
 
   for (const viewport of ['desktop', 'phone'] as const) {
-    test(`${viewport}: the pinned strip on / shows every pinned title as text`, async () => {
-      await checkTitles(viewport, '/', 'section[aria-label="置顶公告"]', (page) =>
+    test(`${viewport}: the pinned strip on / shows every pinned title as text`, async (t) => {
+      await checkTitles(t, viewport, '/', 'section[aria-label="置顶公告"]', (page) =>
         page.getByRole('region', { name: '置顶公告' }).getByRole('listitem').getByRole('link'),
       );
     });
   }
 
-  test('desktop: the list shows every title as text', async () => {
-    await checkTitles('desktop', '/announcements', 'main nav', (page) =>
+  test('desktop: the list shows every title as text', async (t) => {
+    await checkTitles(t, 'desktop', '/announcements', 'main nav', (page) =>
       page.getByRole('navigation', { name: '平台公告' }).getByRole('link'),
     );
   });

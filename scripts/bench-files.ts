@@ -30,7 +30,9 @@ import { request, type IncomingMessage } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { freePort, intFromEnv, repoRoot, RssSampler, startBenchServer, writeResults } from './bench-support.js';
+import { intFromEnv, RssSampler, startBenchServer, writeResults } from './bench-support.js';
+import { freePort } from './support/free-port.js';
+import { repoRoot } from './support/repo-root.js';
 
 const fileMB = intFromEnv('BENCH_FILE_MB', 100, 1, 2048);
 const clients = intFromEnv('BENCH_CLIENTS', 40, 1, 500);

@@ -3,15 +3,12 @@
  * server on a fresh SQLite file and a free 127.0.0.1 port, realistic content published through
  * the admin API, the server's RSS read from /proc, and where the results go.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-
-export const repoRoot = resolve(import.meta.dirname, '..');
+import { repoRoot } from './support/repo-root.js';
+import { spawnServer, type ServerProcess } from './support/spawn-server.js';
 
 /** Writes a benchmark's results as JSON to BENCH_RESULTS, or to .tmp/<name>.json; answers the
  * path written. */
@@ -33,18 +30,6 @@ export interface BenchServer {
   /** Every line the server wrote (at LOG_LEVEL=warn: only warnings and errors). */
   logs: string[];
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => done(port));
-    });
-  });
 }
 
 function requireBuild(): void {
@@ -107,56 +92,30 @@ export async function startBenchServer(
   }
   const { webRoot, asset } = site;
   const adminToken = randomBytes(32).toString('hex');
-  const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, join(repoRoot, script)], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${databasePath}`,
-      STORAGE_URL: `file:${join(dir, 'files')}`,
-      DEMO_CONTENT: '0',
-      ADMIN_TOKEN: adminToken,
-      // One log line per request would cost more than many of the requests themselves.
-      LOG_LEVEL: 'warn',
-      SITE_CONFIG: join(repoRoot, 'site.config.json'),
-      WEB_ROOT: webRoot,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logs: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (l) => logs.push(l));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  // However this script ends, the server and its files go with it.
-  const cleanUp = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  };
-  process.once('exit', cleanUp);
+  // However this script ends, the server's files go with it (spawnServer ends the server).
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', removeDir);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const failure =
-      child.exitCode !== null
-        ? `the server exited with ${child.exitCode}`
-        : Date.now() > deadline
-          ? 'the server did not answer /healthz within 20 s'
-          : undefined;
-    if (failure !== undefined) {
-      cleanUp();
-      throw new Error(`${failure}:\n${logs.join('\n')}`);
-    }
-    try {
-      if ((await fetch(`${url}/healthz`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((done) => setTimeout(done, 100));
+  let server: ServerProcess;
+  try {
+    server = await spawnServer(
+      {
+        DATABASE_URL: `sqlite:${databasePath}`,
+        STORAGE_URL: `file:${join(dir, 'files')}`,
+        DEMO_CONTENT: '0',
+        ADMIN_TOKEN: adminToken,
+        SITE_CONFIG: join(repoRoot, 'site.config.json'),
+        WEB_ROOT: webRoot,
+        ...env,
+      },
+      { nodeArgs, script, quiet: true },
+    );
+  } catch (error) {
+    process.removeListener('exit', removeDir);
+    removeDir();
+    throw error;
   }
+  const { child, url, logs } = server;
   if (child.pid === undefined) throw new Error('the server has no pid');
 
   return {
@@ -168,14 +127,11 @@ export async function startBenchServer(
     asset,
     logs,
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        await exited;
-        clearTimeout(timer);
-      }
-      process.removeListener('exit', cleanUp);
-      cleanUp();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await server.stop();
+      clearTimeout(timer);
+      process.removeListener('exit', removeDir);
+      removeDir();
     },
   };
 }

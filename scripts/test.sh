@@ -42,7 +42,7 @@ within 15m npm run --silent test:server
 step "server tests on PostgreSQL"
 pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
 trap 'bash scripts/pg-cluster.sh stop "$pg_dir"' EXIT
-pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node scripts/free-port.mjs)")
+pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx scripts/support/free-port.ts)")
 TEST_POSTGRES_URL=$pg_url within 15m npm run --silent test:server
 
 step "file tests on the S3 store (an s3rver the tests start), on SQLite and on PostgreSQL"

@@ -7,47 +7,33 @@
  *
  *   npm run --silent build && node --conditions=source --import tsx scripts/upload-memory.ts
  */
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { s3Env, startTestS3 } from './s3-server.js';
+import { repoRoot } from './support/repo-root.js';
+import { spawnServer } from './support/spawn-server.js';
 
-const repoRoot = resolve(import.meta.dirname, '..');
 const megabytes = Number(process.env.UPLOAD_MB ?? 500);
-const token = 'upload-memory-token-0123456789';
+const token = 'upload-memory-token-0123456789abcdef';
 const work = mkdtempSync(join(tmpdir(), 'chat-site-upload-memory-'));
 
 const s3 = process.env.UPLOAD_STORE === 's3' ? await startTestS3() : undefined;
 const storageEnv = s3 !== undefined ? s3Env(s3, 'upload-memory') : { STORAGE_URL: `file:${join(work, 'files')}` };
 
-const child = spawn(process.execPath, [join(repoRoot, 'server/dist/server.js')], {
-  env: {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${join(work, 'site.db')}`,
-    ...storageEnv,
-    SITE_CONFIG: join(repoRoot, 'site.config.json'),
-    ADMIN_TOKEN: token,
-    DEMO_CONTENT: '0',
-    PACKAGE_MAX_BYTES: String(2 * 1024 * 1024 * 1024),
-    REQUEST_TIMEOUT_MS: '3600000',
-    LOG_LEVEL: 'info',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
+const server = await spawnServer({
+  DATABASE_URL: `sqlite:${join(work, 'site.db')}`,
+  ...storageEnv,
+  SITE_CONFIG: join(repoRoot, 'site.config.json'),
+  ADMIN_TOKEN: token,
+  DEMO_CONTENT: '0',
+  PACKAGE_MAX_BYTES: String(2 * 1024 * 1024 * 1024),
+  REQUEST_TIMEOUT_MS: '3600000',
 });
-const base = await new Promise<string>((done) => {
-  if (child.stdout === null) throw new Error('no server output');
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    const address = /"address":"(http:\/\/[^"]+)"/.exec(line)?.[1];
-    if (address !== undefined) done(address);
-  });
-});
+const { child, url: base } = server;
 
 const rssMb = () => {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -118,8 +104,7 @@ console.log(
     2,
   ),
 );
-child.kill('SIGTERM');
-await new Promise((done) => child.once('exit', done));
+await server.stop();
 rmSync(work, { recursive: true, force: true });
 if (s3 !== undefined) rmSync(s3.dir, { recursive: true, force: true });
 // The s3rver of UPLOAD_STORE=s3 would keep the process alive.

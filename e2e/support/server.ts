@@ -2,10 +2,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { spawnServer } from './spawn-server.js';
+import { join } from 'node:path';
+import { repoRoot } from '../../scripts/support/repo-root.js';
+import { spawnServer } from '../../scripts/support/spawn-server.js';
 
-export const repoRoot = resolve(import.meta.dirname, '../..');
+export { repoRoot };
 export const adminToken = 'e2e-admin-token-0123456789abcdefghij';
 
 export interface RunningServer {

@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { repoRoot } from './server.js';
+import { freePorts } from '../../scripts/support/free-port.js';
+import { repoRoot } from '../../scripts/support/repo-root.js';
 
 export interface Stub {
   /** http://127.0.0.1:<port> (https://<host>:<port> for an HTTPS stub), no trailing slash. */
@@ -40,17 +41,7 @@ function trackSockets(server: Server): Set<Socket> {
   return sockets;
 }
 
-/**
- * One port per name that was free a moment ago and is free again now: all are held at once, so no
- * two are the same, then released. Nothing listens on them afterwards (a dead address), unless a
- * test starts a server on one on purpose.
- */
-export async function freePorts<const K extends string>(names: readonly K[]): Promise<Record<K, number>> {
-  const servers = names.map(() => createNetServer());
-  const ports = await Promise.all(servers.map(listen));
-  await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
-  return Object.fromEntries(names.map((name, index) => [name, ports[index]])) as Record<K, number>;
-}
+export { freePorts };
 
 export const loopback = (port: number) => `http://127.0.0.1:${port}`;
 

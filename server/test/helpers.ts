@@ -3,12 +3,10 @@
  * throwaway PostgreSQL cluster when TEST_POSTGRES_URL is set), the app in-process, and the real
  * built server as a child process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type ServerConfig } from '../src/config.js';
@@ -17,8 +15,10 @@ import { migrate } from '../src/db/migrations.js';
 import { loadDemoContent } from '../src/demo/load.js';
 import { storageFor } from '../src/storage/index.js';
 import { s3Env, startTestS3 } from '../../scripts/s3-server.js';
+import { repoRoot } from '../../scripts/support/repo-root.js';
 
-export const repoRoot = resolve(import.meta.dirname, '../..');
+export { repoRoot };
+export { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
 /** The operator's command line as it ships: bundled into one file (scripts/bundle-admin.mjs). */
 export const cliPath = join(repoRoot, 'server/dist/admin.js');
 export const adminToken = 'test-admin-token-0123456789abcdefghij';
@@ -151,65 +151,3 @@ export const wrongAuthorizations = [
   adminToken,
   `Token ${adminToken}`,
 ];
-
-export interface ServerProcess {
-  url: string;
-  child: ChildProcess;
-  logs: string[];
-  /** Resolves with the exit code once the process has ended. */
-  exited: Promise<number | null>;
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-/** Servers still running. A test that fails half way (one of several servers did not start)
- * must not leave the others behind: they would outlive the test file and keep CI waiting. */
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-
-/** Starts the built server (server/dist) as a real process on a free port. */
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [join(repoRoot, 'server/dist/server.js')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  const logs: string[] = [];
-  const exited = new Promise<number | null>((done) =>
-    child.once('exit', (code) => {
-      running.delete(child);
-      done(code);
-    }),
-  );
-  const url = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(new Error(`server did not start:\n${logs.join('\n')}`));
-    }, 20_000);
-    for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on('line', (line) => {
-        logs.push(line);
-        const address = /"address":"(http:\/\/[^"]+)"/.exec(line)?.[1];
-        if (address !== undefined) {
-          clearTimeout(timer);
-          done(address);
-        }
-      });
-    }
-    void exited.then((code) => {
-      clearTimeout(timer);
-      fail(new Error(`server exited with ${code} before listening:\n${logs.join('\n')}`));
-    });
-  });
-  return {
-    url,
-    child,
-    logs,
-    exited,
-    stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null) child.kill(signal);
-      return exited;
-    },
-  };
-}

@@ -1,0 +1,112 @@
+/**
+ * The built server (server/dist) as a real child process, for the browser tests, the benchmark
+ * scripts and the server's own tests. It lives outside server/test so that e2e/ and scripts/ can
+ * use it without loading the server's test helpers (its sources and database drivers).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { freePort } from './free-port.js';
+import { repoRoot } from './repo-root.js';
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  logs: string[];
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface SpawnOptions {
+  /** Arguments for node before the script, e.g. ['--import', 'tsx']. */
+  nodeArgs?: string[];
+  /** The server's entry, from the repository root. */
+  script?: string;
+  /**
+   * Logs only warnings and errors (LOG_LEVEL=warn), as a benchmark needs: one line per request
+   * would cost more than many of the requests. The line that names the address is then not
+   * written, so the server gets a free port and is ready once /healthz answers.
+   */
+  quiet?: boolean;
+}
+
+/** Servers still running. A test that fails half way (one of several servers did not start)
+ * must not leave the others behind: they would outlive the test file and keep CI waiting. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+const startTimeoutMs = 20_000;
+
+/** Starts the built server (server/dist) as a real process on a free port. */
+export async function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
+  const { nodeArgs = [], script = 'server/dist/server.js', quiet = false } = options;
+  const port = quiet ? String(await freePort()) : '0';
+  const child = spawn(process.execPath, [...nodeArgs, join(repoRoot, script)], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: port, HOST: '127.0.0.1', ...env, LOG_LEVEL: quiet ? 'warn' : 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const logs: string[] = [];
+  const exited = new Promise<number | null>((done) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      done(code);
+    }),
+  );
+  const lines = [child.stdout, child.stderr].map((stream) => createInterface({ input: stream }));
+  for (const line of lines) line.on('line', (text) => logs.push(text));
+  const url = await new Promise<string>((done, fail) => {
+    let ready = false;
+    const succeed = (address: string) => {
+      ready = true;
+      clearTimeout(timer);
+      done(address);
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`server did not start within ${startTimeoutMs / 1000} s:\n${logs.join('\n')}`));
+    }, startTimeoutMs);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`server exited with ${code} before listening:\n${logs.join('\n')}`));
+    });
+    if (quiet) {
+      void (async () => {
+        const address = `http://127.0.0.1:${port}`;
+        while (!ready && child.exitCode === null && child.signalCode === null) {
+          if (await answersHealth(address)) return succeed(address);
+          await new Promise((wait) => setTimeout(wait, 100));
+        }
+      })();
+    } else {
+      for (const line of lines) {
+        line.on('line', (text) => {
+          const address = /"address":"(http:\/\/[^"]+)"/.exec(text)?.[1];
+          if (address !== undefined) succeed(address);
+        });
+      }
+    }
+  });
+  return {
+    url,
+    child,
+    logs,
+    exited,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+async function answersHealth(address: string): Promise<boolean> {
+  try {
+    return (await fetch(`${address}/healthz`)).status === 200;
+  } catch {
+    return false; // not listening yet
+  }
+}
