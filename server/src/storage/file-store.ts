@@ -50,7 +50,10 @@ export class DirectoryStorage implements FileStorage {
     try {
       // Opened before anything is answered, so a missing file is a 404, not a cut response.
       const handle = await open(this.path(key), 'r');
-      return handle.createReadStream(range === undefined ? {} : { start: range.start, end: range.end });
+      // Reads of 512 KiB rather than Node's 64 KiB: an eighth of the reads and writes for a package,
+      // while forty slow downloads still hold little memory (npm run bench:files measures both).
+      const chunk = { highWaterMark: 512 * 1024 };
+      return handle.createReadStream(range === undefined ? chunk : { ...chunk, start: range.start, end: range.end });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
