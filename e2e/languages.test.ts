@@ -85,94 +85,82 @@ describe('catalogs', () => {
 
 describe('choosing a language', () => {
   for (const viewport of ['phone', 'desktop'] as const) {
-    test(`${viewport}: the switcher re-renders every text without a reload, and the choice survives one`, async () => {
+    test(`${viewport}: the switcher re-renders every text without a reload, and the choice survives one`, async (t) => {
       const open = await openPage(browser, viewport);
-      try {
-        const { page } = open;
-        await page.goto(`${server.url}/#/`);
-        await assertLanguage(page, 'zh-CN');
-        await markDocument(page);
+      t.after(() => open.close());
+      const { page } = open;
+      await page.goto(`${server.url}/#/`);
+      await assertLanguage(page, 'zh-CN');
+      await markDocument(page);
 
-        await page.getByRole('combobox', { name: '语言' }).selectOption('en');
-        await assertLanguage(page, 'en');
-        await page.getByRole('link', { name: 'Announcements', exact: true }).first().waitFor();
-        assert.equal(await documentMark(page), 'first document', 'no reload');
-        assert.equal(await page.evaluate((key) => localStorage.getItem(key), storageKey), 'en');
+      await page.getByRole('combobox', { name: '语言' }).selectOption('en');
+      await assertLanguage(page, 'en');
+      await page.getByRole('link', { name: 'Announcements', exact: true }).first().waitFor();
+      assert.equal(await documentMark(page), 'first document', 'no reload');
+      assert.equal(await page.evaluate((key) => localStorage.getItem(key), storageKey), 'en');
 
-        // Every interface text is English now: what is left in Chinese is configured or published
-        // content (product name, contact labels, announcement titles) and the languages' own names.
-        const text = await page.evaluate(() => {
-          const clone = document.body.cloneNode(true) as HTMLElement;
-          for (const element of clone.querySelectorAll('option, section[aria-label="Pinned announcements"] li')) {
-            element.remove();
-          }
-          return clone.innerText;
-        });
-        let rest = text;
-        for (const allowed of [site.productName, ...site.contact.map((entry) => entry.label)]) {
-          rest = rest.split(allowed).join('');
+      // Every interface text is English now: what is left in Chinese is configured or published
+      // content (product name, contact labels, announcement titles) and the languages' own names.
+      const text = await page.evaluate(() => {
+        const clone = document.body.cloneNode(true) as HTMLElement;
+        for (const element of clone.querySelectorAll('option, section[aria-label="Pinned announcements"] li')) {
+          element.remove();
         }
-        assert.doesNotMatch(rest, /\p{Script=Han}/u, `Chinese left in the English page:\n${rest}`);
-
-        await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-TW');
-        await assertLanguage(page, 'zh-TW');
-        assert.equal(await documentMark(page), 'first document', 'no reload');
-
-        await page.reload();
-        await assertLanguage(page, 'zh-TW');
-        await page.goto(`${server.url}/#/download`);
-        await page.getByRole('heading', { level: 1, name: `下載${site.productName}` }).waitFor();
-        assertNoProblems(open);
-      } finally {
-        await open.close();
+        return clone.innerText;
+      });
+      let rest = text;
+      for (const allowed of [site.productName, ...site.contact.map((entry) => entry.label)]) {
+        rest = rest.split(allowed).join('');
       }
+      assert.doesNotMatch(rest, /\p{Script=Han}/u, `Chinese left in the English page:\n${rest}`);
+
+      await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-TW');
+      await assertLanguage(page, 'zh-TW');
+      assert.equal(await documentMark(page), 'first document', 'no reload');
+
+      await page.reload();
+      await assertLanguage(page, 'zh-TW');
+      await page.goto(`${server.url}/#/download`);
+      await page.getByRole('heading', { level: 1, name: `下載${site.productName}` }).waitFor();
+      assertNoProblems(open);
     });
   }
 
-  test('?lang= in the query string wins over the stored choice, and becomes it', async () => {
+  test('?lang= in the query string wins over the stored choice, and becomes it', async (t) => {
     const open = await openPage(browser, 'desktop', { localStorage: { [storageKey]: 'en' } });
-    try {
-      await open.page.goto(`${server.url}/#/`);
-      await assertLanguage(open.page, 'en');
-      await open.page.goto(`${server.url}/?lang=zh-TW#/`);
-      await assertLanguage(open.page, 'zh-TW');
-      assert.equal(await open.page.evaluate((key) => localStorage.getItem(key), storageKey), 'zh-TW');
-      assertNoProblems(open);
-    } finally {
-      await open.close();
-    }
+    t.after(() => open.close());
+    await open.page.goto(`${server.url}/#/`);
+    await assertLanguage(open.page, 'en');
+    await open.page.goto(`${server.url}/?lang=zh-TW#/`);
+    await assertLanguage(open.page, 'zh-TW');
+    assert.equal(await open.page.evaluate((key) => localStorage.getItem(key), storageKey), 'zh-TW');
+    assertNoProblems(open);
   });
 
-  test('?lang= inside the hash works too, and leaves the route intact', async () => {
+  test('?lang= inside the hash works too, and leaves the route intact', async (t) => {
     const open = await openPage(browser, 'phone', { localStorage: { [storageKey]: 'zh-TW' } });
-    try {
-      const { page } = open;
-      await page.goto(`${server.url}/#/download?lang=en`);
-      await page.getByRole('heading', { level: 1, name: `Download ${site.productName}` }).waitFor();
-      assert.equal(routeOf(page), '/download');
-      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    t.after(() => open.close());
+    const { page } = open;
+    await page.goto(`${server.url}/#/download?lang=en`);
+    await page.getByRole('heading', { level: 1, name: `Download ${site.productName}` }).waitFor();
+    assert.equal(routeOf(page), '/download');
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
 
-      // A link followed later in the visit switches as well.
-      await markDocument(page);
-      await page.evaluate(() => (location.hash = '#/downloadHelp?lang=zh-CN'));
-      await page.getByRole('heading', { level: 1, name: `${site.productName}下载教程` }).waitFor();
-      assert.equal(routeOf(page), '/downloadHelp');
-      assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
-      assert.equal(await documentMark(page), 'first document', 'no reload');
-      assertNoProblems(open);
-    } finally {
-      await open.close();
-    }
+    // A link followed later in the visit switches as well.
+    await markDocument(page);
+    await page.evaluate(() => (location.hash = '#/downloadHelp?lang=zh-CN'));
+    await page.getByRole('heading', { level: 1, name: `${site.productName}下载教程` }).waitFor();
+    assert.equal(routeOf(page), '/downloadHelp');
+    assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+    assert.equal(await documentMark(page), 'first document', 'no reload');
+    assertNoProblems(open);
   });
 
-  test('an unknown ?lang= is ignored: the stored choice applies', async () => {
+  test('an unknown ?lang= is ignored: the stored choice applies', async (t) => {
     const open = await openPage(browser, 'desktop', { localStorage: { [storageKey]: 'en' } });
-    try {
-      await open.page.goto(`${server.url}/?lang=fr#/`);
-      await assertLanguage(open.page, 'en');
-    } finally {
-      await open.close();
-    }
+    t.after(() => open.close());
+    await open.page.goto(`${server.url}/?lang=fr#/`);
+    await assertLanguage(open.page, 'en');
   });
 
   const browserCases: [string, Language][] = [
@@ -183,29 +171,23 @@ describe('choosing a language', () => {
     ['fr-FR', 'zh-CN'],
   ];
   for (const [locale, expected] of browserCases) {
-    test(`with nothing chosen, a browser in ${locale} gets ${expected}`, async () => {
+    test(`with nothing chosen, a browser in ${locale} gets ${expected}`, async (t) => {
       const context = await browser.newContext(contextOptions('desktop', { locale }));
-      try {
-        const page = await context.newPage();
-        await page.goto(`${server.url}/#/`);
-        await assertLanguage(page, expected);
-        assert.equal(await page.evaluate((key) => localStorage.getItem(key), storageKey), null, 'not stored');
-      } finally {
-        await context.close();
-      }
+      t.after(() => context.close());
+      const page = await context.newPage();
+      await page.goto(`${server.url}/#/`);
+      await assertLanguage(page, expected);
+      assert.equal(await page.evaluate((key) => localStorage.getItem(key), storageKey), null, 'not stored');
     });
   }
 
-  test('a stored choice wins over the browser language', async () => {
+  test('a stored choice wins over the browser language', async (t) => {
     const context = await browser.newContext(contextOptions('desktop', { locale: 'en-US' }));
-    try {
-      await context.addInitScript((key) => localStorage.setItem(key, 'zh-TW'), storageKey);
-      const page = await context.newPage();
-      await page.goto(`${server.url}/#/`);
-      await assertLanguage(page, 'zh-TW');
-    } finally {
-      await context.close();
-    }
+    t.after(() => context.close());
+    await context.addInitScript((key) => localStorage.setItem(key, 'zh-TW'), storageKey);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/#/`);
+    await assertLanguage(page, 'zh-TW');
   });
 });
 
@@ -229,132 +211,120 @@ describe('the page prerendered in the visitor’s language', () => {
     ['zh-HK', 'zh-TW'],
   ];
   for (const [locale, language] of browsers) {
-    test(`a browser in ${locale} gets the landing page in ${language} in the first paint, which the script adopts`, async () => {
+    test(`a browser in ${locale} gets the landing page in ${language} in the first paint, which the script adopts`, async (t) => {
       const context = await browser.newContext(contextOptions('phone', { locale }));
-      try {
-        // The page of each language is allowed its own inline scripts (server/src/page/csp.ts).
-        const violations = await recordCspViolations(context);
-        const page = await context.newPage();
-        const problems: string[] = [];
-        page.on('pageerror', (error) => problems.push(error.message));
-        const first = await firstPaint(page, `${server.url}/`);
-        assert.equal(first.running, false, 'the script has not run');
-        assert.equal(first.lang, language);
-        assert.equal(first.off, false, 'the prerendered page is on');
-        assert.ok(first.text.includes(taglines[language]), first.text.slice(0, 200));
-        assert.match(String(first.response?.headers().vary), /accept-language/i);
-        // The script takes the page over by hydrating it: the tagline is the node first painted.
-        const marked = await page.evaluate((text) => {
-          const node = [...document.querySelectorAll('p, h1, h2, span')].find((el) => el.textContent === text);
-          if (node) (node as Element & { firstPainted?: boolean }).firstPainted = true;
-          return node !== undefined;
-        }, taglines[language]);
-        assert.ok(marked, 'the tagline is an element of its own');
-        first.release();
-        await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
-        await assertLanguage(page, language);
-        const adopted = await page.evaluate(
-          (text) =>
-            [...document.querySelectorAll('p, h1, h2, span')].some(
-              (el) => el.textContent === text && (el as Element & { firstPainted?: boolean }).firstPainted === true,
-            ),
-          taglines[language],
-        );
-        assert.ok(adopted, 'the first painted tagline was kept (hydrated), not drawn again');
-        assert.deepEqual(problems, []);
-        assert.deepEqual(violations, []);
-      } finally {
-        await context.close();
-      }
+      t.after(() => context.close());
+      // The page of each language is allowed its own inline scripts (server/src/page/csp.ts).
+      const violations = await recordCspViolations(context);
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      const first = await firstPaint(page, `${server.url}/`);
+      assert.equal(first.running, false, 'the script has not run');
+      assert.equal(first.lang, language);
+      assert.equal(first.off, false, 'the prerendered page is on');
+      assert.ok(first.text.includes(taglines[language]), first.text.slice(0, 200));
+      assert.match(String(first.response?.headers().vary), /accept-language/i);
+      // The script takes the page over by hydrating it: the tagline is the node first painted.
+      const marked = await page.evaluate((text) => {
+        const node = [...document.querySelectorAll('p, h1, h2, span')].find((el) => el.textContent === text);
+        if (node) (node as Element & { firstPainted?: boolean }).firstPainted = true;
+        return node !== undefined;
+      }, taglines[language]);
+      assert.ok(marked, 'the tagline is an element of its own');
+      first.release();
+      await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
+      await assertLanguage(page, language);
+      const adopted = await page.evaluate(
+        (text) =>
+          [...document.querySelectorAll('p, h1, h2, span')].some(
+            (el) => el.textContent === text && (el as Element & { firstPainted?: boolean }).firstPainted === true,
+          ),
+        taglines[language],
+      );
+      assert.ok(adopted, 'the first painted tagline was kept (hydrated), not drawn again');
+      assert.deepEqual(problems, []);
+      assert.deepEqual(violations, []);
     });
   }
 
-  test('choosing a language sets the cookie: the next load comes prerendered in it', async () => {
+  test('choosing a language sets the cookie: the next load comes prerendered in it', async (t) => {
     const open = await openPage(browser, 'desktop');
-    try {
-      const { page, context } = open;
-      await page.goto(`${server.url}/#/`);
-      await assertLanguage(page, 'zh-CN');
-      await page.getByRole('combobox', { name: '语言' }).selectOption('en');
-      await assertLanguage(page, 'en');
-      const cookie = (await context.cookies()).find((entry) => entry.name === 'lang');
-      assert.equal(cookie?.value, 'en');
-      assert.equal(cookie?.path, '/');
-      assert.equal(cookie?.sameSite, 'Lax');
-      assert.ok((cookie?.expires ?? 0) > Date.now() / 1000 + 364 * 24 * 3600, 'kept a year');
+    t.after(() => open.close());
+    const { page, context } = open;
+    await page.goto(`${server.url}/#/`);
+    await assertLanguage(page, 'zh-CN');
+    await page.getByRole('combobox', { name: '语言' }).selectOption('en');
+    await assertLanguage(page, 'en');
+    const cookie = (await context.cookies()).find((entry) => entry.name === 'lang');
+    assert.equal(cookie?.value, 'en');
+    assert.equal(cookie?.path, '/');
+    assert.equal(cookie?.sameSite, 'Lax');
+    assert.ok((cookie?.expires ?? 0) > Date.now() / 1000 + 364 * 24 * 3600, 'kept a year');
 
-      const next = await context.newPage();
-      const first = await firstPaint(next, `${server.url}/#/`);
-      assert.equal(first.running, false);
-      assert.equal(first.lang, 'en', 'the server sent the English page for the cookie');
-      assert.equal(first.off, false);
-      assert.ok(first.text.includes(taglines.en));
-      first.release();
-      await assertLanguage(next, 'en');
-      assertNoProblems(open);
-    } finally {
-      await open.close();
-    }
+    const next = await context.newPage();
+    const first = await firstPaint(next, `${server.url}/#/`);
+    assert.equal(first.running, false);
+    assert.equal(first.lang, 'en', 'the server sent the English page for the cookie');
+    assert.equal(first.off, false);
+    assert.ok(first.text.includes(taglines.en));
+    first.release();
+    await assertLanguage(next, 'en');
+    assertNoProblems(open);
   });
 
-  test('a choice stored without the cookie still wins: the default page is turned off, then the cookie is written', async () => {
+  test('a choice stored without the cookie still wins: the default page is turned off, then the cookie is written', async (t) => {
     const open = await openPage(browser, 'desktop', { prerendered: true, localStorage: { [storageKey]: 'zh-TW' } });
-    try {
-      const { page, context } = open;
-      const first = await firstPaint(page, `${server.url}/`);
-      assert.equal(first.lang, 'zh-CN', 'the server knows no choice yet');
-      assert.equal(first.off, true, 'the boot script turned the zh-CN page off');
-      first.release();
-      await assertLanguage(page, 'zh-TW');
-      await page.waitForFunction(() => document.cookie.includes('lang=zh-TW'));
-      assert.equal((await context.cookies()).find((entry) => entry.name === 'lang')?.value, 'zh-TW');
+    t.after(() => open.close());
+    const { page, context } = open;
+    const first = await firstPaint(page, `${server.url}/`);
+    assert.equal(first.lang, 'zh-CN', 'the server knows no choice yet');
+    assert.equal(first.off, true, 'the boot script turned the zh-CN page off');
+    first.release();
+    await assertLanguage(page, 'zh-TW');
+    await page.waitForFunction(() => document.cookie.includes('lang=zh-TW'));
+    assert.equal((await context.cookies()).find((entry) => entry.name === 'lang')?.value, 'zh-TW');
 
-      const again = await firstPaint(page, `${server.url}/`);
-      assert.equal(again.lang, 'zh-TW');
-      assert.equal(again.off, false, 'prerendered in the stored choice now');
-      again.release();
-      await assertLanguage(page, 'zh-TW');
-      assertNoProblems(open);
-    } finally {
-      await open.close();
-    }
+    const again = await firstPaint(page, `${server.url}/`);
+    assert.equal(again.lang, 'zh-TW');
+    assert.equal(again.off, false, 'prerendered in the stored choice now');
+    again.release();
+    await assertLanguage(page, 'zh-TW');
+    assertNoProblems(open);
   });
 });
 
 describe('dates and content per language', () => {
-  test('desktop: the publish date follows the language; the announcement body stays as published', async () => {
+  test('desktop: the publish date follows the language; the announcement body stays as published', async (t) => {
     const open = await openPage(browser, 'desktop');
-    try {
-      const { page } = open;
-      await page.goto(`${server.url}/#/announcements/11`);
-      const pane = page.getByTestId('announcement-pane');
-      const dateLine = pane.getByText(/^发布日期：/);
-      await dateLine.waitFor();
-      const isoDate = /^发布日期：(\d{4})-(\d{2})-(\d{2})$/.exec((await dateLine.textContent()) ?? '');
-      assert.ok(isoDate, 'zh-CN shows YYYY-MM-DD');
-      const [, year = '', month = '', day = ''] = isoDate;
-      const heading = await pane.getByRole('heading', { level: 1 }).textContent();
-      const body = await pane.locator('.prose-bulletin').innerHTML();
+    t.after(() => open.close());
+    const { page } = open;
+    await page.goto(`${server.url}/#/announcements/11`);
+    const pane = page.getByTestId('announcement-pane');
+    const dateLine = pane.getByText(/^发布日期：/);
+    await dateLine.waitFor();
+    const isoDate = /^发布日期：(\d{4})-(\d{2})-(\d{2})$/.exec((await dateLine.textContent()) ?? '');
+    assert.ok(isoDate, 'zh-CN shows YYYY-MM-DD');
+    const [, year = '', month = '', day = ''] = isoDate;
+    const heading = await pane.getByRole('heading', { level: 1 }).textContent();
+    const body = await pane.locator('.prose-bulletin').innerHTML();
 
-      await page.getByRole('combobox', { name: '语言' }).selectOption('zh-TW');
-      await pane.getByText(`發布日期：${year}/${month}/${day}`, { exact: true }).waitFor();
+    await page.getByRole('combobox', { name: '语言' }).selectOption('zh-TW');
+    await pane.getByText(`發布日期：${year}/${month}/${day}`, { exact: true }).waitFor();
 
-      await page.getByRole('combobox', { name: '語言' }).selectOption('en');
-      const english = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day))).toLocaleDateString('en', {
-        timeZone: 'UTC',
-        year: 'numeric',
-        month: 'short',
-        day: 'numeric',
-      });
-      await pane.getByText(`Published ${english}`, { exact: true }).waitFor();
-      assert.match(english, /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
-      assert.equal(await pane.getByRole('heading', { level: 1 }).textContent(), heading, 'title as published');
-      assert.equal(await pane.locator('.prose-bulletin').innerHTML(), body, 'body as published');
-      // The list's dates too.
-      await page.getByRole('list').first().getByText(english, { exact: true }).first().waitFor();
-      assertNoProblems(open);
-    } finally {
-      await open.close();
-    }
+    await page.getByRole('combobox', { name: '語言' }).selectOption('en');
+    const english = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day))).toLocaleDateString('en', {
+      timeZone: 'UTC',
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+    });
+    await pane.getByText(`Published ${english}`, { exact: true }).waitFor();
+    assert.match(english, /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+    assert.equal(await pane.getByRole('heading', { level: 1 }).textContent(), heading, 'title as published');
+    assert.equal(await pane.locator('.prose-bulletin').innerHTML(), body, 'body as published');
+    // The list's dates too.
+    await page.getByRole('list').first().getByText(english, { exact: true }).first().waitFor();
+    assertNoProblems(open);
   });
 });
