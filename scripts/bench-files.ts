@@ -27,10 +27,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, createReadStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { intFromEnv, RssSampler, startBenchServer, writeResults } from './bench-support.js';
+import { intFromEnv, machineFacts, round, RssSampler, startBenchServer, writeResults } from './bench-support.js';
 import { freePort } from './support/free-port.js';
 import { repoRoot } from './support/repo-root.js';
 
@@ -45,7 +45,6 @@ const sampleMs = 250;
 const packageType = 'application/vnd.android.package-archive';
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
-const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 const median = (values: number[]) => {
   const sorted = values.toSorted((a, b) => a - b);
   const middle = sorted.length >> 1;
@@ -340,12 +339,7 @@ function printTable(rows: [string, string][]): void {
 const ensured = spawnSync('bash', [join(repoRoot, 'scripts/ensure-nginx.sh')], { stdio: 'inherit' });
 if (ensured.status !== 0) process.exit(1);
 
-const machine = {
-  node: process.version,
-  cpus: cpus().length,
-  cpuModel: cpus()[0]?.model ?? 'unknown',
-  loadAverageAtStart: loadavg().map((l) => round(l, 2)),
-};
+const machine = machineFacts();
 console.log(
   `bench:files: a ${fileMB} MB package; ${clients} slow clients at ${clientKBps} KiB/s; ${rounds} fast ` +
     `rounds against nginx; Node ${machine.node}, ${machine.cpus} CPU core(s) shared by the server, nginx and the ` +

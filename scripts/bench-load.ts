@@ -17,11 +17,13 @@
  * With BENCH_SECONDS under 30 the memory windows shrink to a third of the run each.
  */
 import { get } from 'node:http';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import {
   intFromEnv,
+  machineFacts,
   publishAnnouncements,
+  round,
   RssSampler,
   startBenchServer,
   type RssSample,
@@ -68,7 +70,6 @@ interface TargetResult {
 }
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
-const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 const mean = (values: number[]) => (values.length === 0 ? NaN : values.reduce((a, b) => a + b, 0) / values.length);
 
 /** One request as autocannon sends it, through node:http so the body is counted as it travels. */
@@ -184,12 +185,7 @@ function printTable(results: TargetResult[]): void {
   for (const row of cells.slice(1)) console.log(line(row));
 }
 
-const machine = {
-  node: process.version,
-  cpus: cpus().length,
-  cpuModel: cpus()[0]?.model ?? 'unknown',
-  loadAverageAtStart: loadavg().map((l) => round(l, 2)),
-};
+const machine = machineFacts();
 console.log(
   `bench:load: ${connections} connections, ${seconds} s per target (+${warmupSeconds} s unmeasured warm-up), ` +
     `memory windows of ${windowSeconds} s, Node ${machine.node}`,

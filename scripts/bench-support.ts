@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { repoRoot } from './support/repo-root.js';
 import { spawnServer, type ServerProcess } from './support/spawn-server.js';
@@ -56,6 +56,19 @@ function snapshotSite(dir: string): { webRoot: string; asset: string } {
     throw new Error('web/dist is incomplete (a build in progress?): run `npm run build` and try again');
   }
   return { webRoot, asset };
+}
+
+/** `value` rounded to `digits` decimals, as the benchmarks print their figures. */
+export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** What a benchmark's figures were measured on, as its report records it. */
+export function machineFacts() {
+  return {
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    loadAverageAtStart: loadavg().map((l) => round(l, 2)),
+  };
 }
 
 /** A whole number from the environment, or the fallback; anything else ends the script (exit 2). */
