@@ -18,8 +18,9 @@ export function Frame({ operator, children }: { operator: Operator; children: Re
   const signOut = useMutation({
     mutationFn: () => call<undefined>('/session', { method: 'DELETE' }),
     onSettled: () => {
-      queryClient.clear();
+      // The sign-in screen at once; nothing the last operator saw stays in memory.
       queryClient.setQueryData(sessionKey, null);
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKey[0] });
     },
   });
   const items = navigation.filter((item) => item.adminOnly !== true || operator.role === 'admin');

@@ -3,7 +3,9 @@ import { forwardRef, type ButtonHTMLAttributes } from 'react';
 type Tone = 'primary' | 'secondary' | 'danger' | 'ghost';
 
 const tones: Record<Tone, string> = {
-  primary: 'bg-brand text-brand-fg hover:brightness-110 border-transparent',
+  // The light theme's brand blue in both themes: white text on it keeps 4.5:1 (the dark theme's
+  // lighter blue would not).
+  primary: 'bg-[#2563eb] text-white hover:bg-[#1d4ed8] border-transparent',
   secondary: 'bg-surface-2 text-fg hover:bg-line border-line',
   danger: 'bg-transparent text-danger border-danger hover:bg-danger hover:text-white',
   ghost: 'bg-transparent text-fg border-transparent hover:bg-surface-2',

@@ -49,7 +49,10 @@ export function Toasts({ children }: { children: ReactNode }) {
             </Toast.Close>
           </Toast.Root>
         ))}
-        <Toast.Viewport className="fixed inset-x-3 bottom-3 z-50 flex flex-col gap-2 outline-none sm:start-auto sm:end-4 sm:bottom-4 sm:w-96" />
+        <Toast.Viewport
+          label="通知 ({hotkey})"
+          className="fixed inset-x-3 bottom-3 z-50 flex flex-col gap-2 outline-none sm:start-auto sm:end-4 sm:bottom-4 sm:w-96"
+        />
       </Toast.Provider>
     </NotifyContext>
   );

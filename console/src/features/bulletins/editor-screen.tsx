@@ -153,7 +153,9 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
     mutationFn: (id: number) => removeBulletin(id),
     onSuccess: (_nothing, id) => {
       setDirty(false);
-      void queryClient.invalidateQueries({ queryKey: bulletinKeys.all });
+      // Not asked again while this screen closes: it is gone.
+      queryClient.removeQueries({ queryKey: bulletinKeys.one(id) });
+      void queryClient.invalidateQueries({ queryKey: [...bulletinKeys.all, 'list'] });
       navigate('/bulletins');
       notify({
         text: '公告已删除',

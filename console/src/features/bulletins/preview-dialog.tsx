@@ -86,7 +86,13 @@ export function PreviewDialog({
           <Button className="ms-auto">关闭</Button>
         </Close>
       </div>
-      <div className="overflow-auto rounded-xl border border-line bg-surface-2 p-2">
+      {/* Focusable, so a keyboard can scroll a desktop-wide frame on a narrow screen. */}
+      <div
+        tabIndex={0}
+        role="region"
+        aria-label="预览画面"
+        className="overflow-auto rounded-xl border border-line bg-surface-2 p-2"
+      >
         <iframe
           ref={frame}
           title="公告预览"

@@ -37,6 +37,12 @@ const extensions = [
   TableKit.configure({ table: { resizable: false } }),
 ];
 
+/** style="…" (or '…', or unquoted) attributes in pasted markup. */
+const inlineStyles = /\sstyle\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi;
+
+/** onclick="…" and the like. */
+const inlineHandlers = /\son[a-z]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi;
+
 interface Upload {
   id: number;
   name: string;
@@ -99,6 +105,10 @@ export function RichText({ initialHtml, onChange, resetKey, describedBy }: RichT
         'aria-labelledby': 'bulletin-body-label',
         ...(describedBy !== undefined && { 'aria-describedby': describedBy }),
       },
+      // Word and web pages put inline styles on everything, and a page may carry event handlers;
+      // the schema drops both anyway, but parsing them first would have the console's policy
+      // refuse each one (style-src, script-src).
+      transformPastedHTML: (html) => html.replace(inlineStyles, '').replace(inlineHandlers, ''),
       handlePaste: (_view, event) => {
         const files = picturesOf(event.clipboardData?.files);
         if (files.length === 0) return false;
@@ -182,11 +192,12 @@ function Toolbar({ editor, onPictures }: { editor: Editor; onPictures: (files: F
       table: current.isActive('table'),
     }),
   });
+  // The name starts with what the button shows, so speech input ("click H2") finds it too.
   const tool = (label: string, active: boolean, run: () => void, text = label) => (
     <button
       key={label}
       type="button"
-      aria-label={label}
+      aria-label={text === label ? label : `${text} ${label}`}
       aria-pressed={active}
       title={label}
       onMouseDown={(event) => event.preventDefault()}
@@ -205,11 +216,11 @@ function Toolbar({ editor, onPictures }: { editor: Editor; onPictures: (files: F
     >
       {tool('加粗', state.bold, () => chain().toggleBold().run(), 'B')}
       {tool('斜体', state.italic, () => chain().toggleItalic().run(), 'I')}
-      {tool('章节（H2）', state.h2, () => chain().toggleHeading({ level: 2 }).run(), 'H2')}
-      {tool('小节（H3）', state.h3, () => chain().toggleHeading({ level: 3 }).run(), 'H3')}
-      {tool('无序列表', state.bullet, () => chain().toggleBulletList().run(), '• 列表')}
-      {tool('有序列表', state.ordered, () => chain().toggleOrderedList().run(), '1. 列表')}
-      {tool('引用', state.quote, () => chain().toggleBlockquote().run(), '“引用”')}
+      {tool('章节', state.h2, () => chain().toggleHeading({ level: 2 }).run(), 'H2')}
+      {tool('小节', state.h3, () => chain().toggleHeading({ level: 3 }).run(), 'H3')}
+      {tool('无序', state.bullet, () => chain().toggleBulletList().run(), '• 列表')}
+      {tool('有序', state.ordered, () => chain().toggleOrderedList().run(), '1. 列表')}
+      {tool('引用', state.quote, () => chain().toggleBlockquote().run())}
       {tool('链接', state.link, () => setLinkOpen(true))}
       <PictureButton onPictures={onPictures} />
       {tool(
@@ -247,7 +258,7 @@ function PictureButton({ onPictures }: { onPictures: (files: File[]) => void }) 
     <>
       <button
         type="button"
-        aria-label="插入图片"
+        aria-label="图片（插入）"
         title="插入图片"
         onMouseDown={(event) => event.preventDefault()}
         onClick={() => picker.current?.click()}
