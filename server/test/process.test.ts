@@ -1,7 +1,8 @@
 /** The built server as a real process: start-up, bad settings, graceful stop, several servers. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { request } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { BulletinDetail, BulletinPage } from '@chat-site/contract';
@@ -132,6 +133,52 @@ describe('the server process', () => {
       assert.equal(await server.exited, 0);
       assert.ok(server.logs.some((line) => line.includes('finishing requests in flight')));
       await assert.rejects(fetch(`${server.url}/v1/ping`), 'the port is closed after the stop');
+    } finally {
+      await database.drop();
+    }
+  });
+
+  test('SIGTERM closes a kept-alive connection once its download in flight is complete, and exits 0', async () => {
+    const database = await createTestDatabase();
+    try {
+      // Long enough that a stop kept waiting for the idle connection would end in exit code 1.
+      const server = await spawnServer(testEnv(database, { SHUTDOWN_TIMEOUT_MS: '15000' }));
+      const apk = Buffer.concat([Buffer.from('PK\x03\x04'), randomBytes(8 * 1024 * 1024)]);
+      const uploaded = await fetch(`${server.url}/v1/admin/files?name=big.apk`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/octet-stream' },
+        body: apk,
+      });
+      assert.equal(uploaded.status, 201);
+      const { path } = (await uploaded.json()) as { path: string };
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      // A slow reader: the download is still being sent when SIGTERM arrives.
+      const download = new Promise<{ bytes: number; connection: string | undefined; closedByServer: Promise<void> }>(
+        (done, fail) => {
+          const req = request(`${server.url}/v1/${path}`, { agent }, (res) => {
+            let bytes = 0;
+            res.on('data', (chunk: Buffer) => {
+              bytes += chunk.byteLength;
+              res.pause();
+              setTimeout(() => res.resume(), 5);
+            });
+            res.on('end', () => done({ bytes, connection: res.headers.connection, closedByServer }));
+          });
+          const closedByServer = new Promise<void>((closed) =>
+            req.once('socket', (socket) => socket.once('end', () => closed())),
+          );
+          req.on('error', fail);
+          req.end();
+        },
+      );
+      await new Promise((wait) => setTimeout(wait, 200));
+      server.child.kill('SIGTERM');
+      const { bytes, connection, closedByServer } = await download;
+      assert.equal(bytes, apk.byteLength, 'the download in flight is finished');
+      assert.equal(connection, 'keep-alive', 'its headers were sent before the stop');
+      await closedByServer;
+      assert.equal(await server.exited, 0);
+      agent.destroy();
     } finally {
       await database.drop();
     }
