@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { BulletinDetail, BulletinPage } from '@chat-site/contract';
@@ -179,6 +180,44 @@ describe('the server process', () => {
       await closedByServer;
       assert.equal(await server.exited, 0);
       agent.destroy();
+    } finally {
+      await database.drop();
+    }
+  });
+
+  test('SIGTERM: a request arriving on a connection still open gets 503 {status, msg} and Connection: close', async () => {
+    const database = await createTestDatabase();
+    try {
+      const server = await spawnServer(testEnv(database, { SHUTDOWN_TIMEOUT_MS: '15000' }));
+      const apk = Buffer.concat([Buffer.from('PK\x03\x04'), randomBytes(8 * 1024 * 1024)]);
+      const uploaded = await fetch(`${server.url}/v1/admin/files?name=big.apk`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/octet-stream' },
+        body: apk,
+      });
+      const { path } = (await uploaded.json()) as { path: string };
+      const { port } = new URL(server.url);
+      const socket = connect(Number(port), '127.0.0.1');
+      const chunks: Buffer[] = [];
+      const ended = new Promise<void>((done) => socket.once('end', done));
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.write(`GET /v1/${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+      await new Promise<void>((done) => socket.once('data', () => done()));
+      socket.pause(); // the download stays in flight
+      server.child.kill('SIGTERM');
+      while (!server.logs.some((line) => line.includes('finishing requests in flight'))) {
+        await new Promise((wait) => setTimeout(wait, 20));
+      }
+      // The next request on the same connection, pipelined behind the download.
+      socket.write('GET /v1/ping HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await new Promise((wait) => setTimeout(wait, 200));
+      socket.resume();
+      await ended;
+      const tail = Buffer.concat(chunks).subarray(-400).toString('latin1');
+      assert.match(tail, /HTTP\/1\.1 503 Service Unavailable/);
+      assert.match(tail, /\r\nconnection: close\r\n/i);
+      assert.match(tail, /\{"status":503,"msg":"the server is stopping"\}$/);
+      assert.equal(await server.exited, 0);
     } finally {
       await database.drop();
     }
