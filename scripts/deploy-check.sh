@@ -9,6 +9,7 @@
 #                                 `node server/dist/server.js`, as nobody when run as root (the
 #                                 image's non-root user); the other settings come from the
 #                                 environment, as with `docker run -e`
+#   deploy-check.sh shipped       prints those paths, one a line
 #   deploy-check.sh nginx DIR LISTEN UPSTREAM...
 #                                 runs Debian's nginx in the foreground with deploy/nginx.conf,
 #                                 its own pid, logs and temporary files in DIR, listening on
@@ -111,6 +112,7 @@ cmd=${1:-}
 case "$cmd" in
   stage) stage "${2:?usage: deploy-check.sh stage DIR}" ;;
   start) start "${2:?usage: deploy-check.sh start DIR}" ;;
+  shipped) printf '%s\n' "${shipped[@]}" ;;
   nginx) shift; run_nginx "$@" ;;
-  *) echo "usage: deploy-check.sh stage DIR | start DIR | nginx DIR LISTEN UPSTREAM..." >&2; exit 2 ;;
+  *) echo "usage: deploy-check.sh stage DIR | start DIR | shipped | nginx DIR LISTEN UPSTREAM..." >&2; exit 2 ;;
 esac

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
 import { freePort } from '../../scripts/support/free-port.js';
-import { call, deployCheck, startProcess, type Running } from './support.js';
+import { call, deployCheck, repoRoot, startProcess, type Running } from './support.js';
 
 let dir = '';
 
@@ -55,6 +55,20 @@ describe('the production install (npm ci --omit=dev of the built tree)', () => {
       assert.ok(!existsSync(join(dir, sources)), `${sources} is not shipped`);
     }
     assert.ok(existsSync(join(dir, 'node_modules/better-sqlite3')), 'the runtime packages are');
+  });
+
+  test('ships what the Dockerfile ships: its COPY lines name the same paths as deploy-check.sh', () => {
+    const listed = spawnSync('bash', [deployCheck, 'shipped'], { encoding: 'utf8' }).stdout.trim().split('\n');
+    const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
+    // The runtime stage: the package files come with the runtime packages, the rest from the build.
+    const runtimeStages = dockerfile.slice(dockerfile.indexOf(' AS runtime-packages'));
+    const fromPackages = [...runtimeStages.matchAll(/^COPY (\S+ )+\S+\/$/gm)]
+      .filter((line) => !line[0].includes('--from'))
+      .flatMap((line) => line[0].split(' ').slice(1, -1));
+    const fromBuild = [...dockerfile.matchAll(/^COPY --from=build (.+) \S+$/gm)].flatMap((line) =>
+      (line[1] ?? '').split(' ').map((path) => path.replace(/^\/src\//, '')),
+    );
+    assert.deepEqual([...new Set([...fromPackages, ...fromBuild])].sort(), [...listed].sort());
   });
 
   test('NODE_ENV=production: the page, the API and /healthz answer; an empty database stays empty', async () => {
