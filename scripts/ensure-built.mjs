@@ -6,7 +6,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminBundle, bundleAdmin } from './bundle-admin.mjs';
+
+// With NODE_ENV=production the install has no build tools (npm ci --omit=dev, so no esbuild):
+// what `npm run build` left is used as it is (docs/operations.md#deploy).
+const production = process.env.NODE_ENV === 'production';
+const { adminBundle, bundleAdmin } = production ? {} : await import('./bundle-admin.mjs');
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = (args, cwd = root) =>
@@ -52,4 +56,4 @@ export function ensureBuilt() {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) ensureBuilt();
+if (process.argv[1] === fileURLToPath(import.meta.url) && !production) ensureBuilt();

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as `npm test` and CI run it: build, types, lint, the contract and web unit tests,
 # every server test twice (on a real SQLite file and on a throwaway PostgreSQL cluster set up
-# here), the file tests again on an S3 store, then the browser tests in Debian's Chromium
-# against the real server.
+# here), the file tests again on an S3 store, the deployment tests, then the browser tests in
+# Debian's Chromium against the real server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +49,12 @@ step "file tests on the S3 store (an s3rver the tests start), on SQLite and on P
 # Only the tests of hosted files: the rest of the server does not touch the storage.
 TEST_STORAGE=s3 within 5m npm run --silent test:files
 TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files
+
+step "deployment tests: the production install (npm ci --omit=dev), two servers behind nginx"
+# The container image's steps without a container (scripts/deploy-check.sh), and deploy/nginx.conf
+# in front of two servers on this PostgreSQL cluster (docs/operations.md#several-servers-on-one-postgresql).
+within 5m bash scripts/ensure-nginx.sh
+TEST_POSTGRES_URL=$pg_url within 10m npm run --silent test:deploy
 
 step "first-load budget of the landing page"
 within 5m npm run --silent budget

@@ -80,7 +80,8 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
       }
       socket.destroy();
     },
-    return503OnClosing: true,
+    // Answered below, as {status, msg} like every other error.
+    return503OnClosing: false,
     // Malformed URLs and over-long path parameters get the same {status, msg} as every error.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode ?? 400;
@@ -99,6 +100,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
   app.decorate('readCache', deps.cache);
 
   registerErrorHandling(app);
+  refuseWhileClosing(app);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
@@ -201,6 +203,22 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
     });
   }
   return app;
+}
+
+/**
+ * Once the server is closing, a request that still arrives on an open connection (the next one on
+ * a kept-alive connection whose answer was in flight) gets a 503 with `Connection: close` (which
+ * Fastify adds while closing), and a proxy sends it to another server
+ * (docs/operations.md#several-servers-on-one-postgresql).
+ */
+function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) return reply.status(503).send({ status: 503, msg: 'the server is stopping' });
+  });
 }
 
 function registerErrorHandling(app: FastifyInstance): void {

@@ -108,7 +108,10 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     port: int('PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
     database: parseDatabaseUrl(env.DATABASE_URL || defaultDatabaseUrl, problems),
-    demoContent: flag('DEMO_CONTENT', true),
+    // A production start must never fill a real site's empty database with demo announcements;
+    // a development start (README's first command) shows the demo site
+    // (docs/configuration.md#environment).
+    demoContent: flag('DEMO_CONTENT', env.NODE_ENV !== 'production'),
     site: readSiteConfig(siteConfigPath, problems),
     siteConfigPath,
     adminToken: env.ADMIN_TOKEN || undefined,

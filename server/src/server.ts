@@ -1,5 +1,6 @@
 /** The only file that opens a port: starts the server and stops it gracefully on SIGTERM. */
 import { countUsers } from './accounts/repository.js';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { connect } from './db/connect.js';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
+  closeConnectionsWhileStopping(app, () => stopping);
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -49,6 +51,24 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ address, database: config.database.kind }, `serving on ${address.replace('0.0.0.0', 'localhost')}`);
+}
+
+/**
+ * While the server stops, no connection is kept alive: an answer still being prepared says
+ * `Connection: close`, and a connection whose answer was already under way when the stop began
+ * (a long download) is closed as soon as that answer is complete. Without this such a connection
+ * stays open for the keep-alive timeout, and a proxy that sends it its next request gets a 503
+ * (docs/operations.md#several-servers-on-one-postgresql).
+ */
+function closeConnectionsWhileStopping(app: FastifyInstance, stopping: () => boolean): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (stopping() && !reply.raw.headersSent) reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async () => {
+    // Once Node has put the finished connection back among the idle ones.
+    if (stopping()) setImmediate(() => app.server.closeIdleConnections());
+  });
 }
 
 main().catch((error: unknown) => {

@@ -37,6 +37,14 @@ describe('loadConfig', () => {
     assert.equal(config.site.productName, demoSite.productName);
   });
 
+  test('NODE_ENV=production turns the demo content off unless DEMO_CONTENT=1 asks for it', () => {
+    assert.equal(loadConfig({ SITE_CONFIG: siteConfigPath, NODE_ENV: 'production' }).demoContent, false);
+    const asked = loadConfig({ SITE_CONFIG: siteConfigPath, NODE_ENV: 'production', DEMO_CONTENT: '1' });
+    assert.equal(asked.demoContent, true);
+    assert.equal(loadConfig({ SITE_CONFIG: siteConfigPath, NODE_ENV: 'development' }).demoContent, true);
+    assert.equal(loadConfig({ SITE_CONFIG: siteConfigPath, DEMO_CONTENT: '0' }).demoContent, false);
+  });
+
   test('reads every environment setting', () => {
     const config = loadConfig({
       SITE_CONFIG: siteConfigPath,

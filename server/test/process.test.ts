@@ -1,7 +1,9 @@
 /** The built server as a real process: start-up, bad settings, graceful stop, several servers. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { request } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { BulletinDetail, BulletinPage } from '@chat-site/contract';
@@ -132,6 +134,90 @@ describe('the server process', () => {
       assert.equal(await server.exited, 0);
       assert.ok(server.logs.some((line) => line.includes('finishing requests in flight')));
       await assert.rejects(fetch(`${server.url}/v1/ping`), 'the port is closed after the stop');
+    } finally {
+      await database.drop();
+    }
+  });
+
+  test('SIGTERM closes a kept-alive connection once its download in flight is complete, and exits 0', async () => {
+    const database = await createTestDatabase();
+    try {
+      // Long enough that a stop kept waiting for the idle connection would end in exit code 1.
+      const server = await spawnServer(testEnv(database, { SHUTDOWN_TIMEOUT_MS: '15000' }));
+      const apk = Buffer.concat([Buffer.from('PK\x03\x04'), randomBytes(8 * 1024 * 1024)]);
+      const uploaded = await fetch(`${server.url}/v1/admin/files?name=big.apk`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/octet-stream' },
+        body: apk,
+      });
+      assert.equal(uploaded.status, 201);
+      const { path } = (await uploaded.json()) as { path: string };
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      // A slow reader: the download is still being sent when SIGTERM arrives.
+      const download = new Promise<{ bytes: number; connection: string | undefined; closedByServer: Promise<void> }>(
+        (done, fail) => {
+          const req = request(`${server.url}/v1/${path}`, { agent }, (res) => {
+            let bytes = 0;
+            res.on('data', (chunk: Buffer) => {
+              bytes += chunk.byteLength;
+              res.pause();
+              setTimeout(() => res.resume(), 5);
+            });
+            res.on('end', () => done({ bytes, connection: res.headers.connection, closedByServer }));
+          });
+          const closedByServer = new Promise<void>((closed) =>
+            req.once('socket', (socket) => socket.once('end', () => closed())),
+          );
+          req.on('error', fail);
+          req.end();
+        },
+      );
+      await new Promise((wait) => setTimeout(wait, 200));
+      server.child.kill('SIGTERM');
+      const { bytes, connection, closedByServer } = await download;
+      assert.equal(bytes, apk.byteLength, 'the download in flight is finished');
+      assert.equal(connection, 'keep-alive', 'its headers were sent before the stop');
+      await closedByServer;
+      assert.equal(await server.exited, 0);
+      agent.destroy();
+    } finally {
+      await database.drop();
+    }
+  });
+
+  test('SIGTERM: a request arriving on a connection still open gets 503 {status, msg} and Connection: close', async () => {
+    const database = await createTestDatabase();
+    try {
+      const server = await spawnServer(testEnv(database, { SHUTDOWN_TIMEOUT_MS: '15000' }));
+      const apk = Buffer.concat([Buffer.from('PK\x03\x04'), randomBytes(8 * 1024 * 1024)]);
+      const uploaded = await fetch(`${server.url}/v1/admin/files?name=big.apk`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/octet-stream' },
+        body: apk,
+      });
+      const { path } = (await uploaded.json()) as { path: string };
+      const { port } = new URL(server.url);
+      const socket = connect(Number(port), '127.0.0.1');
+      const chunks: Buffer[] = [];
+      const ended = new Promise<void>((done) => socket.once('end', done));
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.write(`GET /v1/${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+      await new Promise<void>((done) => socket.once('data', () => done()));
+      socket.pause(); // the download stays in flight
+      server.child.kill('SIGTERM');
+      while (!server.logs.some((line) => line.includes('finishing requests in flight'))) {
+        await new Promise((wait) => setTimeout(wait, 20));
+      }
+      // The next request on the same connection, pipelined behind the download.
+      socket.write('GET /v1/ping HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await new Promise((wait) => setTimeout(wait, 200));
+      socket.resume();
+      await ended;
+      const tail = Buffer.concat(chunks).subarray(-400).toString('latin1');
+      assert.match(tail, /HTTP\/1\.1 503 Service Unavailable/);
+      assert.match(tail, /\r\nconnection: close\r\n/i);
+      assert.match(tail, /\{"status":503,"msg":"the server is stopping"\}$/);
+      assert.equal(await server.exited, 0);
     } finally {
       await database.drop();
     }

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The container image's steps without a container (these machines cannot pull a base image), for
+# the deployment tests (e2e/deploy/) and for anyone checking a deployment by hand
+# (docs/operations.md#deploy). After `npm run build`:
+#
+#   deploy-check.sh stage DIR     copies what the Dockerfile's runtime stage copies into DIR and
+#                                 runs `npm ci --omit=dev` there: no build tools, no sources
+#   deploy-check.sh start DIR     runs the server from DIR as the image does: NODE_ENV=production,
+#                                 `node server/dist/server.js`, as nobody when run as root (the
+#                                 image's non-root user); the other settings come from the
+#                                 environment, as with `docker run -e`
+#   deploy-check.sh shipped       prints those paths, one a line
+#   deploy-check.sh nginx DIR LISTEN UPSTREAM...
+#                                 runs Debian's nginx in the foreground with deploy/nginx.conf,
+#                                 its own pid, logs and temporary files in DIR, listening on
+#                                 LISTEN (host:port) in front of the UPSTREAM servers (host:port)
+#                                 instead of compose.yaml's site-a:8080 and site-b:8080
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+# What a deployment ships: keep in step with the COPY lines of the Dockerfile's runtime stage.
+shipped=(
+  package.json package-lock.json site.config.json
+  packages/contract/package.json packages/contract/dist
+  server/package.json server/dist server/demo-assets
+  web/package.json web/dist
+  scripts/start.mjs scripts/ensure-built.mjs
+)
+
+stage() {
+  local dir=$1
+  for path in "${shipped[@]}"; do
+    [ -e "$root/$path" ] || { echo "$path is missing: run npm run build first" >&2; exit 1; }
+    mkdir -p "$dir/$(dirname "$path")"
+    cp -R "$root/$path" "$dir/$path"
+  done
+  # The image's npm ci; --prefer-offline takes what npm's cache already holds.
+  offer_sqlite_prebuild
+  (cd "$dir" && npm ci --omit=dev --prefer-offline --no-audit --no-fund --loglevel=error >&2)
+  [ -z "$prebuilds" ] || rm -rf "$prebuilds"
+  # The one place the server writes to (the default SQLite file and file store), as in the image.
+  mkdir -p "$dir/data"
+  if [ "$(id -u)" -eq 0 ]; then
+    chown nobody: "$dir/data"
+    chmod 755 "$dir"
+  fi
+}
+
+# better-sqlite3's install takes a prebuilt binary from GitHub, which these machines cannot
+# reach, and then compiles one (two minutes here). The checkout's own compiled binary of the same
+# version is offered instead, where prebuild-install looks first for a local prebuild.
+# DEPLOY_CHECK_COMPILE=1 compiles it as a machine without GitHub would.
+prebuilds=""
+offer_sqlite_prebuild() {
+  local package="$root/node_modules/better-sqlite3" name
+  [ "${DEPLOY_CHECK_COMPILE:-0}" != 1 ] && [ -f "$package/build/Release/better_sqlite3.node" ] || return 0
+  prebuilds=$(mktemp -d)
+  name=$(node -p "'better-sqlite3-v' + require('$package/package.json').version + '-node-v' + process.versions.modules + '-' + process.platform + '-' + process.arch")
+  tar -czf "$prebuilds/$name.tar.gz" -C "$package" build/Release/better_sqlite3.node
+  export npm_config_better_sqlite3_local_prebuilds=$prebuilds
+}
+
+start() {
+  cd "$1"
+  export NODE_ENV=production
+  if [ "$(id -u)" -eq 0 ]; then
+    # exec, not a child: the signals a service manager sends reach the server itself.
+    exec setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups node server/dist/server.js
+  fi
+  exec node server/dist/server.js
+}
+
+run_nginx() {
+  local dir=$1 listen=$2
+  shift 2
+  [ $# -ge 1 ] || { echo "usage: deploy-check.sh nginx DIR LISTEN UPSTREAM..." >&2; exit 2; }
+  bash "$root/scripts/ensure-nginx.sh"
+  mkdir -p "$dir"
+  chmod 755 "$dir"
+  local servers="" upstream
+  for upstream in "$@"; do servers+="    server $upstream max_fails=1 fail_timeout=5s;\n"; done
+  # deploy/nginx.conf with its addresses replaced, nothing else.
+  awk -v listen="$listen" -v servers="$servers" '
+    /^    server site-a:8080 / { printf "%s", servers; next }
+    /^    server site-b:8080 / { next }
+    /^    listen 80;$/ { print "    listen " listen ";"; next }
+    { print }
+  ' "$root/deploy/nginx.conf" >"$dir/site.conf"
+  # What the nginx image's own nginx.conf holds around conf.d, with this instance's paths.
+  cat >"$dir/nginx.conf" <<EOF
+daemon off;
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 1024; }
+http {
+    client_body_temp_path $dir/client_body;
+    proxy_temp_path $dir/proxy;
+    fastcgi_temp_path $dir/fastcgi;
+    uwsgi_temp_path $dir/uwsgi;
+    scgi_temp_path $dir/scgi;
+    access_log $dir/access.log;
+    sendfile on;
+    keepalive_timeout 65;
+    include $dir/site.conf;
+}
+EOF
+  exec /usr/sbin/nginx -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf"
+}
+
+cmd=${1:-}
+case "$cmd" in
+  stage) stage "${2:?usage: deploy-check.sh stage DIR}" ;;
+  start) start "${2:?usage: deploy-check.sh start DIR}" ;;
+  shipped) printf '%s\n' "${shipped[@]}" ;;
+  nginx) shift; run_nginx "$@" ;;
+  *) echo "usage: deploy-check.sh stage DIR | start DIR | shipped | nginx DIR LISTEN UPSTREAM..." >&2; exit 2 ;;
+esac
