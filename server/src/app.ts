@@ -30,6 +30,8 @@ import { validatorCompiler } from './lib/validation.js';
 import { refuseUnstorableText } from './lib/admin-guard.js';
 import { adminDoor } from './accounts/door.js';
 import { sessionRoutes } from './accounts/routes.js';
+import { healthRoutes } from './ops/health.js';
+import { storageFor } from './storage/index.js';
 
 const adminPrefix = '/v1/admin';
 
@@ -159,15 +161,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
     { prefix: '/v1' },
   );
 
-  app.get('/healthz', async (_request, reply) => {
-    try {
-      await db.kysely.selectNoFrom((eb) => eb.lit(1).as('ok')).execute();
-      return reply.header('cache-control', 'no-store').send({ status: 'ok' });
-    } catch (error) {
-      app.log.error({ err: error }, 'health check failed');
-      return reply.status(503).header('cache-control', 'no-store').send({ status: 503, msg: 'database unavailable' });
-    }
-  });
+  await app.register(healthRoutes, { db, storage: storageFor(config.storage) });
 
   await app.register(downloadRoutes, deps);
   await app.register(pageRoutes, deps);

@@ -132,6 +132,17 @@ export class S3Storage implements FileStorage {
     await this.deleteObject(this.objectKey(key));
   }
 
+  /** Asks for an object that never exists, under the prefix: "no such object" proves the bucket
+   * answers and these credentials may read there (on AWS that answer needs s3:ListBucket; without
+   * it S3 says 403, which counts as a failure). */
+  async check(): Promise<void> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.target.bucket, Key: `${this.target.prefix}.probe` }));
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+  }
+
   async close(): Promise<void> {
     this.client.destroy();
   }
