@@ -17,7 +17,7 @@ import { bulletinRoutes } from './bulletins/routes.js';
 import { watchSchedule } from './bulletins/schedule.js';
 import type { ServerConfig } from './config.js';
 import { watchContentChanges, type ContentChanges } from './db/changes.js';
-import type { Db } from './db/connect.js';
+import { observeQueries, type Db } from './db/connect.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { fileAdminRoutes, fileRoutes } from './files/routes.js';
 import type { RouteDeps } from './lib/deps.js';
@@ -30,7 +30,9 @@ import { validatorCompiler } from './lib/validation.js';
 import { refuseUnstorableText } from './lib/admin-guard.js';
 import { adminDoor } from './accounts/door.js';
 import { sessionRoutes } from './accounts/routes.js';
+import { observeQuery, startMetering, watch } from './lib/metrics.js';
 import { healthRoutes } from './ops/health.js';
+import { metricsRoute, observeRequest } from './ops/metrics.js';
 import { storageFor } from './storage/index.js';
 
 const adminPrefix = '/v1/admin';
@@ -100,7 +102,18 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
   app.decorate('readCache', deps.cache);
 
   registerErrorHandling(app);
+  // Requests are timed only when something scrapes them (METRICS_TOKEN set).
+  const metered = config.metricsToken !== undefined;
+  if (metered) {
+    startMetering();
+    observeQueries(observeQuery);
+    const unwatch = watch({ cache: deps.cache, pool: db.pool });
+    app.addHook('onClose', async () => {
+      unwatch();
+    });
+  }
   app.addHook('onResponse', async (request, reply) => {
+    if (metered) observeRequest(request, reply);
     request.log.info(
       {
         method: request.method,
@@ -162,6 +175,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
   );
 
   await app.register(healthRoutes, { db, storage: storageFor(config.storage) });
+  if (config.metricsToken !== undefined) await app.register(metricsRoute, { token: config.metricsToken });
 
   await app.register(downloadRoutes, deps);
   await app.register(pageRoutes, deps);
