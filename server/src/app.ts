@@ -11,7 +11,13 @@ import etag from '@fastify/etag';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type onRouteHookHandler,
+} from 'fastify';
 import { bulletinAdminRoutes } from './bulletins/admin-routes.js';
 import { bulletinRoutes } from './bulletins/routes.js';
 import { watchSchedule } from './bulletins/schedule.js';
@@ -33,6 +39,7 @@ import { sessionRoutes } from './accounts/routes.js';
 import { observeQuery, startMetering, watch } from './lib/metrics.js';
 import { healthRoutes } from './ops/health.js';
 import { metricsRoute, observeRequest } from './ops/metrics.js';
+import { apiDocsRoutes, openApiRoute, registerOpenApi } from './ops/openapi.js';
 import { storageFor } from './storage/index.js';
 
 const adminPrefix = '/v1/admin';
@@ -49,9 +56,11 @@ export interface BuildOptions {
   db: Db;
   /** More public routes under /v1/, with its CORS and caching rules (the API benchmark's ceiling). */
   extraApiRoutes?: (api: FastifyInstance) => Promise<void>;
+  /** Sees every route as it is added (the test that every route is documented). */
+  onRoute?: onRouteHookHandler;
 }
 
-export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, extraApiRoutes, onRoute }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
@@ -92,6 +101,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  if (onRoute !== undefined) app.addHook('onRoute', onRoute);
   const changes = watchContentChanges(db, app.log);
   const stopSchedule = watchSchedule(db.kysely, changes, app.log);
   app.addHook('onClose', async () => {
@@ -100,6 +110,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
   });
   const deps: RouteDeps = { db, config, cache: new ReadCache({ changes, maxBytes: config.readCacheMaxBytes }) };
   app.decorate('readCache', deps.cache);
+  await registerOpenApi(app);
 
   registerErrorHandling(app);
   // Requests are timed only when something scrapes them (METRICS_TOKEN set).
@@ -168,6 +179,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
         return payload;
       });
       for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes]) await api.register(routes, deps);
+      await api.register(openApiRoute);
       if (extraApiRoutes !== undefined) await api.register(extraApiRoutes);
       await api.register(adminApi(changes), { ...deps, prefix: '/admin' });
     },
@@ -176,6 +188,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
 
   await app.register(healthRoutes, { db, storage: storageFor(config.storage) });
   if (config.metricsToken !== undefined) await app.register(metricsRoute, { token: config.metricsToken });
+  await app.register(apiDocsRoutes);
 
   await app.register(downloadRoutes, deps);
   await app.register(pageRoutes, deps);

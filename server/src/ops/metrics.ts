@@ -22,7 +22,7 @@ export function observeRequest(request: FastifyRequest, reply: FastifyReply): vo
 
 export async function metricsRoute(app: FastifyInstance, { token }: { token: string }): Promise<void> {
   const check = bearerTokenChecker(token);
-  app.get('/metrics', async (request, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     if (check(request.headers.authorization) !== 'valid') {
       return reply.status(401).header('www-authenticate', 'Bearer').send({ status: 401, msg: 'unauthorized' });
