@@ -7,7 +7,10 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { s3Env, startTestS3 } from '../../scripts/s3-server.js';
+import { loadFileSettings } from '../src/config.js';
 import { knownMigrations } from '../src/db/migrations.js';
+import { S3Storage } from '../src/storage/s3-store.js';
 import { startTestApp, storageKind, type TestApp } from './helpers.js';
 
 const allOk = { database: 'ok', storage: 'ok', migrations: 'ok' };
@@ -93,5 +96,33 @@ describe('health checks with the database gone', () => {
     const alive = await t.app.inject('/healthz');
     assert.equal(alive.statusCode, 200);
     assert.deepEqual(alive.json(), { status: 'ok' });
+  });
+});
+
+describe("the S3 store's readiness check", () => {
+  /** An S3 store with the test server's settings, some of them changed. */
+  async function store(changes: Record<string, string> = {}): Promise<S3Storage> {
+    const env = { ...s3Env(await startTestS3(), 'health-check'), ...changes };
+    const { storage } = loadFileSettings(env);
+    assert.equal(storage.kind, 's3');
+    return new S3Storage(storage as Extract<typeof storage, { kind: 's3' }>);
+  }
+
+  test('passes against the bucket, fails for a missing bucket, an unknown key or no server', async () => {
+    const cases: [string, Record<string, string>, boolean][] = [
+      ['the test bucket', {}, true],
+      ['a missing bucket', { STORAGE_URL: 's3://no-such-bucket-here/health-check' }, false],
+      ['an unknown access key', { AWS_ACCESS_KEY_ID: 'NOBODY', AWS_SECRET_ACCESS_KEY: 'NOBODY' }, false],
+      ['nothing listening', { S3_ENDPOINT: 'http://127.0.0.1:9' }, false],
+    ];
+    for (const [name, changes, passes] of cases) {
+      const storage = await store(changes);
+      try {
+        if (passes) await storage.check();
+        else await assert.rejects(storage.check(), name);
+      } finally {
+        await storage.close();
+      }
+    }
   });
 });

@@ -5,6 +5,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -132,15 +133,13 @@ export class S3Storage implements FileStorage {
     await this.deleteObject(this.objectKey(key));
   }
 
-  /** Asks for an object that never exists, under the prefix: "no such object" proves the bucket
-   * answers and these credentials may read there (on AWS that answer needs s3:ListBucket; without
-   * it S3 says 403, which counts as a failure). */
+  /** Lists at most one object under the prefix: proves the bucket exists, answers, and these
+   * credentials may list there (s3:ListBucket on AWS). A HEAD of a missing object would not do: its
+   * 404 looks the same for a missing bucket. */
   async check(): Promise<void> {
-    try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.target.bucket, Key: `${this.target.prefix}.probe` }));
-    } catch (error) {
-      if (!isMissing(error)) throw error;
-    }
+    await this.client.send(
+      new ListObjectsV2Command({ Bucket: this.target.bucket, Prefix: this.target.prefix, MaxKeys: 1 }),
+    );
   }
 
   async close(): Promise<void> {
