@@ -152,6 +152,8 @@ export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
           ? Promise.resolve(Buffer.from(asset.text ?? ''))
           : readFile(join(swaggerUi, asset.file));
       held.set(request.params.name, body);
+      // A failed read (a broken install) is tried again on the next visit, not kept.
+      body.catch(() => held.delete(request.params.name));
     }
     // Named with the version of Swagger UI in the page, so they may be kept for long.
     return reply
