@@ -2,7 +2,7 @@
  * The benchmarks still run against the site as it is built now: each is started for a few
  * seconds at a few connections, and every target must answer, without errors, through the whole
  * run. Their figures are not judged here (the share of the ceiling and flat memory need the full
- * run, `npm run bench:api`, `bench:load` and `bench:files`); what this catches is a script that no
+ * run, `npm run bench:api`, `bench:load`, `bench:files` and `bench:metrics`); what this catches is a script that no
  * longer starts, as when the page stopped naming its entry script in a <script src>.
  */
 import assert from 'node:assert/strict';
@@ -94,5 +94,19 @@ describe('the benchmarks', () => {
         }
       }
     }
+  });
+
+  test('bench:metrics times an observation, a count and a scrape', () => {
+    const { report, output } = runBenchmark<{ name: string; nsPerCall?: number; ms?: number; bytes?: number }>(
+      'bench-metrics',
+      { BENCH_ROUNDS: '1' },
+    );
+    assert.deepEqual(
+      report.results.map((result) => result.name),
+      ['request observation', 'read-cache count', 'scrape'],
+      output,
+    );
+    for (const result of report.results) assert.ok((result.nsPerCall ?? result.ms ?? 0) > 0, output);
+    assert.ok((report.results[2]?.bytes ?? 0) > 10_000, output);
   });
 });

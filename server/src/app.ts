@@ -11,13 +11,19 @@ import etag from '@fastify/etag';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type onRouteHookHandler,
+} from 'fastify';
 import { bulletinAdminRoutes } from './bulletins/admin-routes.js';
 import { bulletinRoutes } from './bulletins/routes.js';
 import { watchSchedule } from './bulletins/schedule.js';
 import type { ServerConfig } from './config.js';
 import { watchContentChanges, type ContentChanges } from './db/changes.js';
-import type { Db } from './db/connect.js';
+import { observeQueries, type Db } from './db/connect.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { fileAdminRoutes, fileRoutes } from './files/routes.js';
 import type { RouteDeps } from './lib/deps.js';
@@ -31,6 +37,11 @@ import { refuseUnstorableText } from './lib/admin-guard.js';
 import { adminDoor } from './accounts/door.js';
 import { sessionRoutes } from './accounts/routes.js';
 import { consoleRoutes } from './console/routes.js';
+import { observeQuery, startMetering, watch } from './lib/metrics.js';
+import { healthRoutes } from './ops/health.js';
+import { metricsRoute, observeRequest } from './ops/metrics.js';
+import { apiDocsRoutes, openApiRoute, registerOpenApi } from './ops/openapi.js';
+import { storageFor } from './storage/index.js';
 
 const adminPrefix = '/v1/admin';
 
@@ -46,9 +57,11 @@ export interface BuildOptions {
   db: Db;
   /** More public routes under /v1/, with its CORS and caching rules (the API benchmark's ceiling). */
   extraApiRoutes?: (api: FastifyInstance) => Promise<void>;
+  /** Sees every route as it is added (the test that every route is documented). */
+  onRoute?: onRouteHookHandler;
 }
 
-export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, extraApiRoutes, onRoute }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
@@ -90,6 +103,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  if (onRoute !== undefined) app.addHook('onRoute', onRoute);
   const changes = watchContentChanges(db, app.log);
   const stopSchedule = watchSchedule(db.kysely, changes, app.log);
   app.addHook('onClose', async () => {
@@ -98,10 +112,22 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
   });
   const deps: RouteDeps = { db, config, cache: new ReadCache({ changes, maxBytes: config.readCacheMaxBytes }) };
   app.decorate('readCache', deps.cache);
+  await registerOpenApi(app);
 
   registerErrorHandling(app);
   refuseWhileClosing(app);
+  // Requests are timed only when something scrapes them (METRICS_TOKEN set).
+  const metered = config.metricsToken !== undefined;
+  if (metered) {
+    startMetering();
+    observeQueries(observeQuery);
+    const unwatch = watch({ cache: deps.cache, pool: db.pool });
+    app.addHook('onClose', async () => {
+      unwatch();
+    });
+  }
   app.addHook('onResponse', async (request, reply) => {
+    if (metered) observeRequest(request, reply);
     request.log.info(
       {
         method: request.method,
@@ -156,21 +182,16 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
         return payload;
       });
       for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes]) await api.register(routes, deps);
+      await api.register(openApiRoute);
       if (extraApiRoutes !== undefined) await api.register(extraApiRoutes);
       await api.register(adminApi(changes), { ...deps, prefix: '/admin' });
     },
     { prefix: '/v1' },
   );
 
-  app.get('/healthz', async (_request, reply) => {
-    try {
-      await db.kysely.selectNoFrom((eb) => eb.lit(1).as('ok')).execute();
-      return reply.header('cache-control', 'no-store').send({ status: 'ok' });
-    } catch (error) {
-      app.log.error({ err: error }, 'health check failed');
-      return reply.status(503).header('cache-control', 'no-store').send({ status: 503, msg: 'database unavailable' });
-    }
-  });
+  await app.register(healthRoutes, { db, storage: storageFor(config.storage) });
+  if (config.metricsToken !== undefined) await app.register(metricsRoute, { token: config.metricsToken });
+  await app.register(apiDocsRoutes);
 
   await app.register(consoleRoutes, { root: config.consoleRoot, site: config.site });
   await app.register(downloadRoutes, deps);

@@ -44,6 +44,8 @@ export interface ServerConfig {
   site: SiteConfig;
   siteConfigPath: string;
   adminToken: string | undefined;
+  /** Enables /metrics for scrapers that send it as a bearer token (docs/operations.md#metrics). */
+  metricsToken: string | undefined;
   timeZone: string;
   publicUrl: string | undefined;
   /** Proxies in front whose X-Forwarded-For is believed: how many hops, or their addresses. */
@@ -115,6 +117,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     site: readSiteConfig(siteConfigPath, problems),
     siteConfigPath,
     adminToken: env.ADMIN_TOKEN || undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
     timeZone: env.TIME_ZONE || defaultTimeZone,
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
@@ -136,6 +139,12 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   if (config.adminToken !== undefined && config.adminToken.length < minAdminTokenLength) {
     problems.push(
       `ADMIN_TOKEN must be at least ${minAdminTokenLength} characters long (it has ${config.adminToken.length}); ` +
+        'make one with: openssl rand -hex 32',
+    );
+  }
+  if (config.metricsToken !== undefined && config.metricsToken.length < minAdminTokenLength) {
+    problems.push(
+      `METRICS_TOKEN must be at least ${minAdminTokenLength} characters long (it has ${config.metricsToken.length}); ` +
         'make one with: openssl rand -hex 32',
     );
   }

@@ -146,6 +146,16 @@ describe('the admin door settings', () => {
     assert.equal(loadConfig({ SITE_CONFIG: siteConfigPath, ADMIN_TOKEN: 'x'.repeat(32) }).adminToken, 'x'.repeat(32));
   });
 
+  test('METRICS_TOKEN needs 32 characters too, and unset leaves metrics off', () => {
+    const [problem] = problemsOf({ METRICS_TOKEN: 'm'.repeat(31) });
+    assert.match(problem ?? '', /^METRICS_TOKEN must be at least 32 characters long \(it has 31\)/);
+    assert.equal(
+      loadConfig({ SITE_CONFIG: siteConfigPath, METRICS_TOKEN: 'm'.repeat(32) }).metricsToken,
+      'm'.repeat(32),
+    );
+    assert.equal(loadConfig({ SITE_CONFIG: siteConfigPath, METRICS_TOKEN: '' }).metricsToken, undefined);
+  });
+
   test('TRUST_PROXY takes a hop count or proxy addresses, never "true"', () => {
     const trust = (value: string) => loadConfig({ SITE_CONFIG: siteConfigPath, TRUST_PROXY: value }).trustProxy;
     assert.equal(trust('1'), 1);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
+import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig, type ServerConfig } from '../src/config.js';
 import { connect, type Db } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
@@ -112,14 +112,16 @@ export interface TestApp {
 }
 
 /** The app in-process on a fresh database, for `app.inject`. */
-export async function startTestApp(options: { demo?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { demo?: boolean; env?: Record<string, string>; onRoute?: BuildOptions['onRoute'] } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig(testEnv(database, options.env));
   const db = connect(config.database);
   const storage = storageFor(config.storage);
   await migrate(db, storage);
   if (options.demo === true) await loadDemoContent(db.kysely, storage);
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, db, onRoute: options.onRoute });
   await app.ready();
   return {
     app,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
@@ -15,30 +15,41 @@ export interface Db {
   sqliteDataVersion?: () => number;
   /** PostgreSQL only: where to open connections of one's own (LISTEN). */
   postgresUrl?: string;
+  /** The connections, read by the metrics when scraped (lib/metrics.ts). */
+  pool: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number };
   close(): Promise<void>;
 }
 
 // BIGINT (COUNT(*) among others) arrives from pg as a string; every count here fits a number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
+/** Sees every query Kysely runs, with its duration, once metrics are on (lib/metrics.ts); set by
+ * the app rather than imported here, so the command line never loads the metrics. */
+let queryObserver: ((event: LogEvent) => void) | undefined;
+
+export function observeQueries(observer: (event: LogEvent) => void): void {
+  queryObserver = observer;
+}
+
+const log = (event: LogEvent) => queryObserver?.(event);
+
 export function connect(target: DatabaseTarget): Db {
   if (target.kind === 'sqlite') {
     const database = openSqlite(target.path);
     const dataVersion = database.prepare('PRAGMA data_version').pluck();
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log });
     return {
       kysely,
       dialect: 'sqlite',
+      // better-sqlite3 is one synchronous connection: queries never wait for another.
+      pool: { totalCount: 1, idleCount: 1, waitingCount: 0 },
       sqliteDataVersion: () => dataVersion.get() as number,
       close: () => kysely.destroy(),
     };
   }
-  const kysely = new Kysely<Database>({
-    dialect: new PostgresDialect({
-      pool: new pg.Pool({ connectionString: target.url, max: 10, idleTimeoutMillis: 30_000 }),
-    }),
-  });
-  return { kysely, dialect: 'postgres', postgresUrl: target.url, close: () => kysely.destroy() };
+  const pool = new pg.Pool({ connectionString: target.url, max: 10, idleTimeoutMillis: 30_000 });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+  return { kysely, dialect: 'postgres', postgresUrl: target.url, pool, close: () => kysely.destroy() };
 }
 
 function openSqlite(path: string): SQLite.Database {

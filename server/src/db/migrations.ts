@@ -163,6 +163,18 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
   };
 }
 
+/** The names of every migration this build knows, in order. */
+export const knownMigrations: readonly string[] = Object.keys(migrations('sqlite', undefined)).sort();
+
+/** The known migrations the database has not had yet (none once `migrate` has run); throws when
+ * the database cannot be read. Reads Kysely's own record of the migrations it has run. */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const applied = new Set(
+    (await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely)).rows.map((row) => row.name),
+  );
+  return knownMigrations.filter((name) => !applied.has(name));
+}
+
 /** The tables whose rows the public API answers from. */
 const contentTables = ['bulletins', 'install_packages', 'settings', 'stored_files'];
 

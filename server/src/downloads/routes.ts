@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { RouteDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/errors.js';
 import { isPrimaryHost } from '../lib/host-rule.js';
+import { downloadsTotal } from '../lib/metrics.js';
 import { apiBase } from '../lib/origin.js';
 import { toWireTime } from '../lib/time.js';
 import { countDownload } from './repository.js';
@@ -53,6 +54,7 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     }
     // HEAD (link checkers, chat apps fetching a preview) is not a download.
     if (request.method === 'GET') {
+      downloadsTotal.inc({ os });
       const day = toWireTime(new Date(), config.timeZone).slice(0, 10);
       // A failed count must not cost the visitor the download.
       await countDownload(db.kysely, os, day).catch((error: unknown) =>

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ContentChanges } from '../db/changes.js';
+import { readCacheCounts } from './metrics.js';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -148,10 +149,14 @@ export class ReadCache {
   ): Promise<Answer> {
     const generation = this.#changes.generation();
     const caching = this.#maxBytes > 0 && this.#changes.trustworthy();
-    if (!caching) return this.#make(reply, await produce(), type, generation, effort);
+    if (!caching) {
+      readCacheCounts.misses++;
+      return this.#make(reply, await produce(), type, generation, effort);
+    }
     const held = this.#answers.get(key);
     if (held !== undefined) {
       if (held.generation === generation) {
+        readCacheCounts.hits++;
         // Most recently used goes last; eviction takes from the front.
         this.#answers.delete(key);
         this.#answers.set(key, held);
@@ -159,6 +164,8 @@ export class ReadCache {
       }
       this.#drop(key, held);
     }
+    // A read joining one already being produced waits for the database too: a miss.
+    readCacheCounts.misses++;
     const flightKey = `${generation}\u0000${key}`;
     let flight = this.#producing.get(flightKey);
     if (flight === undefined) {

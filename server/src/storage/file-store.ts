@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -71,6 +72,13 @@ export class DirectoryStorage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await removeQuietly(this.path(key));
+  }
+
+  /** The directory exists (made as the first upload would make it) and may be listed, read and
+   * written: a missing mount, a file in its place or a read-only file system fail. */
+  async check(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    await access(this.dir, constants.R_OK | constants.W_OK | constants.X_OK);
   }
 
   async close(): Promise<void> {}

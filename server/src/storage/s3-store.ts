@@ -5,6 +5,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -130,6 +131,15 @@ export class S3Storage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await this.deleteObject(this.objectKey(key));
+  }
+
+  /** Lists at most one object under the prefix: proves the bucket exists, answers, and these
+   * credentials may list there (s3:ListBucket on AWS). A HEAD of a missing object would not do: its
+   * 404 looks the same for a missing bucket. */
+  async check(): Promise<void> {
+    await this.client.send(
+      new ListObjectsV2Command({ Bucket: this.target.bucket, Prefix: this.target.prefix, MaxKeys: 1 }),
+    );
   }
 
   async close(): Promise<void> {

@@ -47,6 +47,9 @@ export interface FileStorage {
   stat(key: string): Promise<{ size: number } | undefined>;
   /** Removes a file; a file that is already gone is not an error. */
   delete(key: string): Promise<void>;
+  /** Resolves when files could be stored and read now, else rejects saying why; cheap enough for
+   * a readiness probe every few seconds (docs/operations.md#health-checks). */
+  check(): Promise<void>;
   close(): Promise<void>;
 }
 

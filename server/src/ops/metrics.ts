@@ -1,0 +1,32 @@
+/**
+ * `GET /metrics` for a Prometheus scraper with METRICS_TOKEN, and the one hook that times every
+ * answer (docs/operations.md#metrics). With no METRICS_TOKEN neither exists: /metrics is a 404
+ * like any unknown path and requests cost nothing extra.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerTokenChecker } from '../lib/admin-guard.js';
+import { httpRequestDuration, registry } from '../lib/metrics.js';
+
+/** The route label of a request: the pattern the router matched, "404" when none did. */
+export function routeLabel(request: FastifyRequest): string {
+  return request.is404 ? '404' : (request.routeOptions.url ?? '404');
+}
+
+/** Records one answer; called from the app's single onResponse hook. */
+export function observeRequest(request: FastifyRequest, reply: FastifyReply): void {
+  httpRequestDuration.observe(
+    { route: routeLabel(request), method: request.method, status: reply.statusCode },
+    reply.elapsedTime / 1000,
+  );
+}
+
+export async function metricsRoute(app: FastifyInstance, { token }: { token: string }): Promise<void> {
+  const check = bearerTokenChecker(token);
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (check(request.headers.authorization) !== 'valid') {
+      return reply.status(401).header('www-authenticate', 'Bearer').send({ status: 401, msg: 'unauthorized' });
+    }
+    return reply.header('content-type', registry.contentType).send(await registry.metrics());
+  });
+}
