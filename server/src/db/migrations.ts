@@ -163,6 +163,11 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
   };
 }
 
+/** Every migration's name, in order (the same in both dialects). */
+export function migrationNames(): string[] {
+  return Object.keys(migrations('sqlite', undefined)).sort();
+}
+
 /** The tables whose rows the public API answers from. */
 const contentTables = ['bulletins', 'install_packages', 'settings', 'stored_files'];
 

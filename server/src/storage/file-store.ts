@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -71,6 +71,15 @@ export class DirectoryStorage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await removeQuietly(this.path(key));
+  }
+
+  async anyKey(): Promise<string | undefined> {
+    try {
+      return (await readdir(this.dir)).find((name) => !name.startsWith('.'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {}

@@ -5,6 +5,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -130,6 +131,21 @@ export class S3Storage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await this.deleteObject(this.objectKey(key));
+  }
+
+  async anyKey(): Promise<string | undefined> {
+    let token: string | undefined;
+    do {
+      const listed = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.target.bucket, Prefix: this.target.prefix, ContinuationToken: token }),
+      );
+      const key = (listed.Contents ?? [])
+        .map((object) => (object.Key ?? '').slice(this.target.prefix.length))
+        .find((name) => name !== '' && !name.startsWith('.'));
+      if (key !== undefined) return key;
+      token = listed.IsTruncated === true ? listed.NextContinuationToken : undefined;
+    } while (token !== undefined);
+    return undefined;
   }
 
   async close(): Promise<void> {

@@ -47,6 +47,9 @@ export interface FileStorage {
   stat(key: string): Promise<{ size: number } | undefined>;
   /** Removes a file; a file that is already gone is not an error. */
   delete(key: string): Promise<void>;
+  /** Some key the storage holds, or undefined when it holds none (temporary uploads aside):
+   * a restore goes only into an empty storage. */
+  anyKey(): Promise<string | undefined>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,68 @@
+/** Streaming in and out of tar-stream's entries with backpressure, never holding a whole file. */
+import { createHash } from 'node:crypto';
+import type { Pack } from 'tar-stream';
+
+/** A file's bytes that did not add up to what was promised. */
+export class EntryMismatchError extends Error {
+  override name = 'EntryMismatchError';
+}
+
+/**
+ * Adds one entry of `size` bytes from `source` and answers the SHA-256 of what was written. The
+ * header carries the size first, so a source that turns out longer or shorter (or, with
+ * `sha256`, different) fails the entry: the caller then throws the whole archive away.
+ */
+export async function addEntry(
+  pack: Pack,
+  header: { name: string; size: number; mtime: Date },
+  source: AsyncIterable<Buffer | Uint8Array>,
+  expect: { what: string; sha256?: string },
+): Promise<string> {
+  let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  const written = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  // Nobody awaits it before the end; a failure meanwhile is thrown by the write loop instead.
+  written.catch(() => undefined);
+  const entry = pack.entry({ ...header, type: 'file', mode: 0o644 }, (error) =>
+    error ? settle?.reject(error) : settle?.resolve(),
+  );
+  const hash = createHash('sha256');
+  let seen = 0;
+  for await (const chunk of source) {
+    seen += chunk.byteLength;
+    if (seen > header.size)
+      throw new EntryMismatchError(`${expect.what} is larger than the ${header.size} bytes recorded`);
+    hash.update(chunk);
+    if (!entry.write(chunk)) await drained(entry);
+  }
+  if (seen !== header.size) {
+    throw new EntryMismatchError(`${expect.what} has ${seen} bytes, not the ${header.size} recorded`);
+  }
+  const sha256 = hash.digest('hex');
+  if (expect.sha256 !== undefined && sha256 !== expect.sha256) {
+    throw new EntryMismatchError(`${expect.what} does not match the SHA-256 recorded for it`);
+  }
+  entry.end(undefined);
+  await written;
+  return sha256;
+}
+
+function drained(entry: ReturnType<Pack['entry']>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      entry.off('drain', done);
+      entry.off('error', failed);
+      entry.off('close', done);
+    };
+    const done = () => {
+      cleanup();
+      resolve();
+    };
+    const failed = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    entry.on('drain', done);
+    entry.on('error', failed);
+    entry.on('close', done);
+  });
+}
