@@ -154,6 +154,7 @@ function failingStorage(storage: FileStorage, failAt: number): FileStorage {
     open: (key, range) => storage.open(key, range),
     stat: (key) => storage.stat(key),
     delete: (key) => storage.delete(key),
+    anyKey: () => storage.anyKey(),
     close: () => storage.close(),
     stage: async (body, rules, contentType) => {
       const staged = await storage.stage(body, rules, contentType);

@@ -39,7 +39,7 @@ import {
   type TableEntry,
 } from './archive.js';
 import { appliedMigrations, readCatalog, readSequence, type AnyDb, type TableInfo } from './catalog.js';
-import { addEntry } from './tar.js';
+import { addEntry, drained } from './tar.js';
 
 export interface BackupOptions {
   db: Db;
@@ -141,7 +141,8 @@ async function takeSnapshot(db: Db, scratch: string): Promise<Snapshot> {
         table.name === filesTable ? (row: Record<string, unknown>) => files.push(fileEntry(row)) : undefined;
       const dumped = await dumpTable(trx, table, join(scratch, `${table.name}.jsonl`), onRow);
       const nextId = await readSequence(trx, db.dialect, table);
-      tables[table.name] = { ...dumped, columns: table.columns.map((column) => column.name), next_id: nextId };
+      const columns = table.columns.map((column) => column.name);
+      tables[table.name] = nextId === undefined ? { ...dumped, columns } : { ...dumped, columns, next_id: nextId };
     }
     return { takenAt, migrations, tables, files };
   };
@@ -187,7 +188,7 @@ async function dumpTable(
       for (const row of page) {
         const line = `${JSON.stringify(Object.fromEntries(columns.map((column) => [column, valueToJson(row[column])])))}\n`;
         hash.update(line);
-        if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+        if (!out.write(line)) await drained(out);
         onRow?.(row);
       }
       rows += page.length;

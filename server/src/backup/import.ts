@@ -41,6 +41,7 @@ import {
   type AnyDb,
   type TableInfo,
 } from './catalog.js';
+import { drained } from './tar.js';
 
 /** The target is not empty, or its schema is not one the archive can go into. Nothing was
  * changed. */
@@ -188,7 +189,9 @@ async function feed(from: string, extract: tar.Extract): Promise<void> {
       source.once('error', (error) => input.destroy(error));
     }
     for await (const chunk of input as AsyncIterable<Buffer>) {
-      if (!extract.write(chunk)) await new Promise<void>((resolve) => extract.once('drain', () => resolve()));
+      if (!extract.write(chunk)) await drained(extract);
+      // Destroyed by the reader (a refusal, a failure): stop reading the archive.
+      if (extract.destroyed) throw new Error('the archive is no longer being read');
     }
     extract.end(undefined);
   } catch (error) {

@@ -46,23 +46,30 @@ export async function addEntry(
   return sha256;
 }
 
-function drained(entry: ReturnType<Pack['entry']>): Promise<void> {
+/** A writable stream of Node's or of streamx's (tar-stream's), as far as waiting on it goes. */
+interface Emitter {
+  on(event: 'drain' | 'close' | 'error', listener: (error?: Error) => void): unknown;
+  off(event: 'drain' | 'close' | 'error', listener: (error?: Error) => void): unknown;
+}
+
+/** Resolves once `stream` can take more, or will never again (closed); rejects on its error. */
+export function drained(stream: Emitter): Promise<void> {
   return new Promise((resolve, reject) => {
     const cleanup = () => {
-      entry.off('drain', done);
-      entry.off('error', failed);
-      entry.off('close', done);
+      stream.off('drain', done);
+      stream.off('error', failed);
+      stream.off('close', done);
     };
     const done = () => {
       cleanup();
       resolve();
     };
-    const failed = (error: Error) => {
+    const failed = (error?: Error) => {
       cleanup();
-      reject(error);
+      reject(error ?? new Error('the stream failed'));
     };
-    entry.on('drain', done);
-    entry.on('error', failed);
-    entry.on('close', done);
+    stream.on('drain', done);
+    stream.on('error', failed);
+    stream.on('close', done);
   });
 }
