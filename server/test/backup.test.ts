@@ -449,3 +449,44 @@ describe('backup while files are deleted', () => {
     }
   });
 });
+
+describe('the command line', () => {
+  test('--help lists backup and restore, and each explains itself', async () => {
+    const database = await createTestDatabase();
+    try {
+      const program = await admin(database, ['--help']);
+      assert.match(program.stdout, /\n {2}backup \[options\] +write the database and every hosted file/);
+      assert.match(program.stdout, /\n {2}restore \[options\] +load an archive/);
+      const made = await admin(database, ['backup', '--help']);
+      assert.equal(made.code, 0);
+      assert.match(made.stdout, /--to <file>/);
+      assert.match(made.stdout, /from cron/);
+      const loaded = await admin(database, ['restore', '--help']);
+      assert.equal(loaded.code, 0);
+      assert.match(loaded.stdout, /--from <file>/);
+      assert.match(loaded.stdout, /SQLite to PostgreSQL/);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  test('restore without an archive, or with one that is no file, is a usage error that writes nothing', async () => {
+    const database = await createTestDatabase();
+    try {
+      const bare = await admin(database, ['restore']);
+      assert.equal(bare.code, 2);
+      assert.match(bare.stderr, /--from <file>/);
+      const missing = await admin(database, ['restore', '--from', join(work, 'no-such.tar')]);
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /^error: cannot read .*no-such\.tar/);
+      const junk = join(work, 'junk.tar');
+      writeFileSync(junk, randomBytes(4096));
+      const refused = await admin(database, ['restore', '--from', junk]);
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /^error: the archive .*junk\.tar is refused: /);
+      await isEmpty(database);
+    } finally {
+      await database.drop();
+    }
+  });
+});

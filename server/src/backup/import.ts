@@ -132,6 +132,7 @@ async function readArchive(
   const feeding = feed(from, extract);
   feeding.catch(() => undefined); // awaited below; its failure also ends the entries
   let manifest: Manifest | undefined;
+  let expected = new Map<string, FileEntry>();
   const tablesSeen = new Set<string>();
   try {
     for await (const entry of extract) {
@@ -142,6 +143,7 @@ async function readArchive(
           throw new ArchiveError(`it does not start with ${manifestName}: not a backup archive`);
         manifest = parseManifest(await readSmall(body, manifestMaxBytes));
         await refuseSchema(db, manifest);
+        expected = new Map(manifest.files.map((file) => [file.key, file]));
         continue;
       }
       const table = /^tables\/(.+)\.jsonl$/.exec(name)?.[1];
@@ -150,8 +152,9 @@ async function readArchive(
         await saveTable(body, table, manifest.tables[table], join(scratch, `${table}.jsonl`));
         tablesSeen.add(table);
       } else if (key !== undefined) {
-        const file = manifest.files.find((candidate) => candidate.key === key);
-        if (file === undefined) throw new ArchiveError(`${name} is not in the manifest`);
+        const file = expected.get(key);
+        if (file === undefined) throw new ArchiveError(`${name} is not in the manifest, or is there twice`);
+        expected.delete(key);
         await restoreFile(storage, body, file);
         written.push(key);
       } else {
@@ -173,7 +176,7 @@ async function readArchive(
     ...Object.keys(manifest.tables)
       .filter((table) => !tablesSeen.has(table))
       .map((table) => `tables/${table}.jsonl`),
-    ...manifest.files.filter((file) => !written.includes(file.key)).map((file) => `files/${file.key}`),
+    ...[...expected.keys()].map((key) => `files/${key}`),
   ];
   if (missing.length > 0) throw new ArchiveError(`it is cut short: ${missing.join(', ')} missing`);
   return manifest;
