@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import tar from 'tar-stream';
 import { buildApp } from '../src/app.js';
 import type { Manifest } from '../src/backup/archive.js';
 import { readCatalog, type AnyDb } from '../src/backup/catalog.js';
@@ -21,7 +22,7 @@ import { backup } from '../src/backup/export.js';
 import { loadConfig } from '../src/config.js';
 import { connect, type Db } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
-import { storageFor } from '../src/storage/index.js';
+import { storageFor, type FileStorage } from '../src/storage/index.js';
 import { bearer, cliPath, createTestDatabase, dialect, testEnv, type TestDatabase } from './helpers.js';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -414,6 +415,41 @@ describe('backup while files are deleted', () => {
     }
   });
 
+  test('a file that vanishes as it is being copied starts the backup again from a new snapshot', async () => {
+    const site = await openSite(await createTestDatabase());
+    try {
+      const file = await post(site, '/v1/admin/files?name=flaky.png', png, 'image/png');
+      const storage = storageFor(loadConfig(testEnv(site.database)).storage);
+      // The storage answers "no such file" once, after the check that found it: as if it were
+      // deleted in that moment.
+      let opens = 0;
+      const flaky: FileStorage = {
+        description: storage.description,
+        stage: (...args) => storage.stage(...args),
+        stat: (key) => storage.stat(key),
+        delete: (key) => storage.delete(key),
+        anyKey: () => storage.anyKey(),
+        close: () => storage.close(),
+        open: async (key, range) => (++opens === 1 ? undefined : storage.open(key, range)),
+      };
+      const warnings: string[] = [];
+      const to = join(work, 'flaky.tar');
+      const summary = await backup({ db: site.db, storage: flaky, to, warn: (message) => warnings.push(message) });
+      assert.equal(opens, 2);
+      assert.deepEqual(warnings, [
+        `hosted file ${file.key} was deleted from ${storage.description} while it was copied; starting again from a new snapshot`,
+      ]);
+      assert.deepEqual(
+        summary.manifest.files.map((entry) => entry.key),
+        [file.key],
+      );
+      assert.ok(tarEntries(readFileSync(to)).some((entry) => entry.name === `files/${file.key}`));
+    } finally {
+      await site.close();
+      await site.database.drop();
+    }
+  });
+
   test('a table no migration of this build made is in the archive too', async () => {
     const site = await openSite(await createTestDatabase());
     try {
@@ -487,6 +523,99 @@ describe('the command line', () => {
       await isEmpty(database);
     } finally {
       await database.drop();
+    }
+  });
+});
+
+/** A copy of an uncompressed archive with its manifest changed by `edit`. */
+async function withManifest(from: string, to: string, edit: (manifest: Manifest) => void): Promise<void> {
+  const bytes = readFileSync(from);
+  const entries = tarEntries(bytes);
+  const pack = tar.pack();
+  const chunks: Buffer[] = [];
+  pack.on('data', (chunk) => chunks.push(chunk as Buffer));
+  const ended = new Promise<void>((resolve) => pack.on('end', () => resolve()));
+  for (const entry of entries) {
+    let data = bytes.subarray(entry.offset, entry.offset + entry.size);
+    if (entry.name === 'manifest.json') {
+      const manifest = JSON.parse(data.toString('utf8')) as Manifest;
+      edit(manifest);
+      data = Buffer.from(JSON.stringify(manifest));
+    }
+    pack.entry({ name: entry.name, size: data.byteLength }, data);
+  }
+  pack.finalize();
+  await ended;
+  writeFileSync(to, Buffer.concat(chunks));
+}
+
+describe('schemas of other builds', () => {
+  test('an archive of an older schema is loaded at its own migrations, then brought up to date', async () => {
+    const database = await createTestDatabase();
+    const config = loadConfig(testEnv(database));
+    const db = connect(config.database);
+    const storage = storageFor(config.storage);
+    const target = await createTestDatabase();
+    try {
+      // A database as the build before drafts (0006) left it.
+      await migrate(db, storage, '0005_accounts');
+      await sql`INSERT INTO bulletins (title, content, pinned, created_at, updated_at)
+        VALUES ('old', '<p>old</p>', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(db.kysely);
+      const to = join(work, 'old-schema.tar');
+      const { manifest } = await backup({ db, storage, to });
+      assert.equal(manifest.migrations.at(-1), '0005_accounts');
+      assert.deepEqual(manifest.tables.bulletins?.columns, [
+        'id',
+        'title',
+        'content',
+        'pinned',
+        'created_at',
+        'updated_at',
+      ]);
+      const loaded = await admin(target, ['restore', '--from', to]);
+      assert.equal(loaded.code, 0, loaded.stderr);
+      const site = await openSite(target);
+      try {
+        const rows = await site.db.kysely.selectFrom('bulletins').selectAll().execute();
+        assert.equal(rows.length, 1);
+        assert.equal(rows[0]?.title, 'old');
+        assert.equal(rows[0]?.state, 'published');
+        assert.equal(rows[0]?.version, 1);
+        const list = await site.app.inject('/v1/bulletin/page?page_index=1&page_size=10');
+        assert.match(list.body, /"old"/);
+      } finally {
+        await site.close();
+      }
+    } finally {
+      await db.close();
+      await storage.close();
+      await database.drop();
+      await target.drop();
+    }
+  });
+
+  test('an archive of a newer build is refused, and so is a database a newer build already migrated', async () => {
+    const plain = join(work, 'schema.tar');
+    assert.equal((await admin(source.database, ['backup', '--to', plain])).code, 0);
+    const future = join(work, 'future.tar');
+    await withManifest(plain, future, (manifest) => manifest.migrations.push('9999_release_history'));
+    const older = join(work, 'older.tar');
+    await withManifest(plain, older, (manifest) => manifest.migrations.pop());
+    const target = await createTestDatabase();
+    try {
+      const refused = await admin(target, ['restore', '--from', future]);
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /^error: the archive was made by a newer build \(migrations 9999_release_history/);
+      await isEmpty(target);
+      // A server of this build started on the target first: its schema is ahead of the archive's.
+      const site = await openSite(target);
+      await site.close();
+      const ahead = await admin(target, ['restore', '--from', older]);
+      assert.equal(ahead.code, 2);
+      assert.match(ahead.stderr, /^error: the database has run migrations the archive has not/);
+      await isEmpty(target);
+    } finally {
+      await target.drop();
     }
   });
 });
