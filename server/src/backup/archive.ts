@@ -81,6 +81,8 @@ export function jsonToValue(value: unknown, type: string, dialect: string): unkn
   if (value !== null && typeof value === 'object' && '$base64' in value) {
     return Buffer.from(String((value as { $base64: unknown }).$base64), 'base64');
   }
+  // A PostgreSQL json column's value arrives as an object; SQLite keeps such values as text.
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
   const booleanColumn = dialect === 'postgres' && type === 'boolean';
   if (typeof value === 'boolean' && !booleanColumn) return value ? 1 : 0;
   if (typeof value === 'number' && booleanColumn) return value !== 0;
