@@ -6,19 +6,24 @@
  * and store, and checks the restored file's SHA-256. Each command is the built admin bundle as
  * its own process; its peak RSS is the kernel's high-water mark (VmHWM in /proc/<pid>/status),
  * read every 20 ms until it exits, beside that of `files list` for what any command costs.
+ * BENCH_STORE=s3 keeps the files in an s3rver (the tests' S3 server) started here on 127.0.0.1.
  *
  *   npm run --silent build && node --conditions=source --import tsx scripts/bench-backup.ts
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intFromEnv, machineFacts, round, writeResults } from './bench-support.js';
+import { s3Env, startTestS3, testBucket } from './s3-server.js';
 import { repoRoot } from './support/repo-root.js';
 
 const megabytes = intFromEnv('BENCH_FILE_MB', 200, 1, 4096);
 const gzip = process.env.BENCH_GZIP === '1';
+const s3 = process.env.BENCH_STORE === 's3' ? await startTestS3() : undefined;
 const work = mkdtempSync(join(tmpdir(), 'chat-site-bench-backup-'));
 const admin = join(repoRoot, 'server/dist/admin.js');
 
@@ -58,10 +63,29 @@ function run(args: string[], env: Record<string, string>): Promise<Measured> {
   );
 }
 
-async function sha256Of(path: string): Promise<string> {
+async function sha256Of(stream: Readable): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  for await (const chunk of stream) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/** Where a command keeps its files: a directory in `work`, or a prefix on the s3rver. */
+function storageEnv(name: string): Record<string, string> {
+  return s3 === undefined ? { STORAGE_URL: `file:${join(work, name)}` } : s3Env(s3, `${name}/`);
+}
+
+/** The bytes of a stored file, read back from the storage itself. */
+async function storedFile(env: Record<string, string>, key: string): Promise<Readable> {
+  if (s3 === undefined) return createReadStream(join((env.STORAGE_URL ?? '').slice('file:'.length), key));
+  const client = new S3Client({
+    region: 'us-east-1',
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  const prefix = /^s3:\/\/[^/]+\/(.*)$/.exec(env.STORAGE_URL ?? '')?.[1] ?? '';
+  const answer = await client.send(new GetObjectCommand({ Bucket: testBucket, Key: `${prefix}${key}` }));
+  return answer.Body as Readable;
 }
 
 // A zip's magic, then random 1 MiB blocks (each one differs, so gzip cannot shrink them).
@@ -70,13 +94,13 @@ const out = createWriteStream(packagePath);
 for (let index = 0; index < megabytes; index++) {
   const chunk = randomBytes(1024 * 1024);
   if (index === 0) chunk.set([0x50, 0x4b, 3, 4]);
-  if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+  if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
 }
-await new Promise((resolve) => out.end(resolve));
-const sent = await sha256Of(packagePath);
+await new Promise<void>((resolve) => out.end(() => resolve()));
+const sent = await sha256Of(createReadStream(packagePath));
 
-const source = { DATABASE_URL: `sqlite:${join(work, 'site.db')}`, STORAGE_URL: `file:${join(work, 'files')}` };
-const target = { DATABASE_URL: `sqlite:${join(work, 'restored.db')}`, STORAGE_URL: `file:${join(work, 'restored')}` };
+const source = { DATABASE_URL: `sqlite:${join(work, 'site.db')}`, ...storageEnv('files') };
+const target = { DATABASE_URL: `sqlite:${join(work, 'restored.db')}`, ...storageEnv('restored') };
 const archive = join(work, gzip ? 'site.tar.gz' : 'site.tar');
 
 await run(['demo', 'load'], source);
@@ -85,13 +109,15 @@ await run(['files', 'upload', packagePath], source);
 const baseline = await run(['files', 'list'], source);
 const backedUp = await run(['backup', '--to', archive], source);
 const restored = await run(['restore', '--from', archive], target);
-const [key] = readdirSync(join(work, 'restored')).filter((name) => name.endsWith('-big.apk'));
-const back = key === undefined ? '' : await sha256Of(join(work, 'restored', key));
+const listed = JSON.parse((await run(['files', 'list', '--json'], target)).stdout) as { key: string }[];
+const key = listed.find((file) => file.key.endsWith('-big.apk'))?.key;
+const back = key === undefined ? '' : await sha256Of(await storedFile(target, key));
 
 const results = {
   date: new Date().toISOString(),
   machine: machineFacts(),
   fileMb: megabytes,
+  store: s3 === undefined ? 'file' : 's3 (s3rver)',
   archive: gzip ? 'tar.gz' : 'tar',
   archiveMb: round(statSync(archive).size / 1024 / 1024),
   baselinePeakRssMb: round(baseline.peakRssMb),
@@ -102,4 +128,6 @@ const results = {
 console.log(JSON.stringify(results, null, 2));
 console.log(`written to ${writeResults('bench-backup', results)}`);
 rmSync(work, { recursive: true, force: true });
+if (s3 !== undefined) rmSync(s3.dir, { recursive: true, force: true });
+// The s3rver of BENCH_STORE=s3 would keep the process alive.
 process.exit(results.sha256Matches ? 0 : 1);
