@@ -650,6 +650,32 @@ describe('schemas of other builds', () => {
     }
   });
 
+  test('a manifest naming a table or a file outside its place is refused before anything is written', async () => {
+    const plain = join(work, 'names.tar');
+    assert.equal((await admin(source.database, ['backup', '--to', plain])).code, 0);
+    const badTable = join(work, 'bad-table.tar');
+    await withManifest(plain, badTable, (manifest) => {
+      manifest.tables['../../escape'] = { rows: 0, sha256: '', columns: [] };
+    });
+    const badKey = join(work, 'bad-key.tar');
+    await withManifest(plain, badKey, (manifest) => {
+      const first = manifest.files[0];
+      if (first !== undefined) first.key = '../escape';
+    });
+    const target = await createTestDatabase();
+    try {
+      const table = await admin(target, ['restore', '--from', badTable]);
+      assert.equal(table.code, 2);
+      assert.match(table.stderr, /manifest\.json names a table "\.\.\/\.\.\/escape"/);
+      const key = await admin(target, ['restore', '--from', badKey]);
+      assert.equal(key.code, 2);
+      assert.match(key.stderr, /manifest\.json names a file "\.\.\/escape"/);
+      await isEmpty(target);
+    } finally {
+      await target.drop();
+    }
+  });
+
   test('an archive of a newer build is refused, and so is a database a newer build already migrated', async () => {
     const plain = join(work, 'schema.tar');
     assert.equal((await admin(source.database, ['backup', '--to', plain])).code, 0);

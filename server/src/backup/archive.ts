@@ -111,5 +111,14 @@ export function parseManifest(text: string): Manifest {
   if (!Array.isArray(manifest.migrations) || typeof manifest.tables !== 'object' || !Array.isArray(manifest.files)) {
     throw new ArchiveError('manifest.json lacks migrations, tables or files');
   }
+  // Names become paths in a scratch directory and keys in the storage: nothing that could leave them.
+  const badTable = Object.keys(manifest.tables).find((name) => !tableName.test(name));
+  if (badTable !== undefined) throw new ArchiveError(`manifest.json names a table "${badTable}"`);
+  const badKey = manifest.files.find((file) => !fileKey.test(String(file.key)));
+  if (badKey !== undefined) throw new ArchiveError(`manifest.json names a file "${String(badKey.key)}"`);
   return manifest as Manifest;
 }
+
+const tableName = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+/** A file key as files/repository.ts makes them: no slash, no leading dot. */
+const fileKey = /^[0-9a-f]{16}-[A-Za-z0-9._-]{1,120}$/;

@@ -149,7 +149,8 @@ async function readArchive(
       const table = /^tables\/(.+)\.jsonl$/.exec(name)?.[1];
       const key = /^files\/(.+)$/.exec(name)?.[1];
       if (table !== undefined) {
-        await saveTable(body, table, manifest.tables[table], join(scratch, `${table}.jsonl`));
+        const entry = Object.hasOwn(manifest.tables, table) ? manifest.tables[table] : undefined;
+        await saveTable(body, table, entry, join(scratch, `${table}.jsonl`));
         tablesSeen.add(table);
       } else if (key !== undefined) {
         const file = expected.get(key);
