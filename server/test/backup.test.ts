@@ -12,6 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import tar from 'tar-stream';
@@ -444,6 +445,34 @@ describe('backup while files are deleted', () => {
         [file.key],
       );
       assert.ok(tarEntries(readFileSync(to)).some((entry) => entry.name === `files/${file.key}`));
+    } finally {
+      await site.close();
+      await site.database.drop();
+    }
+  });
+
+  test('a stored file that differs from its row stops the backup and leaves no archive', async () => {
+    const site = await openSite(await createTestDatabase());
+    try {
+      const file = await post(site, '/v1/admin/files?name=rotten.png', png, 'image/png');
+      const storage = storageFor(loadConfig(testEnv(site.database)).storage);
+      // The storage hands back as many bytes as were stored, but not the same ones.
+      const rotten: FileStorage = {
+        description: storage.description,
+        stage: (...args) => storage.stage(...args),
+        stat: (key) => storage.stat(key),
+        delete: (key) => storage.delete(key),
+        anyKey: () => storage.anyKey(),
+        close: () => storage.close(),
+        open: async () => Readable.from([Buffer.alloc(png.byteLength)]),
+      };
+      const to = join(work, 'rotten.tar');
+      await assert.rejects(
+        backup({ db: site.db, storage: rotten, to }),
+        new RegExp(`hosted file ${file.key} in .* does not match the SHA-256 recorded for it`),
+      );
+      assert.throws(() => statSync(to));
+      assert.throws(() => statSync(`${to}.tmp`));
     } finally {
       await site.close();
       await site.database.drop();

@@ -236,10 +236,16 @@ async function dropFileRows(
 
 async function writeArchive(path: string, manifest: Manifest, scratch: string, storage: FileStorage): Promise<void> {
   const pack = tar.pack();
+  // Destroyed with the error that stops the archive, which the caller throws; not an event for
+  // nobody to hear.
+  pack.on('error', () => undefined);
   const out = createWriteStream(path);
   const bytes = Readable.from(pack, { objectMode: false });
   const written = isGzipName(path.replace(/\.tmp$/, '')) ? pipeline(bytes, createGzip(), out) : pipeline(bytes, out);
-  written.catch(() => undefined); // awaited below; a failure meanwhile also fails the entries
+  // Awaited below. A failure of the output (no such folder, a full disk) also breaks the entries,
+  // whose own error then says less than this one.
+  let outputError: unknown;
+  written.catch((error: unknown) => (outputError ??= error));
   const mtime = new Date(manifest.created_at);
   try {
     const text = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
@@ -273,9 +279,10 @@ async function writeArchive(path: string, manifest: Manifest, scratch: string, s
     pack.finalize();
     await written;
   } catch (error) {
+    const first = outputError;
     pack.destroy(error as Error);
     await written.catch(() => undefined);
-    throw error;
+    throw first ?? error;
   }
   await syncPath(path);
 }

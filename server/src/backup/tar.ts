@@ -25,6 +25,9 @@ export async function addEntry(
   const entry = pack.entry({ ...header, type: 'file', mode: 0o644 }, (error) =>
     error ? settle?.reject(error) : settle?.resolve(),
   );
+  // Its failures arrive through the callback above; as an event with no listener they would be
+  // thrown again, outside anyone's reach.
+  entry.on('error', () => undefined);
   const hash = createHash('sha256');
   let seen = 0;
   for await (const chunk of source) {
