@@ -45,7 +45,7 @@ trap 'bash scripts/pg-cluster.sh stop "$pg_dir"' EXIT
 pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx scripts/support/free-port.ts)")
 TEST_POSTGRES_URL=$pg_url within 15m npm run --silent test:server
 
-step "file tests on the S3 store (an s3rver the tests start), on SQLite and on PostgreSQL"
+step "file and backup tests on the S3 store (an s3rver the tests start), on SQLite and on PostgreSQL"
 # Only the tests of hosted files: the rest of the server does not touch the storage.
 TEST_STORAGE=s3 within 5m npm run --silent test:files
 TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files

@@ -155,6 +155,7 @@ function failingStorage(storage: FileStorage, failAt: number): FileStorage {
     stat: (key) => storage.stat(key),
     delete: (key) => storage.delete(key),
     check: () => storage.check(),
+    anyKey: () => storage.anyKey(),
     close: () => storage.close(),
     stage: async (body, rules, contentType) => {
       const staged = await storage.stage(body, rules, contentType);

@@ -9,7 +9,7 @@ import {
   loadFileSettings,
   type FileSettings,
 } from '../config.js';
-import { connect } from '../db/connect.js';
+import { connect, type Db } from '../db/connect.js';
 import { migrate } from '../db/migrations.js';
 import type { Database } from '../db/schema.js';
 import { storageFor, type FileStorage } from '../storage/index.js';
@@ -33,12 +33,21 @@ export interface CliFiles {
 
 /** withDb, with the file storage too (which an older database's migration also needs). */
 export async function withFiles<T>(work: (db: Kysely<Database>, files: CliFiles) => Promise<T>): Promise<T> {
+  return withConnection((db, files) => work(db.kysely, files));
+}
+
+/** The connection itself (its dialect too) and the file storage. `migrate: false` leaves the
+ * schema as it is, for a restore that brings it to the archive's own. */
+export async function withConnection<T>(
+  work: (db: Db, files: CliFiles) => Promise<T>,
+  options: { migrate: boolean } = { migrate: true },
+): Promise<T> {
   const settings = fromEnvironment(() => loadFileSettings(process.env));
   const db = connect(fromEnvironment(() => loadDatabaseTarget(process.env)));
   const storage = storageFor(settings.storage);
   try {
-    await migrate(db, storage);
-    return await work(db.kysely, { storage, settings });
+    if (options.migrate) await migrate(db, storage);
+    return await work(db, { storage, settings });
   } finally {
     await db.close();
     await storage.close();

@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerAppConfigCommands } from './appconfig.js';
+import { registerBackupCommands } from './backup.js';
 import { registerBulletinCommands } from './bulletins.js';
 import { UsageError } from './context.js';
 import { registerDemoCommands } from './demo.js';
@@ -18,6 +19,7 @@ import { registerAuditCommand, registerUserCommands } from './users.js';
 const environmentHelp = `
 Environment:
   DATABASE_URL  the database, as for the server (default: sqlite:./data/site.db)
+  STORAGE_URL   the file storage, as for the server (default: file:./data/files)
   TIME_ZONE     the zone times are shown and read in (default: Asia/Shanghai)
 
 From the repository: npm run admin -- <command>`;
@@ -39,6 +41,7 @@ function buildProgram(): Command {
   registerStatsCommand(program.command('stats'));
   registerUserCommands(program.command('users'));
   registerAuditCommand(program.command('audit'));
+  registerBackupCommands(program);
   return program;
 }
 

@@ -175,6 +175,11 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
   return knownMigrations.filter((name) => !applied.has(name));
 }
 
+/** Every migration's name, in order (the same in both dialects). */
+export function migrationNames(): string[] {
+  return [...knownMigrations];
+}
+
 /** The tables whose rows the public API answers from. */
 const contentTables = ['bulletins', 'install_packages', 'settings', 'stored_files'];
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { constants } from 'node:fs';
-import { access, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { access, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -79,6 +79,15 @@ export class DirectoryStorage implements FileStorage {
   async check(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     await access(this.dir, constants.R_OK | constants.W_OK | constants.X_OK);
+  }
+
+  async anyKey(): Promise<string | undefined> {
+    try {
+      return (await readdir(this.dir)).find((name) => !name.startsWith('.'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {}

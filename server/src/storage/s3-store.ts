@@ -142,6 +142,21 @@ export class S3Storage implements FileStorage {
     );
   }
 
+  async anyKey(): Promise<string | undefined> {
+    let token: string | undefined;
+    do {
+      const listed = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.target.bucket, Prefix: this.target.prefix, ContinuationToken: token }),
+      );
+      const key = (listed.Contents ?? [])
+        .map((object) => (object.Key ?? '').slice(this.target.prefix.length))
+        .find((name) => name !== '' && !name.startsWith('.'));
+      if (key !== undefined) return key;
+      token = listed.IsTruncated === true ? listed.NextContinuationToken : undefined;
+    } while (token !== undefined);
+    return undefined;
+  }
+
   async close(): Promise<void> {
     this.client.destroy();
   }

@@ -50,6 +50,9 @@ export interface FileStorage {
   /** Resolves when files could be stored and read now, else rejects saying why; cheap enough for
    * a readiness probe every few seconds (docs/operations.md#health-checks). */
   check(): Promise<void>;
+  /** Some key the storage holds, or undefined when it holds none (temporary uploads aside):
+   * a restore goes only into an empty storage. */
+  anyKey(): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
