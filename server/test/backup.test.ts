@@ -430,6 +430,7 @@ describe('backup while files are deleted', () => {
         stat: (key) => storage.stat(key),
         delete: (key) => storage.delete(key),
         anyKey: () => storage.anyKey(),
+        check: () => storage.check(),
         close: () => storage.close(),
         open: async (key, range) => (++opens === 1 ? undefined : storage.open(key, range)),
       };
@@ -463,6 +464,7 @@ describe('backup while files are deleted', () => {
         stat: (key) => storage.stat(key),
         delete: (key) => storage.delete(key),
         anyKey: () => storage.anyKey(),
+        check: () => storage.check(),
         close: () => storage.close(),
         open: async () => Readable.from([Buffer.alloc(png.byteLength)]),
       };

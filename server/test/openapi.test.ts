@@ -17,6 +17,10 @@ const undocumented = new Set([
   'GET /api-docs', // the reference page and its files
   'GET /api-docs/{name}',
   'GET /*', // the built site's static files
+  'GET /admin', // the operator console's pages and files (docs/console.md#how-it-is-built)
+  'GET /admin/*',
+  'GET /admin/preview.html',
+  'GET /admin/assets/*',
 ]);
 
 interface Operation {
