@@ -284,10 +284,10 @@ describe('writing announcements', () => {
     await frame.getByRole('heading', { name: '预览里的公告' }).waitFor();
     await frame.getByText('只在预览里出现的正文。').waitFor();
     const iframe = dialog.locator('iframe');
-    assert.equal(await iframe.getAttribute('width'), '375');
+    assert.equal(await iframe.evaluate((frame) => frame.clientWidth), 375, 'a phone-wide frame');
     await assertAccessible(page, 'preview dialog');
     await dialog.getByRole('button', { name: '桌面' }).click();
-    assert.equal(await iframe.getAttribute('width'), '1280');
+    assert.equal(await iframe.evaluate((frame) => frame.clientWidth), 1280, 'a desktop-wide frame');
     await dialog.getByRole('button', { name: '浅色' }).click();
     await frame.locator('html.light').waitFor();
     await dialog.getByRole('button', { name: '深色' }).click();

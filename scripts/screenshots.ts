@@ -7,7 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { contextOptions, launchBrowser, viewports } from '../e2e/support/browser.js';
-import { repoRoot, startServer } from '../e2e/support/server.js';
+import { addOperator, signIn } from '../e2e/support/console.js';
+import { adminToken, repoRoot, startServer } from '../e2e/support/server.js';
 
 type Viewport = keyof typeof viewports;
 
@@ -77,6 +78,69 @@ const scenes: Record<string, Scene> = {
   'offline-download': { path: '/#/download', context: { serviceWorkers: 'block' }, prepare: cutTheApi },
 };
 
+/** The operator console's screens (docs/console.md), signed in as an admin or an editor. */
+interface ConsoleScene {
+  path: string;
+  as: 'admin' | 'editor' | null;
+  prepare?: (page: Page) => Promise<void>;
+}
+
+const consoleScenes: Record<string, ConsoleScene> = {
+  'console-sign-in': { path: '/admin', as: null, prepare: (page) => page.getByLabel('用户名').waitFor() },
+  'console-list': { path: '/admin/bulletins', as: 'admin' },
+  'console-editor': {
+    path: '/admin/bulletins/2',
+    as: 'admin',
+    prepare: (page) => page.getByRole('textbox', { name: '正文' }).locator('p').first().waitFor(),
+  },
+  'console-preview': {
+    path: '/admin/bulletins/2',
+    as: 'admin',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: '预览' }).click();
+      await page.frameLocator('iframe').locator('.prose-bulletin').waitFor();
+      await page.waitForTimeout(500);
+    },
+  },
+  'console-conflict': {
+    path: '/admin/bulletins/3',
+    as: 'admin',
+    prepare: async (page) => {
+      await page.getByLabel('标题').waitFor();
+      // Someone else saves first.
+      const origin = new URL(page.url()).origin;
+      await fetch(`${origin}/v1/admin/bulletins/3`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: '<p>另一位运营同事刚刚改过这段正文。</p>' }),
+      });
+      await page.getByLabel('标题').fill('本周六凌晨服务器例行维护通知（已更新）');
+      await page.getByRole('button', { name: '保存修改' }).click();
+      await page.getByRole('dialog').waitFor();
+    },
+  },
+  'console-delete': {
+    path: '/admin/bulletins/4',
+    as: 'admin',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: '删除' }).click();
+      await page.getByRole('alertdialog').waitFor();
+    },
+  },
+  'console-audit': { path: '/admin/audit', as: 'admin' },
+  'console-account': { path: '/admin/account', as: 'editor' },
+  'console-editor-refused': {
+    path: '/admin/audit',
+    as: 'editor',
+    prepare: (page) => page.getByText('需要管理员权限').first().waitFor(),
+  },
+};
+
+const operators = {
+  admin: { name: 'alice', password: 'alice-password-1' },
+  editor: { name: 'bob', password: 'bob-password-12' },
+} as const;
+
 const only = process.argv[2];
 const wanted = (name: string) => only === undefined || name.includes(only);
 const outDir = join(repoRoot, '.tmp/screenshots');
@@ -108,11 +172,16 @@ async function shoot(page: Page, name: string, viewport: Viewport, theme: string
 }
 
 const server = await startServer();
+addOperator(server, operators.admin.name, 'admin', operators.admin.password);
+addOperator(server, operators.editor.name, 'editor', operators.editor.password);
 const browser = await launchBrowser();
 const newPage = async (viewport: Viewport, theme: 'dark' | 'light', extra: BrowserContextOptions = {}) => {
   // The system's scheme matches too, for pages without the site's theme (the share page).
   const context = await browser.newContext(contextOptions(viewport, { colorScheme: theme, ...extra }));
-  await context.addInitScript((value) => localStorage.setItem('chat-site.theme', value), theme);
+  await context.addInitScript((value) => {
+    localStorage.setItem('chat-site.theme', value);
+    localStorage.setItem('chat-site-console-theme', value);
+  }, theme);
   const page = await context.newPage();
   page.on('console', (message) => message.type() === 'error' && console.error(`[${viewport}] ${message.text()}`));
   return page;
@@ -134,6 +203,18 @@ try {
         await scene.prepare?.(scenePage);
         await shoot(scenePage, name, viewport, theme, scene.context?.javaScriptEnabled !== false);
         await scenePage.context().close();
+      }
+      for (const [name, scene] of Object.entries(consoleScenes)) {
+        if (!wanted(name)) continue;
+        const consolePage = await newPage(viewport, theme);
+        if (scene.as !== null) {
+          const operator = operators[scene.as];
+          await signIn(consolePage, server, operator.name, operator.password);
+        }
+        await consolePage.goto(`${server.url}${scene.path}`, { waitUntil: 'networkidle' });
+        await scene.prepare?.(consolePage);
+        await shoot(consolePage, name, viewport, theme);
+        await consolePage.context().close();
       }
     }
   }

@@ -23,7 +23,7 @@ export function Modal({
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/50" />
         <Dialog.Content
-          className={`fixed inset-x-3 top-[5vh] z-50 mx-auto flex max-h-[90vh] flex-col gap-4 overflow-y-auto rounded-2xl border border-line bg-bg p-5 text-fg shadow-xl ${wide ? 'max-w-5xl' : 'max-w-md'}`}
+          className={`fixed z-50 mx-auto flex flex-col gap-4 overflow-y-auto border border-line bg-bg text-fg shadow-xl ${wide ? 'inset-0 max-w-5xl p-3 sm:inset-x-3 sm:top-[5vh] sm:bottom-auto sm:max-h-[90vh] sm:rounded-2xl sm:p-5' : 'inset-x-3 top-[5vh] max-h-[90vh] max-w-md rounded-2xl p-5'}`}
           {...(description === undefined && { 'aria-describedby': undefined })}
         >
           <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>

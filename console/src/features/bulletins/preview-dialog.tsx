@@ -91,15 +91,17 @@ export function PreviewDialog({
         tabIndex={0}
         role="region"
         aria-label="预览画面"
-        className="overflow-auto rounded-xl border border-line bg-surface-2 p-2"
+        className="overflow-auto rounded-xl border border-line bg-surface-2 p-1 sm:p-2"
       >
         <iframe
           ref={frame}
           title="公告预览"
           src="/admin/preview.html"
+          // A phone is at most 375 px wide, narrower where the screen is (the console on a phone);
+          // a desktop is 1280 px, scrolled sideways on a smaller screen.
           width={widths[width]}
           height={720}
-          className="mx-auto block max-w-none rounded-lg border border-line bg-bg"
+          className={`mx-auto block rounded-lg bg-bg ring-1 ring-line ${width === 'phone' ? 'w-full max-w-[375px]' : 'max-w-none'}`}
         />
       </div>
     </Modal>
