@@ -23,6 +23,7 @@ import { fileAdminRoutes, fileRoutes } from './files/routes.js';
 import type { RouteDeps } from './lib/deps.js';
 import { ReadCache } from './lib/read-cache.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
+import { releaseAdminRoutes } from './packages/release-routes.js';
 import { pageRoutes } from './page/routes.js';
 import { reachRoutes } from './reach/routes.js';
 import { settingAdminRoutes, settingRoutes } from './settings/routes.js';
@@ -251,7 +252,14 @@ function adminApi(changes: ContentChanges) {
       if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) changes.changed();
       return payload;
     });
-    const routes = [sessionRoutes, bulletinAdminRoutes, packageAdminRoutes, settingAdminRoutes, fileAdminRoutes];
+    const routes = [
+      sessionRoutes,
+      bulletinAdminRoutes,
+      packageAdminRoutes,
+      releaseAdminRoutes,
+      settingAdminRoutes,
+      fileAdminRoutes,
+    ];
     for (const route of routes) await admin.register(route, { db, config, cache });
   };
 }
