@@ -20,6 +20,7 @@ import { watchContentChanges, type ContentChanges } from './db/changes.js';
 import type { Db } from './db/connect.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { fileAdminRoutes, fileRoutes } from './files/routes.js';
+import { uploadAdminRoutes } from './files/uploads.js';
 import type { RouteDeps } from './lib/deps.js';
 import { ReadCache } from './lib/read-cache.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
@@ -261,5 +262,6 @@ function adminApi(changes: ContentChanges) {
       fileAdminRoutes,
     ];
     for (const route of routes) await admin.register(route, { db, config, cache });
+    await admin.register(uploadAdminRoutes, { db, config, cache });
   };
 }
