@@ -21,6 +21,7 @@ import type { Db } from './db/connect.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { fileAdminRoutes, fileRoutes } from './files/routes.js';
 import { uploadAdminRoutes } from './files/uploads.js';
+import { downloadAdminRoutes } from './downloads/admin-routes.js';
 import type { RouteDeps } from './lib/deps.js';
 import { ReadCache } from './lib/read-cache.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
@@ -260,6 +261,7 @@ function adminApi(changes: ContentChanges) {
       releaseAdminRoutes,
       settingAdminRoutes,
       fileAdminRoutes,
+      downloadAdminRoutes,
     ];
     for (const route of routes) await admin.register(route, { db, config, cache });
     await admin.register(uploadAdminRoutes, { db, config, cache });
