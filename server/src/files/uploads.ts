@@ -126,12 +126,8 @@ export const uploadAdminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
   // for @tus/server to read.
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null, undefined));
 
-  app.route({
-    // GET would serve an upload's bytes back; nothing needs it. OPTIONS is the admin API's own.
-    method: ['POST', 'HEAD', 'PATCH', 'DELETE'],
-    url: '/uploads',
-    handler: handle,
-  });
+  // GET would serve an upload's bytes back; nothing needs it. OPTIONS is the admin API's own.
+  app.post('/uploads', handle);
   app.route({ method: ['HEAD', 'PATCH', 'DELETE'], url: '/uploads/:id', exposeHeadRoute: false, handler: handle });
 
   async function handle(request: FastifyRequest, reply: FastifyReply) {
