@@ -8,10 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { axeViolations } from './support/axe.js';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
 import { adminToken, repoRoot, startServer, type RunningServer } from './support/server.js';
 import { startHttpStub, type HttpStub } from './support/stubs.js';
@@ -22,28 +22,6 @@ type Theme = 'light' | 'dark';
 const productName = (JSON.parse(readFileSync(join(repoRoot, 'site.config.json'), 'utf8')) as { productName: string })
   .productName;
 const themeKey = 'chat-site.theme';
-// Run with page.evaluate: the page's CSP allows no inline <script>.
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: string[];
-}
-
-/** axe-core's violations on the page as it is now, one line and its elements each. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(`axe
-    .run(document, { resultTypes: ['violations'] })
-    .then((result) => result.violations.map((v) => ({
-      id: v.id,
-      help: v.help,
-      nodes: v.nodes.map((node) => node.target.join(' ') + ' — ' + node.failureSummary),
-    })))`)) as AxeViolation[];
-  return violations.map((v) => `${v.id}: ${v.help}\n  ${v.nodes.join('\n  ')}`);
-}
-
 interface Violation {
   directive: string;
   blocked: string;

@@ -1,7 +1,7 @@
 // Builds whatever is out of date before the server or the admin command runs: the server with
 // `tsc -b` (incremental, about a second when nothing changed), the admin command's bundle
 // (scripts/bundle-admin.mjs) when the server's compiled files are newer, and the site with Vite
-// when any of its sources is newer than the last build.
+// when any of its sources is newer than the last build, and the operator console likewise.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,6 +41,14 @@ export function ensureBuilt() {
   if (!existsSync(built) || statSync(built).mtimeMs < sourcesChanged) {
     process.stderr.write('Building the site…\n');
     run([join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], join(root, 'web'));
+  }
+  // The console draws announcements with the site's components and styles: a change there counts.
+  const consoleBuilt = join(root, 'console/dist/index.html');
+  const consoleSources = ['console/src', 'console/index.html', 'console/preview.html', 'console/vite.config.ts'];
+  const consoleChanged = Math.max(sourcesChanged, ...consoleSources.map((path) => newestChange(join(root, path))));
+  if (!existsSync(consoleBuilt) || statSync(consoleBuilt).mtimeMs < consoleChanged) {
+    process.stderr.write('Building the console…\n');
+    run([join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], join(root, 'console'));
   }
 }
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/support/repo-root.js';
-import { spawnServer } from '../../scripts/support/spawn-server.js';
+import { spawnServer, type SpawnOptions } from '../../scripts/support/spawn-server.js';
 
 export { repoRoot };
 export const adminToken = 'e2e-admin-token-0123456789abcdefghij';
@@ -13,19 +13,25 @@ export interface RunningServer {
   url: string;
   port: number;
   child: ChildProcess;
+  /** The database and file store it runs on, for the admin command line. */
+  env: Record<string, string>;
   stop(): Promise<void>;
 }
 
 /** server/dist on a new SQLite file with the committed site config; `env` overrides any of it. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: SpawnOptions = {},
+): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'chat-site-e2e-'));
-  const server = await spawnServer({
+  const fullEnv = {
     DATABASE_URL: `sqlite:${join(dir, 'site.db')}`,
     STORAGE_URL: `file:${join(dir, 'files')}`,
     SITE_CONFIG: join(repoRoot, 'site.config.json'),
     ADMIN_TOKEN: adminToken,
     ...env,
-  }).catch((error: unknown) => {
+  };
+  const server = await spawnServer(fullEnv, options).catch((error: unknown) => {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   });
@@ -33,6 +39,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     url: server.url,
     port: Number(new URL(server.url).port),
     child: server.child,
+    env: fullEnv,
     stop: async () => {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });

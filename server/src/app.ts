@@ -33,6 +33,7 @@ import { validatorCompiler } from './lib/validation.js';
 import { refuseUnstorableText } from './lib/admin-guard.js';
 import { adminDoor } from './accounts/door.js';
 import { sessionRoutes } from './accounts/routes.js';
+import { consoleRoutes } from './console/routes.js';
 
 const adminPrefix = '/v1/admin';
 
@@ -172,6 +173,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
     }
   });
 
+  await app.register(consoleRoutes, { root: config.consoleRoot, site: config.site });
   await app.register(downloadRoutes, deps);
   await app.register(pageRoutes, deps);
   await app.register(reachRoutes, deps);

@@ -50,6 +50,8 @@ export interface ServerConfig {
   trustProxy: false | number | string[];
   logLevel: string;
   webRoot: string;
+  /** The built operator console, served at /admin (console/dist). */
+  consoleRoot: string;
   shutdownTimeoutMs: number;
   uploadMaxBytes: number;
   packageMaxBytes: number;
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     logLevel: env.LOG_LEVEL || 'info',
     webRoot: resolve(env.WEB_ROOT || resolve(repoRoot, 'web/dist')),
+    consoleRoot: resolve(env.CONSOLE_ROOT || resolve(repoRoot, 'console/dist')),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     ...parseFileSettings(env, problems),
     behindTls: flag('BEHIND_TLS', false),

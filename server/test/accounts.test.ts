@@ -109,14 +109,14 @@ describe('signing in and out', () => {
     assert.equal((await signIn('nobody', 'whatever-password', '192.0.2.10')).statusCode, 401);
     const res = await signIn('alice', 'alice-password-1', '192.0.2.10');
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.json(), { name: 'alice', role: 'admin' });
+    assert.deepEqual(res.json(), { name: 'alice', role: 'admin', time_zone: 'Asia/Shanghai' });
     const cookie = res.cookies.find((c) => c.name === 'chat_site_session');
     assert.equal(cookie?.httpOnly, true);
     assert.equal(cookie?.sameSite, 'Strict');
     assert.equal(cookie?.path, '/');
     assert.equal(cookie?.secure, undefined, 'not Secure on plain HTTP');
     const me = await t.app.inject({ url: '/v1/admin/session', headers: asUser(cookie?.value ?? '') });
-    assert.deepEqual(me.json(), { name: 'alice', role: 'admin' });
+    assert.deepEqual(me.json(), { name: 'alice', role: 'admin', time_zone: 'Asia/Shanghai' });
   });
 
   test('behind TLS the cookie is Secure', async () => {
@@ -293,6 +293,31 @@ describe('what a session may do', () => {
     assert.equal(audit[0]?.after?.title, '审计后');
     assert.equal(audit[1]?.action, 'bulletin.create');
     assert.equal(audit[1]?.before, null);
+
+    // The console reads the same log, newest first, paged, narrowed to one actor or target;
+    // an editor may not read it.
+    const admin = await sessionOf('alice', 'alice-password-1');
+    const read = (query: string, session = admin) =>
+      t.app.inject({ url: `/v1/admin/audit?${query}`, headers: asUser(session) });
+    const page = await read('page_size=2');
+    assert.equal(page.statusCode, 200, page.body);
+    const body = page.json<{ count: number; list: { actor: string; action: string; at: string; after: unknown }[] }>();
+    assert.ok(body.count >= 2);
+    assert.equal(body.list.length, 2);
+    assert.match(body.list[0]?.at ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    const bobs = (await read(`who=bob&page_size=100`)).json<{
+      count: number;
+      list: { actor: string; target: string }[];
+    }>();
+    assert.ok(bobs.list.length >= 2);
+    assert.ok(bobs.list.every((entry) => entry.actor === 'bob' || entry.target === 'bob'));
+    assert.deepEqual(
+      bobs.list.slice(0, 2).map((entry) => entry.actor),
+      ['bob', 'bob'],
+    );
+    const second = (await read('page_size=1&page_index=2')).json<{ list: { action: string }[] }>();
+    assert.equal(second.list[0]?.action, body.list[1]?.action);
+    assert.equal((await read('', session)).statusCode, 403);
   });
 });
 

@@ -166,14 +166,30 @@ export async function recordAudit(db: DbHandle, entry: AuditEntry): Promise<void
     .execute();
 }
 
-/** The newest entries first. */
-export async function listAudit(db: DbHandle, page: { limit: number; offset: number }): Promise<AuditRow[]> {
-  return db
-    .selectFrom('audit_log')
+/** The newest entries first; only those whose actor or target is `who`, when given. */
+export async function listAudit(
+  db: DbHandle,
+  page: { limit: number; offset: number; who?: string },
+): Promise<AuditRow[]> {
+  return auditOf(db, page.who)
     .selectAll()
     .orderBy('at', 'desc')
     .orderBy('id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
     .execute();
+}
+
+export async function countAudit(db: DbHandle, who?: string): Promise<number> {
+  const row = await auditOf(db, who)
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+function auditOf(db: DbHandle, who: string | undefined) {
+  const base = db.selectFrom('audit_log');
+  return who === undefined || who === ''
+    ? base
+    : base.where((eb) => eb.or([eb('actor', '=', who), eb('target', '=', who)]));
 }

@@ -8,9 +8,15 @@ import { HttpError } from '../lib/errors.js';
 import { errorResponses } from '../lib/schemas.js';
 import { fromOwnOrigin, sessionCookie } from './door.js';
 import { hashPassword, passwordProblem, unmatchableHash, verifyPassword } from './passwords.js';
-import { endSession, findUser, recordAudit, setPassword, startSession } from './repository.js';
+import { countAudit, endSession, findUser, listAudit, recordAudit, setPassword, startSession } from './repository.js';
+import { toWireTime } from '../lib/time.js';
 
-const Me = Type.Object({ name: Type.String(), role: Type.Union([Type.Literal('admin'), Type.Literal('editor')]) });
+/** Who is signed in, and the time zone the API's wall-clock times are in (the console's fields). */
+const Me = Type.Object({
+  name: Type.String(),
+  role: Type.Union([Type.Literal('admin'), Type.Literal('editor')]),
+  time_zone: Type.String(),
+});
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
 
 export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
@@ -61,7 +67,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         userAgent: request.headers['user-agent'] ?? '',
       });
       reply.setCookie(sessionCookie, token, { ...cookieOptions, maxAge: Math.floor(limits.maxMs / 1000) });
-      return { name: user.name, role: user.role };
+      return { name: user.name, role: user.role, time_zone: config.timeZone };
     },
   );
 
@@ -71,8 +77,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     async (request) => {
       const operator = request.operator;
       return operator?.kind === 'user'
-        ? { name: operator.name, role: operator.role }
-        : { name: 'admin-token', role: 'admin' as const };
+        ? { name: operator.name, role: operator.role, time_zone: config.timeZone }
+        : { name: 'admin-token', role: 'admin' as const, time_zone: config.timeZone };
     },
   );
 
@@ -108,6 +114,50 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       await setPassword(db.kysely, user.id, await hashPassword(request.body.next), operator.tokenHash);
       await recordAudit(db.kysely, { actor: user.name, action: 'user.change-password', target: user.name });
       return reply.status(204).send(null);
+    },
+  );
+
+  const AuditEntry = Type.Object({
+    id: Type.Integer(),
+    at: Type.String(),
+    actor: Type.String(),
+    action: Type.String(),
+    target: Type.String(),
+    before: Type.Unknown(),
+    after: Type.Unknown(),
+  });
+  const parsed = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
+
+  app.get(
+    '/audit',
+    {
+      schema: {
+        querystring: Type.Object({
+          who: Type.String({ maxLength: 200, default: '' }),
+          page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+          page_size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        }),
+        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(AuditEntry) }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { who, page_index, page_size } = request.query;
+      const [count, rows] = await Promise.all([
+        countAudit(db.kysely, who.trim()),
+        listAudit(db.kysely, { limit: page_size, offset: (page_index - 1) * page_size, who: who.trim() }),
+      ]);
+      return {
+        count,
+        list: rows.map((row) => ({
+          id: Number(row.id),
+          at: toWireTime(row.at, config.timeZone),
+          actor: row.actor,
+          action: row.action,
+          target: row.target,
+          before: parsed(row.before),
+          after: parsed(row.after),
+        })),
+      };
     },
   );
 };

@@ -37,10 +37,12 @@ function placeholderPage(site: SiteConfig): string {
  * first paint, and its prerendered landing page showing the current settings, not the ones it
  * was built with. */
 export function renderPage(template: string, site: SiteConfig): string {
-  const meta = `<meta name="${siteConfigMetaName}" content="${escapeHtml(JSON.stringify(site))}">`;
-  const page = fillPrerenderMarkers(template, site);
-  return beforeHeadEnd(page, meta);
+  return beforeHeadEnd(fillPrerenderMarkers(template, site), siteConfigMeta(site));
 }
+
+/** The operator's settings as the site's components read them (web/src/config/read-site-config.ts). */
+export const siteConfigMeta = (site: SiteConfig): string =>
+  `<meta name="${siteConfigMetaName}" content="${escapeHtml(JSON.stringify(site))}">`;
 
 function readTemplate(webRoot: string, file: string): string | null {
   try {

@@ -83,3 +83,9 @@ export function ApiProvider({ children }: { children: ReactNode }) {
 export function useApi(): ApiState {
   return use(ApiContext);
 }
+
+/** A connection known in advance, with no initialisation: for a page served by the API itself
+ * that shows the site's components (the operator console's preview). */
+export function FixedApiProvider({ connection, children }: { connection: ApiConnection; children: ReactNode }) {
+  return <ApiContext value={readyState(connection)}>{children}</ApiContext>;
+}

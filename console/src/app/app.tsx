@@ -1,0 +1,40 @@
+import { Redirect, Route, Router, Switch } from 'wouter';
+import { useOperator } from '../lib/session';
+import { Waiting } from '../ui/status';
+import { SignInScreen } from '../features/sign-in/sign-in-screen';
+import { Frame } from './frame';
+import { screens } from './screens';
+import { NotFoundScreen, RequiresAdmin } from './gates';
+
+/** Signed out: the sign-in screen, whatever the address (it stays, for after signing in). Signed
+ * in: the frame and the screen the address names; admin screens only for admins. */
+export function App() {
+  const operator = useOperator();
+  if (operator === undefined) return <Waiting />;
+  if (operator === null) return <SignInScreen />;
+  return (
+    <Router base="/admin">
+      <Frame operator={operator}>
+        <Switch>
+          <Route path="/">
+            <Redirect to="/bulletins" replace />
+          </Route>
+          {screens.map(({ path, Screen, adminOnly }) => (
+            <Route key={path} path={path}>
+              {(params: Record<string, string | undefined>) =>
+                adminOnly === true && operator.role !== 'admin' ? (
+                  <RequiresAdmin />
+                ) : (
+                  <Screen params={params} operator={operator} />
+                )
+              }
+            </Route>
+          ))}
+          <Route>
+            <NotFoundScreen />
+          </Route>
+        </Switch>
+      </Frame>
+    </Router>
+  );
+}

@@ -1,0 +1,77 @@
+import { useMutation } from '@tanstack/react-query';
+import { Suspense, type ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { call } from '../lib/api';
+import { queryClient } from '../lib/query';
+import { sessionKey, type Operator } from '../lib/session';
+import { setTheme, useTheme } from '../lib/theme';
+import { Button } from '../ui/button';
+import { Waiting } from '../ui/status';
+import { navigation } from './screens';
+
+const roleLabels = { admin: '管理员', editor: '编辑' } as const;
+
+/** The console's frame: name, navigation, who is signed in, theme, sign-out; then the screen. */
+export function Frame({ operator, children }: { operator: Operator; children: ReactNode }) {
+  const [location] = useLocation();
+  const theme = useTheme();
+  const signOut = useMutation({
+    mutationFn: () => call<undefined>('/session', { method: 'DELETE' }),
+    onSettled: () => {
+      queryClient.clear();
+      queryClient.setQueryData(sessionKey, null);
+    },
+  });
+  const items = navigation.filter((item) => item.adminOnly !== true || operator.role === 'admin');
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#console-main"
+        className="sr-only focus:not-sr-only focus:fixed focus:start-3 focus:top-3 focus:z-50 focus:rounded-lg focus:bg-surface focus:px-3 focus:py-2"
+      >
+        跳到主要内容
+      </a>
+      <header className="sticky top-0 z-30 border-b border-line bg-bg/95 backdrop-blur">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2">
+          <Link href="/bulletins" className="me-2 text-base font-semibold">
+            运营后台
+          </Link>
+          <nav aria-label="主导航" className="order-3 -mx-1 flex w-full gap-1 overflow-x-auto md:order-none md:w-auto">
+            {items.map((item) => {
+              const current = location === item.href || location.startsWith(`${item.href}/`);
+              return (
+                <Link
+                  key={item.href}
+                  href={item.href}
+                  aria-current={current ? 'page' : undefined}
+                  className={`rounded-lg px-3 py-2 text-sm whitespace-nowrap hover:bg-surface-2 ${current ? 'bg-surface-2 font-semibold text-fg' : 'text-muted'}`}
+                >
+                  {item.label}
+                </Link>
+              );
+            })}
+          </nav>
+          <div className="ms-auto flex items-center gap-2">
+            <span className="hidden text-sm text-muted sm:inline">
+              {operator.name} · {roleLabels[operator.role]}
+            </span>
+            <Button
+              tone="ghost"
+              aria-label={theme === 'dark' ? '切换到浅色' : '切换到深色'}
+              onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+              className="px-3"
+            >
+              {theme === 'dark' ? '浅色' : '深色'}
+            </Button>
+            <Button onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+              退出登录
+            </Button>
+          </div>
+        </div>
+      </header>
+      <main id="console-main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 outline-none">
+        <Suspense fallback={<Waiting />}>{children}</Suspense>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import { lazy, type ComponentType } from 'react';
+import type { Operator } from '../lib/session';
+import { AccountScreen } from '../features/account/account-screen';
+import { BulletinListScreen } from '../features/bulletins/list-screen';
+
+// The editor (ProseMirror, TipTap) is most of the console's code: it loads when first opened.
+const BulletinEditorScreen = lazy(() =>
+  import('../features/bulletins/editor-screen').then((module) => ({ default: module.BulletinEditorScreen })),
+);
+const AuditScreen = lazy(() =>
+  import('../features/audit/audit-screen').then((module) => ({ default: module.AuditScreen })),
+);
+
+export interface ScreenProps {
+  params: Record<string, string | undefined>;
+  operator: Operator;
+}
+
+export interface ScreenEntry {
+  path: string;
+  Screen: ComponentType<ScreenProps>;
+  adminOnly?: boolean;
+}
+
+/** Every screen of the console, by address under /admin. */
+export const screens: ScreenEntry[] = [
+  { path: '/bulletins', Screen: BulletinListScreen },
+  { path: '/bulletins/new', Screen: BulletinEditorScreen },
+  { path: '/bulletins/:id', Screen: BulletinEditorScreen },
+  { path: '/audit', Screen: AuditScreen, adminOnly: true },
+  { path: '/account', Screen: AccountScreen },
+];
+
+/** The navigation, in order; admin entries are hidden from editors. */
+export const navigation: { href: string; label: string; adminOnly?: boolean }[] = [
+  { href: '/bulletins', label: '公告' },
+  { href: '/audit', label: '审计日志', adminOnly: true },
+  { href: '/account', label: '账号' },
+];

@@ -1,0 +1,148 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'wouter';
+import { useDocumentTitle } from '../../app/title';
+import { shortTime } from '../../lib/wire-time';
+import { Button, buttonClass } from '../../ui/button';
+import { inputClass } from '../../ui/field';
+import { PinnedBadge, Problem, StatusBadge, Waiting } from '../../ui/status';
+import { bulletinKeys, listBulletins, pageSize, type ListFilter } from './api';
+
+const filters: { value: ListFilter; label: string }[] = [
+  { value: 'all', label: '全部' },
+  { value: 'published', label: '已发布' },
+  { value: 'pinned', label: '置顶' },
+  { value: 'draft', label: '草稿' },
+  { value: 'scheduled', label: '已定时' },
+];
+
+const isFilter = (value: string | null): value is ListFilter => filters.some((entry) => entry.value === value);
+
+/** Every announcement, newest first: search by title, filter by state, a page at a time. The
+ * search, filter and page live in the address, so a reload or the back button keeps them. */
+export function BulletinListScreen() {
+  useDocumentTitle('公告');
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const filterParam = params.get('filter');
+  const filter: ListFilter = isFilter(filterParam) ? filterParam : 'all';
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+
+  const list = useQuery({
+    queryKey: bulletinKeys.list(q, filter, page),
+    queryFn: ({ signal }) => listBulletins(q, filter, page, signal),
+    placeholderData: keepPreviousData,
+  });
+  const update = (next: { q?: string; filter?: ListFilter; page?: number }) => {
+    const merged = { q, filter, page, ...next };
+    const search = new URLSearchParams();
+    if (merged.q !== '') search.set('q', merged.q);
+    if (merged.filter !== 'all') search.set('filter', merged.filter);
+    if (merged.page > 1) search.set('page', String(merged.page));
+    setParams(search);
+  };
+  const pages = Math.max(1, Math.ceil((list.data?.count ?? 0) / pageSize));
+
+  return (
+    <section aria-labelledby="bulletins-heading" className="flex flex-col gap-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 id="bulletins-heading" className="text-xl font-semibold">
+          公告
+        </h1>
+        <Link href="/bulletins/new" className={buttonClass('primary')}>
+          新建公告
+        </Link>
+      </div>
+      <div className="flex flex-col gap-3 md:flex-row md:items-center">
+        <SearchForm key={q} initial={q} onSearch={(text) => update({ q: text, page: 1 })} />
+        <div role="group" aria-label="筛选" className="flex gap-1 overflow-x-auto">
+          {filters.map((entry) => (
+            <button
+              key={entry.value}
+              type="button"
+              aria-pressed={filter === entry.value}
+              onClick={() => update({ filter: entry.value, page: 1 })}
+              className={`min-h-10 rounded-lg border px-3 text-sm whitespace-nowrap ${filter === entry.value ? 'border-brand bg-brand/15 font-semibold text-fg' : 'border-line text-muted hover:bg-surface-2'}`}
+            >
+              {entry.label}
+            </button>
+          ))}
+        </div>
+      </div>
+      {list.isPending ? (
+        <Waiting />
+      ) : list.isError ? (
+        <Problem>公告列表加载失败：{list.error.message}</Problem>
+      ) : list.data.list.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-line py-12 text-center text-sm text-muted">
+          {q !== '' || filter !== 'all' ? '没有符合条件的公告' : '还没有公告，点“新建公告”写第一条'}
+        </p>
+      ) : (
+        <ul
+          aria-label="公告列表"
+          className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface"
+        >
+          {list.data.list.map((bulletin) => (
+            <li key={bulletin.id}>
+              <Link
+                href={`/bulletins/${bulletin.id}`}
+                className="flex flex-col gap-1.5 px-4 py-3 hover:bg-surface-2 md:flex-row md:items-center md:gap-4"
+              >
+                <span className="min-w-0 flex-1 truncate font-medium">{bulletin.title}</span>
+                <span className="flex flex-wrap items-center gap-2 text-xs text-muted">
+                  <StatusBadge status={bulletin.status} />
+                  {bulletin.topup === 1 && <PinnedBadge />}
+                  <span>
+                    {bulletin.status === 'draft' ? '更新于 ' : '发布于 '}
+                    <time>{shortTime(bulletin.status === 'draft' ? bulletin.updated_at : bulletin.publish_at)}</time>
+                  </span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {list.data !== undefined && pages > 1 && (
+        <nav aria-label="分页" className="flex items-center justify-center gap-3 text-sm">
+          <Button disabled={page <= 1} onClick={() => update({ page: page - 1 })}>
+            上一页
+          </Button>
+          <span aria-live="polite">
+            第 {page} / {pages} 页
+          </span>
+          <Button disabled={page >= pages} onClick={() => update({ page: page + 1 })}>
+            下一页
+          </Button>
+        </nav>
+      )}
+    </section>
+  );
+}
+
+/** Keyed by the search in the address, so going back to another search shows its words. */
+function SearchForm({ initial, onSearch }: { initial: string; onSearch: (text: string) => void }) {
+  const [typed, setTyped] = useState(initial);
+  return (
+    <form
+      role="search"
+      className="flex gap-2 md:w-80"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSearch(typed.trim());
+      }}
+    >
+      <label htmlFor="bulletin-search" className="sr-only">
+        搜索标题
+      </label>
+      <input
+        id="bulletin-search"
+        type="search"
+        value={typed}
+        placeholder="搜索标题"
+        onChange={(event) => setTyped(event.target.value)}
+        className={inputClass}
+      />
+      <Button type="submit">搜索</Button>
+    </form>
+  );
+}

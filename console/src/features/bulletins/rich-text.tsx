@@ -1,0 +1,271 @@
+import Image from '@tiptap/extension-image';
+import { TableKit } from '@tiptap/extension-table';
+import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
+import StarterKit from '@tiptap/starter-kit';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { EditorView } from '@tiptap/pm/view';
+import { LinkDialog } from './link-dialog';
+import { pictureTypes, uploadPicture } from './upload-image';
+
+/** Pictures keep the width and height they were uploaded with, so the site reserves their space
+ * before they load (the allowlist keeps both attributes). */
+const Picture = Image.extend({
+  addAttributes() {
+    return {
+      ...this.parent?.(),
+      width: { default: null },
+      height: { default: null },
+    };
+  },
+}).configure({ allowBase64: false });
+
+/** Only what the site's allowlist keeps (docs/behaviour.md#announcement-markup): anything else
+ * pasted in (Word's styles and classes, a web page's layout) has no place in this schema and is
+ * dropped, while its headings, lists, emphasis, links, quotes, pictures and tables stay. */
+const extensions = [
+  StarterKit.configure({
+    heading: { levels: [1, 2, 3, 4] },
+    link: {
+      openOnClick: false,
+      autolink: true,
+      defaultProtocol: 'https',
+      protocols: ['http', 'https', 'mailto'],
+      HTMLAttributes: { rel: 'noopener noreferrer', target: '_blank' },
+    },
+  }),
+  Picture,
+  TableKit.configure({ table: { resizable: false } }),
+];
+
+interface Upload {
+  id: number;
+  name: string;
+  progress: number;
+  error?: string;
+}
+
+export interface RichTextProps {
+  /** The HTML to start from (toEditorHtml's form). */
+  initialHtml: string;
+  onChange: (html: string) => void;
+  /** Bumped to replace the text with initialHtml (another version taken in a conflict). */
+  resetKey: number;
+  describedBy?: string;
+}
+
+/** The announcement's body: a ProseMirror editor (TipTap) with a toolbar, and pictures uploaded
+ * from a paste, a drop or a file picker, with their progress shown above the text. */
+export function RichText({ initialHtml, onChange, resetKey, describedBy }: RichTextProps) {
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const editorRef = useRef<Editor | null>(null);
+
+  const upload = useCallback((files: File[], at?: number) => {
+    for (const file of files) {
+      const id = Date.now() + Math.random();
+      setUploads((old) => [...old, { id, name: file.name || '图片', progress: 0 }]);
+      const set = (patch: Partial<Upload>) =>
+        setUploads((old) => old.map((entry) => (entry.id === id ? { ...entry, ...patch } : entry)));
+      uploadPicture(file, (progress) => set({ progress }))
+        .then((picture) => {
+          setUploads((old) => old.filter((entry) => entry.id !== id));
+          const editor = editorRef.current;
+          if (editor === null || editor.isDestroyed) return;
+          const node = {
+            type: 'image',
+            attrs: { src: `/v1/${picture.path}`, alt: '', width: picture.width, height: picture.height },
+          };
+          const position = at === undefined ? undefined : Math.min(at, editor.state.doc.content.size);
+          const chain = editor.chain().focus();
+          (position === undefined ? chain.insertContent(node) : chain.insertContentAt(position, node)).run();
+        })
+        .catch((error: unknown) => set({ error: error instanceof Error ? error.message : '上传失败' }));
+    }
+  }, []);
+
+  const picturesOf = (list: FileList | null | undefined): File[] =>
+    [...(list ?? [])].filter((file) => pictureTypes[file.type] !== undefined);
+
+  const editor = useEditor({
+    extensions,
+    content: initialHtml,
+    injectCSS: false,
+    immediatelyRender: true,
+    shouldRerenderOnTransaction: false,
+    editorProps: {
+      attributes: {
+        class: 'prose-bulletin min-h-64 px-4 py-3',
+        role: 'textbox',
+        'aria-multiline': 'true',
+        'aria-labelledby': 'bulletin-body-label',
+        ...(describedBy !== undefined && { 'aria-describedby': describedBy }),
+      },
+      handlePaste: (_view, event) => {
+        const files = picturesOf(event.clipboardData?.files);
+        if (files.length === 0) return false;
+        upload(files);
+        return true;
+      },
+      handleDrop: (view: EditorView, event, _slice, moved) => {
+        if (moved) return false;
+        const files = picturesOf(event.dataTransfer?.files);
+        if (files.length === 0) return false;
+        event.preventDefault();
+        upload(files, view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos);
+        return true;
+      },
+    },
+    onUpdate: ({ editor: current }) => onChange(current.getHTML()),
+  });
+  useEffect(() => {
+    editorRef.current = editor;
+  }, [editor]);
+
+  // A conflict resolved with the other operator's version puts that text in.
+  const lastReset = useRef(resetKey);
+  useEffect(() => {
+    if (lastReset.current === resetKey) return;
+    lastReset.current = resetKey;
+    editor.commands.setContent(initialHtml, { emitUpdate: false });
+  }, [editor, initialHtml, resetKey]);
+
+  return (
+    <div className="console-editor overflow-hidden rounded-xl border border-line bg-surface focus-within:border-ring">
+      <Toolbar editor={editor} onPictures={(files) => upload(files)} />
+      {uploads.length > 0 && (
+        <ul aria-label="图片上传" className="flex flex-col gap-2 border-b border-line px-4 py-2">
+          {uploads.map((entry) => (
+            <li key={entry.id} className="flex items-center gap-3 text-xs">
+              <span className="w-32 truncate">{entry.name}</span>
+              {entry.error === undefined ? (
+                <progress
+                  aria-label={`上传 ${entry.name}`}
+                  max={100}
+                  value={Math.round(entry.progress * 100)}
+                  className="h-2 flex-1 accent-brand"
+                />
+              ) : (
+                <span role="alert" className="flex-1 text-danger">
+                  {entry.error}
+                </span>
+              )}
+              {entry.error !== undefined && (
+                <button
+                  type="button"
+                  className="text-muted underline"
+                  onClick={() => setUploads((old) => old.filter((item) => item.id !== entry.id))}
+                >
+                  关闭
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <EditorContent editor={editor} />
+    </div>
+  );
+}
+
+function Toolbar({ editor, onPictures }: { editor: Editor; onPictures: (files: File[]) => void }) {
+  const [linkOpen, setLinkOpen] = useState(false);
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: current }) => ({
+      bold: current.isActive('bold'),
+      italic: current.isActive('italic'),
+      h2: current.isActive('heading', { level: 2 }),
+      h3: current.isActive('heading', { level: 3 }),
+      bullet: current.isActive('bulletList'),
+      ordered: current.isActive('orderedList'),
+      quote: current.isActive('blockquote'),
+      link: current.isActive('link'),
+      table: current.isActive('table'),
+    }),
+  });
+  const tool = (label: string, active: boolean, run: () => void, text = label) => (
+    <button
+      key={label}
+      type="button"
+      aria-label={label}
+      aria-pressed={active}
+      title={label}
+      onMouseDown={(event) => event.preventDefault()}
+      onClick={run}
+      className={`min-h-9 min-w-9 rounded-md px-2 text-sm ${active ? 'bg-brand/20 text-fg' : 'text-muted hover:bg-surface-2 hover:text-fg'}`}
+    >
+      {text}
+    </button>
+  );
+  const chain = () => editor.chain().focus();
+  return (
+    <div
+      role="toolbar"
+      aria-label="格式"
+      className="flex flex-wrap items-center gap-1 border-b border-line px-2 py-1.5"
+    >
+      {tool('加粗', state.bold, () => chain().toggleBold().run(), 'B')}
+      {tool('斜体', state.italic, () => chain().toggleItalic().run(), 'I')}
+      {tool('章节（H2）', state.h2, () => chain().toggleHeading({ level: 2 }).run(), 'H2')}
+      {tool('小节（H3）', state.h3, () => chain().toggleHeading({ level: 3 }).run(), 'H3')}
+      {tool('无序列表', state.bullet, () => chain().toggleBulletList().run(), '• 列表')}
+      {tool('有序列表', state.ordered, () => chain().toggleOrderedList().run(), '1. 列表')}
+      {tool('引用', state.quote, () => chain().toggleBlockquote().run(), '“引用”')}
+      {tool('链接', state.link, () => setLinkOpen(true))}
+      <PictureButton onPictures={onPictures} />
+      {tool(
+        state.table ? '删除表格' : '插入表格',
+        state.table,
+        () =>
+          state.table
+            ? chain().deleteTable().run()
+            : chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run(),
+        state.table ? '删除表格' : '表格',
+      )}
+      {state.table && (
+        <>
+          {tool('添加行', false, () => chain().addRowAfter().run(), '+行')}
+          {tool('添加列', false, () => chain().addColumnAfter().run(), '+列')}
+        </>
+      )}
+      <LinkDialog
+        open={linkOpen}
+        onOpenChange={setLinkOpen}
+        initial={(editor.getAttributes('link').href as string | undefined) ?? ''}
+        onSave={(href) => {
+          if (href === '') chain().extendMarkRange('link').unsetLink().run();
+          else chain().extendMarkRange('link').setLink({ href }).run();
+        }}
+      />
+    </div>
+  );
+}
+
+/** 图片: picks pictures from the device, as a paste or a drop would bring them. */
+function PictureButton({ onPictures }: { onPictures: (files: File[]) => void }) {
+  const picker = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button
+        type="button"
+        aria-label="插入图片"
+        title="插入图片"
+        onMouseDown={(event) => event.preventDefault()}
+        onClick={() => picker.current?.click()}
+        className="min-h-9 min-w-9 rounded-md px-2 text-sm text-muted hover:bg-surface-2 hover:text-fg"
+      >
+        图片
+      </button>
+      <input
+        ref={picker}
+        type="file"
+        accept={Object.keys(pictureTypes).join(',')}
+        multiple
+        hidden
+        onChange={(event) => {
+          onPictures([...(event.target.files ?? [])]);
+          event.target.value = '';
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+/** The console's calls to the admin API, on the same origin, signed in by the session cookie. */
+
+/** An answer that is not 2xx, with the server's `{status, msg}` and the rest of its body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface CallOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** Calls /v1/admin`path` and answers its JSON body (undefined for 204). */
+export async function call<T>(
+  path: string,
+  { method = 'GET', body, headers = {}, signal }: CallOptions = {},
+): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`/v1/admin${path}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? null : JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal: signal ?? null,
+    });
+  } catch (error) {
+    if (signal?.aborted === true) throw error;
+    throw new ApiError(0, '无法连接服务器，请检查网络后重试');
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) {
+    const answer = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
+    const msg = typeof answer.msg === 'string' ? answer.msg : `服务器返回 ${response.status}`;
+    throw new ApiError(response.status, msg, answer);
+  }
+  return parsed as T;
+}
+
+/** True for the answer the door gives when the session is gone (expired, or ended elsewhere). */
+export const signedOut = (error: unknown): boolean => error instanceof ApiError && error.status === 401;

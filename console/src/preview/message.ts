@@ -1,0 +1,11 @@
+import type { Bulletin } from '@chat-site/contract';
+import type { ConsoleTheme } from '../lib/theme';
+
+export const previewMessage = 'chat-site-preview';
+
+/** What the console sends the preview frame: the announcement as the site would read it. */
+export interface PreviewMessage {
+  type: typeof previewMessage;
+  bulletin: Bulletin;
+  theme: ConsoleTheme;
+}

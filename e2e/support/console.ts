@@ -1,0 +1,44 @@
+/** What the operator console's browser tests share: accounts made with the admin command line,
+ * signing in through the console's own form, and a server whose clock the test moves. */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { repoRoot, type RunningServer } from './server.js';
+
+/** Adds an operator account the way an operator would: `npm run admin -- users add`. */
+export function addOperator(server: RunningServer, name: string, role: 'admin' | 'editor', password: string): void {
+  const result = spawnSync(
+    process.execPath,
+    [join(repoRoot, 'server/dist/admin.js'), 'users', 'add', name, '--role', role, '--password-stdin'],
+    { env: { ...process.env, ...server.env }, input: `${password}\n`, encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`users add ${name} failed: ${result.stderr}`);
+}
+
+/** Signs in at /admin with the form's labelled fields, and waits for the console's frame. */
+export async function signIn(page: Page, server: RunningServer, name: string, password: string): Promise<void> {
+  await page.goto(`${server.url}/admin/bulletins`);
+  await page.getByLabel('用户名').fill(name);
+  await page.getByLabel('密码').fill(password);
+  await page.getByRole('button', { name: '登录' }).click();
+  await page.getByRole('button', { name: '退出登录' }).waitFor();
+}
+
+/** Node's options that load the movable clock (fake-clock.mjs) into the server, and the file
+ * that holds how far ahead it runs. */
+export function movableClock(dir: string): { nodeArgs: string[]; env: Record<string, string>; file: string } {
+  const file = join(dir, 'clock-offset');
+  writeFileSync(file, '0');
+  return {
+    nodeArgs: ['--import', join(repoRoot, 'e2e/support/fake-clock.mjs')],
+    env: { FAKE_CLOCK_FILE: file },
+    file,
+  };
+}
+
+/** Moves the server's clock `ms` ahead of the real one from now on. */
+export function setServerClock(server: RunningServer, file: string, ms: number): void {
+  writeFileSync(file, String(ms));
+  server.child.kill('SIGUSR2');
+}
