@@ -74,7 +74,7 @@ export function NumbersScreen() {
             {stats.data.from} 至 {stats.data.to}（{stats.data.time_zone}）共 {stats.data.total.total}{' '}
             次下载；不含搜索引擎和机器人。
           </p>
-          <div className="grid gap-4 lg:grid-cols-[1fr_22rem]">
+          <div className="grid gap-4 lg:grid-cols-[1fr_27rem]">
             <Chart stats={stats.data} />
             <Table stats={stats.data} />
           </div>
@@ -99,11 +99,17 @@ function Chart({ stats }: { stats: Stats }) {
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'UTC'),
         scales: { y: { range: (_u, _min, max) => [0, Math.max(5, Math.ceil(max * 1.1))] } },
         axes: [
-          { stroke: muted, grid: { stroke: 'rgba(127,127,127,0.15)' } },
+          {
+            stroke: muted,
+            grid: { stroke: 'rgba(127,127,127,0.15)' },
+            // Whole days only, written as 11-25: the counts are per day.
+            incrs: [86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400, 28 * 86_400],
+            values: (_u, splits) => splits.map((ts) => new Date(ts * 1000).toISOString().slice(5, 10)),
+          },
           { stroke: muted, grid: { stroke: 'rgba(127,127,127,0.15)' } },
         ],
         series: [
-          { value: (_u, ts) => (ts === null ? '' : new Date(ts * 1000).toISOString().slice(0, 10)) },
+          { label: '日期', value: (_u, ts) => (ts === null ? '' : new Date(ts * 1000).toISOString().slice(0, 10)) },
           ...platforms.map((os) => ({ label: labels[os], width: 2, ...strokes[os] })),
         ],
       },
@@ -149,7 +155,7 @@ function Table({ stats }: { stats: Stats }) {
                 {labels[os]}
               </th>
             ))}
-            <th scope="col" className="px-3 py-2 text-end font-medium">
+            <th scope="col" className="px-3 py-2 text-end font-medium whitespace-nowrap">
               合计
             </th>
           </tr>
@@ -157,7 +163,7 @@ function Table({ stats }: { stats: Stats }) {
         <tbody>
           {[...stats.days].reverse().map((day) => (
             <tr key={day.day} className="border-t border-line">
-              <th scope="row" className="px-3 py-1.5 text-start font-normal">
+              <th scope="row" className="px-3 py-1.5 text-start font-normal whitespace-nowrap">
                 {day.day}
               </th>
               {platforms.map((os) => (
