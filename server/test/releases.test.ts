@@ -243,6 +243,14 @@ describe('rolling back', () => {
     assert.equal(entry?.version, first.version);
     assert.equal(entry?.sha256, first.sha256);
     assert.equal((await card('mac')).current?.release_id, first.id);
+    const rollbackBefore = await t.db.kysely
+      .selectFrom('audit_log')
+      .select('before')
+      .where('action', '=', 'release.rollback')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const beforeEntry = JSON.parse(rollbackBefore.before ?? 'null') as { os: string; version: string };
+    assert.deepEqual([beforeEntry.os, beforeEntry.version], ['mac', '5.2.0'], 'the entry it replaced');
     const audit = await t.db.kysely
       .selectFrom('audit_log')
       .select(['action', 'target', 'actor'])

@@ -31,6 +31,7 @@ import { storageFor, type FileStorage } from '../storage/index.js';
 import { ApkVersionError, readApkVersion, type ApkVersion } from './apk-version.js';
 import {
   extensionOfName,
+  findRelease,
   listReleases,
   makeCurrent,
   platformExtensions,
@@ -172,9 +173,8 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       },
     },
     async (request) => {
-      const before = (await listPackages(db.kysely)).find(
-        (row) => row.release_id !== null && row.release_id !== request.params.id,
-      );
+      const target = await findRelease(db.kysely, request.params.id);
+      const before = (await listPackages(db.kysely)).find((row) => row.os === target?.os);
       let row: ReleaseRow | undefined;
       try {
         row = await makeCurrent(db.kysely, request.params.id);
