@@ -26,9 +26,12 @@ import { watchContentChanges, type ContentChanges } from './db/changes.js';
 import { observeQueries, type Db } from './db/connect.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { fileAdminRoutes, fileRoutes } from './files/routes.js';
+import { uploadAdminRoutes } from './files/uploads.js';
+import { downloadAdminRoutes } from './downloads/admin-routes.js';
 import type { RouteDeps } from './lib/deps.js';
 import { ReadCache } from './lib/read-cache.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
+import { releaseAdminRoutes } from './packages/release-routes.js';
 import { pageRoutes } from './page/routes.js';
 import { reachRoutes } from './reach/routes.js';
 import { settingAdminRoutes, settingRoutes } from './settings/routes.js';
@@ -292,7 +295,16 @@ function adminApi(changes: ContentChanges) {
       if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) changes.changed();
       return payload;
     });
-    const routes = [sessionRoutes, bulletinAdminRoutes, packageAdminRoutes, settingAdminRoutes, fileAdminRoutes];
+    const routes = [
+      sessionRoutes,
+      bulletinAdminRoutes,
+      packageAdminRoutes,
+      releaseAdminRoutes,
+      settingAdminRoutes,
+      fileAdminRoutes,
+      downloadAdminRoutes,
+    ];
     for (const route of routes) await admin.register(route, { db, config, cache });
+    await admin.register(uploadAdminRoutes, { db, config, cache });
   };
 }

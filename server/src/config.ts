@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { SiteConfig } from '@chat-site/contract';
 import { Settings } from 'typebox/system';
 import { Value } from 'typebox/value';
@@ -69,6 +69,10 @@ export interface ServerConfig {
   behindTls: boolean;
   /** Memory for ready-made public API answers; 0 answers every read from the database. */
   readCacheMaxBytes: number;
+  /** Where resumable uploads are kept while they come in (docs/operations.md#resumable-uploads). */
+  uploadDir: string;
+  /** An unfinished resumable upload is removed this long after it was started. */
+  uploadExpiryMs: number;
   /** A console session ends after this long without a request, and this long after sign-in. */
   adminSessionIdleMs: number;
   adminSessionMaxMs: number;
@@ -127,6 +131,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     ...parseFileSettings(env, problems),
     behindTls: flag('BEHIND_TLS', false),
+    uploadDir: '',
+    uploadExpiryMs: int('UPLOAD_EXPIRY_HOURS', 24, 1, 30 * 24) * 3_600_000,
     requestTimeoutMs,
     headersTimeoutMs: int('HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000),
     adminMaxFailures: int('ADMIN_MAX_FAILURES', 10, 1, 1_000_000),
@@ -136,6 +142,11 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     adminSessionMaxMs: int('ADMIN_SESSION_HOURS', 12, 1, 30 * 24) * 3_600_000,
   };
 
+  // Beside the hosted files when they are on this disk (same file system: no copy across disks),
+  // else under ./data.
+  config.uploadDir = resolve(
+    env.UPLOAD_DIR || (config.storage.kind === 'file' ? join(config.storage.dir, '.uploads') : './data/uploads'),
+  );
   if (config.adminToken !== undefined && config.adminToken.length < minAdminTokenLength) {
     problems.push(
       `ADMIN_TOKEN must be at least ${minAdminTokenLength} characters long (it has ${config.adminToken.length}); ` +

@@ -216,7 +216,7 @@ describe('what a session may do', () => {
     for (const [url, payload] of [
       ['/v1/admin/packages', []],
       ['/v1/admin/appconfig', { use_cdn: 0, common_cdn_bucket_url: '' }],
-      ['/v1/admin/region', { api_addrs: [], allocator_addrs: [] }],
+      ['/v1/admin/region', { api_addrs: [{ addr: 'https://a.example.com' }], allocator_addrs: [] }],
     ] as const) {
       const res = await t.app.inject({ method: 'PUT', url, headers: asUser(session), payload });
       assert.equal(res.statusCode, 403, url);
@@ -226,7 +226,7 @@ describe('what a session may do', () => {
       method: 'PUT',
       url: '/v1/admin/region',
       headers: { authorization: `Bearer ${adminToken}` },
-      payload: { api_addrs: [], allocator_addrs: [] },
+      payload: { api_addrs: [{ addr: 'https://a.example.com' }], allocator_addrs: [] },
     });
     assert.equal(byToken.statusCode, 200);
     assert.equal((await t.app.inject({ url: '/v1/admin/session' })).statusCode, 401, 'nobody signed in');

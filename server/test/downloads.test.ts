@@ -70,6 +70,12 @@ async function statsJson(database: TestDatabase, days = '7'): Promise<StatsJson>
   return JSON.parse(result.stdout) as StatsJson;
 }
 
+/** A phone's browser: isbot counts light-my-request's own user agent as a bot. */
+const browser = {
+  'user-agent':
+    'Mozilla/5.0 (Linux; Android 13) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120 Mobile Safari/537.36',
+};
+
 const today = () => toWireTime(new Date(), zone).slice(0, 10);
 
 let main: Setup;
@@ -190,7 +196,7 @@ describe('counting and admin stats', () => {
   test('every GET is counted for today, concurrent ones included; HEAD is not', async () => {
     const hits = { android: 40, ios: 3, windows: 2, mac: 0 };
     const requests = Object.entries(hits).flatMap(([os, n]) => Array.from({ length: n }, () => `/dl/${os}`));
-    const answers = await Promise.all(requests.map((url) => counted.app.inject({ url })));
+    const answers = await Promise.all(requests.map((url) => counted.app.inject({ url, headers: browser })));
     assert.ok(answers.every((answer) => answer.statusCode === 302));
     assert.equal((await counted.app.inject({ method: 'HEAD', url: '/dl/ios' })).statusCode, 302);
     const result = await statsJson(counted.database);
@@ -202,7 +208,7 @@ describe('counting and admin stats', () => {
   });
 
   test('the table shows each day newest first, a total row and a summary line', async () => {
-    await counted.app.inject({ url: '/dl/mac' });
+    await counted.app.inject({ url: '/dl/mac', headers: browser });
     const result = await stats(counted.database, ['--days', '3']);
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trimEnd().split('\n');

@@ -491,16 +491,40 @@ describe('the admin door', () => {
     ]);
   const png = samples['image/png'] as Buffer;
   const unusedKey = `${createHash('sha256').update(png).digest('hex').slice(0, 16)}-ok.png`;
+  /** A resumable upload of ten bytes, made with the token from an address no test locks out. */
+  const newUpload = async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/uploads',
+      remoteAddress: '192.0.2.250',
+      headers: { ...bearer, ...tus, 'upload-length': '10', 'upload-metadata': `filename ${btoa('ok.exe')}` },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    return res.headers.location as string;
+  };
+  const tus = { 'tus-resumable': '1.0.0' };
   /** A request each admin route would accept with the token. */
-  const validRequest = (method: Method, path: string) => {
+  const validRequest = async (method: Method, path: string) => {
     const url = path.replace(':id', '1').replace(':key', unusedKey);
     if (path.endsWith('/files')) return { method, url: `${url}?name=ok.png`, type: 'image/png', payload: png };
+    if (path === '/v1/admin/uploads') {
+      const headers = { ...tus, 'upload-length': '10', 'upload-metadata': `filename ${btoa('ok.exe')}` };
+      return { method, url, type: undefined, payload: undefined, headers };
+    }
+    if (path === '/v1/admin/uploads/:id') {
+      const headers = { ...tus, 'upload-offset': '0' };
+      const payload = Buffer.from('MZ01234567');
+      return { method, url: await newUpload(), type: 'application/offset+octet-stream', payload, headers };
+    }
     const bodies: Record<string, unknown> = {
       'POST /v1/admin/bulletins': { title: 't', content: 'c' },
       'PUT /v1/admin/bulletins/:id': { title: 't' },
       'PUT /v1/admin/packages': [{ OS: 'ios', DownloadURL: 'https://x.example/a.ipa' }],
       'PUT /v1/admin/appconfig': { use_cdn: 0, common_cdn_bucket_url: '' },
-      'PUT /v1/admin/region': { api_addrs: [], allocator_addrs: [] },
+      'PUT /v1/admin/region': { api_addrs: [{ addr: 'https://a.example.com' }], allocator_addrs: [] },
+      'POST /v1/admin/releases': { os: 'ios', url: 'https://x.example/a.ipa' },
+      // Nothing listens on port 1: the check answers at once that nothing answered.
+      'POST /v1/admin/settings/cdn-check': { url: 'http://127.0.0.1:1/b', timeout_ms: 100 },
     };
     const payload = bodies[`${method} ${path}`];
     return {
@@ -508,22 +532,24 @@ describe('the admin door', () => {
       url,
       type: 'application/json',
       payload: payload === undefined ? undefined : JSON.stringify(payload),
+      headers: {},
     };
   };
   let clients = 0;
   const freshIp = () => `198.51.100.${++clients}`;
-  const attempt = (
+  const attempt = async (
     ip: string,
     authorization: string | undefined,
     route: [Method, string] = ['PUT', '/v1/admin/region'],
   ) => {
-    const request = validRequest(...route);
+    const request = await validRequest(...route);
     return t.app.inject({
       method: request.method,
       url: request.url,
       remoteAddress: ip,
       headers: {
-        ...(request.payload !== undefined && { 'content-type': request.type }),
+        ...request.headers,
+        ...(request.payload !== undefined && request.type !== undefined && { 'content-type': request.type }),
         ...(authorization !== undefined && { authorization }),
       },
       ...(request.payload !== undefined && { payload: request.payload }),
@@ -623,7 +649,7 @@ describe('the admin door', () => {
       url: '/v1/admin/region',
       remoteAddress: ip,
       headers: { ...bearer, 'x-forwarded-for': '203.0.113.200' },
-      payload: { api_addrs: [], allocator_addrs: [] },
+      payload: { api_addrs: [{ addr: 'https://a.example.com' }], allocator_addrs: [] },
     });
     assert.equal(res.statusCode, 429);
   });
@@ -637,7 +663,7 @@ describe('the admin door', () => {
           url: '/v1/admin/region',
           remoteAddress: '10.0.0.1',
           headers: { ...headers, 'x-forwarded-for': client },
-          payload: { api_addrs: [], allocator_addrs: [] },
+          payload: { api_addrs: [{ addr: 'https://a.example.com' }], allocator_addrs: [] },
         });
       for (let i = 0; i < 3; i++)
         assert.equal((await put('203.0.113.7', { authorization: 'Bearer nope' })).statusCode, 401);
@@ -688,7 +714,7 @@ describe('whom failures count against', () => {
           url: '/v1/admin/region',
           remoteAddress,
           headers: { authorization },
-          payload: { api_addrs: [], allocator_addrs: [] },
+          payload: { api_addrs: [{ addr: 'https://a.example.com' }], allocator_addrs: [] },
         });
       for (let i = 1; i <= 3; i++) assert.equal((await put(`2001:db8:7:7::${i}`, 'Bearer nope')).statusCode, 401);
       assert.equal((await put('2001:db8:7:7::99', `Bearer ${adminToken}`)).statusCode, 429);
@@ -708,7 +734,7 @@ describe('whom failures count against', () => {
           remoteAddress: '10.0.0.1',
           // The client wrote the first address; the proxy appended the one it saw.
           headers: { authorization, 'x-forwarded-for': `${written}, 203.0.113.50` },
-          payload: { api_addrs: [], allocator_addrs: [] },
+          payload: { api_addrs: [{ addr: 'https://a.example.com' }], allocator_addrs: [] },
         });
       for (let i = 0; i < 3; i++) assert.equal((await put(`192.0.2.${i}`, 'Bearer nope')).statusCode, 401);
       assert.equal((await put('192.0.2.200', `Bearer ${adminToken}`)).statusCode, 429);

@@ -7,6 +7,16 @@ import { BulletinListScreen } from '../features/bulletins/list-screen';
 const BulletinEditorScreen = lazy(() =>
   import('../features/bulletins/editor-screen').then((module) => ({ default: module.BulletinEditorScreen })),
 );
+// The chart library (uPlot) loads with the numbers, the upload client (tus) with the releases.
+const ReleasesScreen = lazy(() =>
+  import('../features/releases/releases-screen').then((module) => ({ default: module.ReleasesScreen })),
+);
+const SettingsScreen = lazy(() =>
+  import('../features/settings/settings-screen').then((module) => ({ default: module.SettingsScreen })),
+);
+const NumbersScreen = lazy(() =>
+  import('../features/numbers/numbers-screen').then((module) => ({ default: module.NumbersScreen })),
+);
 const AuditScreen = lazy(() =>
   import('../features/audit/audit-screen').then((module) => ({ default: module.AuditScreen })),
 );
@@ -27,6 +37,9 @@ export const screens: ScreenEntry[] = [
   { path: '/bulletins', Screen: BulletinListScreen },
   { path: '/bulletins/new', Screen: BulletinEditorScreen },
   { path: '/bulletins/:id', Screen: BulletinEditorScreen },
+  { path: '/releases', Screen: ReleasesScreen, adminOnly: true },
+  { path: '/settings', Screen: SettingsScreen, adminOnly: true },
+  { path: '/numbers', Screen: NumbersScreen, adminOnly: true },
   { path: '/audit', Screen: AuditScreen, adminOnly: true },
   { path: '/account', Screen: AccountScreen },
 ];
@@ -34,6 +47,9 @@ export const screens: ScreenEntry[] = [
 /** The navigation, in order; admin entries are hidden from editors. */
 export const navigation: { href: string; label: string; adminOnly?: boolean }[] = [
   { href: '/bulletins', label: '公告' },
+  { href: '/releases', label: '版本发布', adminOnly: true },
+  { href: '/settings', label: '设置', adminOnly: true },
+  { href: '/numbers', label: '数据', adminOnly: true },
   { href: '/audit', label: '审计日志', adminOnly: true },
   { href: '/account', label: '账号' },
 ];

@@ -69,7 +69,7 @@ function setCommand(command: Command): void {
       const row = await withFiles((db, files) =>
         db.transaction().execute(async (trx) => {
           const downloadUrl = typeof source === 'string' ? source : (await storeUpload(trx, files, source)).path;
-          await setPackage(trx, { os, downloadUrl, version, releasedAt, releaseNotesUrl }).catch(asUsageError);
+          await setPackage(trx, { os, downloadUrl, version, releasedAt, releaseNotesUrl }, 'cli').catch(asUsageError);
           return (await listPackages(trx)).find((entry) => entry.os === os);
         }),
       );

@@ -160,6 +160,46 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
         await db.schema.alterTable('bulletins').addColumn('deleted_at', 'text').execute();
       },
     },
+    // Every published release of each platform is kept (docs/behaviour.md#releases); the package
+    // list's entry names the one it serves now. The entries already there become the first
+    // release of their platform.
+    '0007_releases': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('releases')
+          .addColumn('id', dialect === 'postgres' ? 'serial' : 'integer', (col) =>
+            dialect === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement(),
+          )
+          .addColumn('os', 'text', (col) => col.notNull())
+          .addColumn('download_url', 'text', (col) => col.notNull())
+          .addColumn('file_key', 'text')
+          .addColumn('version', 'text')
+          .addColumn('notes', 'text')
+          .addColumn('release_notes_url', 'text')
+          .addColumn('released_at', 'text')
+          .addColumn('size', 'bigint')
+          .addColumn('sha256', 'text')
+          .addColumn('min_os', 'text')
+          .addColumn('created_by', 'text', (col) => col.notNull())
+          .addColumn('created_at', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema.createIndex('releases_os').on('releases').columns(['os', 'id']).execute();
+        await db.schema.alterTable('install_packages').addColumn('release_id', 'integer').execute();
+        const { rows } = await sql<Record<string, string | number | null>>`
+          select os, download_url, version, size, sha256, released_at, release_notes_url, updated_at
+          from install_packages`.execute(db);
+        for (const row of rows) {
+          const key = /^file\/preview\/([^/?#]+)$/.exec(String(row.download_url))?.[1] ?? null;
+          const { rows: made } = await sql<{ id: number }>`
+            insert into releases (os, download_url, file_key, version, release_notes_url, released_at, size, sha256,
+              created_by, created_at)
+            values (${row.os}, ${row.download_url}, ${key}, ${row.version}, ${row.release_notes_url},
+              ${row.released_at}, ${row.size}, ${row.sha256}, 'migration', ${row.updated_at})
+            returning id`.execute(db);
+          await sql`update install_packages set release_id = ${made[0]?.id ?? null} where os = ${row.os}`.execute(db);
+        }
+      },
+    },
   };
 }
 

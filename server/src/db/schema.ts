@@ -28,6 +28,31 @@ export interface InstallPackageTable {
   released_at: string | null;
   release_notes_url: string | null;
   updated_at: string;
+  /** The release this entry serves (releases.id); null for an entry written before releases
+   * were kept, or by hand. */
+  release_id: number | null;
+}
+
+/** Every release published for a platform, the one served now among them
+ * (install_packages.release_id). See docs/behaviour.md#releases. */
+export interface ReleaseTable {
+  id: Generated<number>;
+  os: string;
+  /** As in a package entry: an http(s) URL, file/preview/<key>, or a relative path. */
+  download_url: string;
+  /** The hosted file's key when download_url names one. */
+  file_key: string | null;
+  version: string | null;
+  notes: string | null;
+  release_notes_url: string | null;
+  released_at: string | null;
+  size: number | null;
+  sha256: string | null;
+  /** The oldest system version it installs on, as people write it ("Android 8.0"). */
+  min_os: string | null;
+  /** An operator's name, `admin-token`, `cli`, `demo` or `migration`. */
+  created_by: string;
+  created_at: string;
 }
 
 /** Small JSON documents the operator sets as a whole: the app config and the region document. */
@@ -97,6 +122,7 @@ export interface AuditTable {
 export interface Database {
   bulletins: BulletinTable;
   install_packages: InstallPackageTable;
+  releases: ReleaseTable;
   settings: SettingTable;
   stored_files: StoredFileTable;
   download_counts: DownloadCountTable;
@@ -109,6 +135,7 @@ export type BulletinRow = Selectable<BulletinTable>;
 export type NewBulletin = Insertable<BulletinTable>;
 export type BulletinUpdate = Updateable<BulletinTable>;
 export type InstallPackageRow = Selectable<InstallPackageTable>;
+export type ReleaseRow = Selectable<ReleaseTable>;
 export type StoredFileRow = Selectable<StoredFileTable>;
 export type UserRow = Selectable<UserTable>;
 export type AuditRow = Selectable<AuditTable>;

@@ -60,13 +60,17 @@ export async function loadDemoContent(db: Kysely<Database>, storage: FileStorage
       });
     }
     for (const [os, name] of Object.entries(demoPackages) as [OperatingSystem, string][]) {
-      await setPackage(trx, {
-        os,
-        downloadUrl: await storeAsset(trx, storage, name),
-        version: '5.0.1',
-        releasedAt: new Date(now.getTime() - 3 * dayMs).toISOString(),
-        releaseNotesUrl: 'https://xingliao.example.com/release-notes/5.0.1',
-      });
+      await setPackage(
+        trx,
+        {
+          os,
+          downloadUrl: await storeAsset(trx, storage, name),
+          version: '5.0.1',
+          releasedAt: new Date(now.getTime() - 3 * dayMs).toISOString(),
+          releaseNotesUrl: 'https://xingliao.example.com/release-notes/5.0.1',
+        },
+        'demo',
+      );
     }
     await setAppConfig(trx, { use_cdn: 0, common_cdn_bucket_url: '' });
     return true;

@@ -1,5 +1,6 @@
 import { ErrorBody, operatingSystems, type OperatingSystem } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isbot } from 'isbot';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/errors.js';
@@ -52,8 +53,9 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
           : `no ${os} package is published`,
       );
     }
-    // HEAD (link checkers, chat apps fetching a preview) is not a download.
-    if (request.method === 'GET') {
+    // HEAD (link checkers, chat apps fetching a preview) is not a download, nor is a known
+    // crawler's or bot's GET (isbot's list, docs/behaviour.md#stable-download-links).
+    if (request.method === 'GET' && !isbot(request.headers['user-agent'] ?? '')) {
       downloadsTotal.inc({ os });
       const day = toWireTime(new Date(), config.timeZone).slice(0, 10);
       // A failed count must not cost the visitor the download.

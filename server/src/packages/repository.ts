@@ -55,9 +55,10 @@ function toRow(entry: PackageEntry) {
   };
 }
 
-export async function setPackage(db: DbHandle, entry: PackageEntry): Promise<void> {
+export async function setPackage(db: DbHandle, entry: PackageEntry, createdBy = 'system'): Promise<void> {
   const checked = await withHostedFileFacts(db, entry);
-  const row = toRow(checked);
+  const current = await db.selectFrom('install_packages').selectAll().where('os', '=', entry.os).executeTakeFirst();
+  const row = { ...toRow(checked), release_id: await releaseOf(db, checked, current, createdBy) };
   await db
     .insertInto('install_packages')
     .values(row)
@@ -65,13 +66,70 @@ export async function setPackage(db: DbHandle, entry: PackageEntry): Promise<voi
     .execute();
 }
 
-/** Replaces the whole list at once: readers see the old list or the new one, never a mix. */
-export async function replacePackages(db: DbHandle, entries: PackageEntry[]): Promise<void> {
+/** Replaces the whole list at once: readers see the old list or the new one, never a mix. An
+ * entry that differs from the one it replaces is recorded as a new release of its platform. */
+export async function replacePackages(db: DbHandle, entries: PackageEntry[], createdBy = 'system'): Promise<void> {
   const checked = await Promise.all(entries.map((entry) => withHostedFileFacts(db, entry)));
   await db.transaction().execute(async (trx) => {
+    const current = new Map((await trx.selectFrom('install_packages').selectAll().execute()).map((r) => [r.os, r]));
+    const rows = [];
+    for (const entry of checked) {
+      rows.push({ ...toRow(entry), release_id: await releaseOf(trx, entry, current.get(entry.os), createdBy) });
+    }
     await trx.deleteFrom('install_packages').execute();
-    if (checked.length > 0) await trx.insertInto('install_packages').values(checked.map(toRow)).execute();
+    if (rows.length > 0) await trx.insertInto('install_packages').values(rows).execute();
   });
+}
+
+/** The release an entry stands for: the current one when nothing a visitor sees changed, else a
+ * new release recorded now. */
+async function releaseOf(
+  db: DbHandle,
+  entry: PackageEntry,
+  current: InstallPackageRow | undefined,
+  createdBy: string,
+): Promise<number> {
+  const row = toRow(entry);
+  const same =
+    current !== undefined &&
+    current.release_id !== null &&
+    current.download_url === row.download_url &&
+    current.version === row.version &&
+    (current.size === null ? null : Number(current.size)) === row.size &&
+    current.sha256 === row.sha256 &&
+    sameSecond(current.released_at, row.released_at) &&
+    current.release_notes_url === row.release_notes_url;
+  if (same) return current.release_id as number;
+  const made = await db
+    .insertInto('releases')
+    .values({
+      os: row.os,
+      download_url: row.download_url,
+      file_key: hostedKeyOf(row.download_url) ?? null,
+      version: row.version,
+      notes: null,
+      release_notes_url: row.release_notes_url,
+      released_at: row.released_at,
+      size: row.size,
+      sha256: row.sha256,
+      min_os: null,
+      created_by: createdBy,
+      created_at: row.updated_at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return made.id;
+}
+
+/** The wire carries times to the second: an entry read back and sent again is the same entry. */
+function sameSecond(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return a === b;
+  return Math.floor(Date.parse(a) / 1000) === Math.floor(Date.parse(b) / 1000);
+}
+
+/** The key of the hosted file a download URL names, if it names one. */
+export function hostedKeyOf(downloadUrl: string): string | undefined {
+  return hostedPattern.exec(downloadUrl)?.[1];
 }
 
 export async function removePackage(db: DbHandle, os: OperatingSystem): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { InstallPackage, InstallPackageList, operatingSystems, Timestamp } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { audit } from '../accounts/door.js';
+import { actorOf, audit } from '../accounts/door.js';
 import { badRequest } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { apiBase } from '../lib/origin.js';
@@ -77,7 +77,7 @@ export const packageAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       });
       const before = await listPackages(db.kysely);
       try {
-        await replacePackages(db.kysely, entries);
+        await replacePackages(db.kysely, entries, actorOf(request));
       } catch (error) {
         if (error instanceof UnknownHostedFileError) throw badRequest(error.message);
         throw error;

@@ -1,4 +1,4 @@
-import { AppConfig, PingAnswer, RegionDocument } from '@chat-site/contract';
+import { AppConfig, PingAnswer, RegionDocument, SiteConfig } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../lib/errors.js';
@@ -6,6 +6,10 @@ import type { RouteDeps } from '../lib/deps.js';
 import { publicOrigin } from '../lib/origin.js';
 import { errorResponses, HttpUrlString } from '../lib/schemas.js';
 import { audit } from '../accounts/door.js';
+import { isHttpUrl } from '../config.js';
+import { storageFor } from '../storage/index.js';
+import { checkCdn, ensureProbe } from './cdn-check.js';
+import { regionDocumentProblem } from './region-check.js';
 import { getAppConfig, getRegionDocument, setAppConfig, setRegionDocument } from './repository.js';
 
 export const settingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
@@ -26,11 +30,57 @@ export const settingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
   });
 };
 
-const AddrList = Type.Array(Type.Object({ addr: HttpUrlString }, { additionalProperties: false }), {
-  maxItems: 50,
+// Addresses are checked by regionDocumentProblem, whose messages name the field.
+const AddrList = Type.Array(
+  Type.Object({ addr: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: false }),
+  { maxItems: 50 },
+);
+
+const CdnCheckAnswer = Type.Object({
+  bucket_url: Type.String(),
+  probe_url: Type.String(),
+  answered: Type.Boolean(),
+  status: Type.Union([Type.Integer(), Type.Null()]),
+  ms: Type.Integer(),
+  ok: Type.Boolean(),
+  redirected_to: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
+export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  const storage = storageFor(config.storage);
+  app.get(
+    '/site-config',
+    { schema: { response: { 200: Type.Object({ path: Type.String(), config: SiteConfig }) } } },
+    async () => ({ path: config.siteConfigPath, config: config.site }),
+  );
+
+  app.post(
+    '/settings/cdn-check',
+    {
+      schema: {
+        body: Type.Optional(
+          Type.Object(
+            {
+              url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+              timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 10_000 })),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+        response: { 200: CdnCheckAnswer, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const given = request.body?.url;
+      const bucket = given ?? (await getAppConfig(db.kysely)).common_cdn_bucket_url;
+      if (bucket === '') throw badRequest('body/url: give a CDN bucket URL; none is saved in the app config');
+      if (!isHttpUrl(bucket)) throw badRequest(`body/url: "${bucket}" is not an http(s) URL`);
+      await ensureProbe(db.kysely, storage);
+      return checkCdn(bucket, request.body?.timeout_ms ?? 5000);
+    },
+  );
+
   app.put(
     '/appconfig',
     {
@@ -66,6 +116,8 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       },
     },
     async (request) => {
+      const problem = regionDocumentProblem(request.body);
+      if (problem !== undefined) throw badRequest(problem);
       const before = await getRegionDocument(db.kysely);
       await setRegionDocument(db.kysely, request.body);
       await audit(db, request, { action: 'region.set', target: 'region', before, after: request.body });

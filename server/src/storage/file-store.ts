@@ -92,6 +92,10 @@ export class DirectoryStorage implements FileStorage {
 
   async close(): Promise<void> {}
 
+  localPath(key: string): string {
+    return this.path(key);
+  }
+
   private path(key: string): string {
     if (key.includes('/') || key.includes('\\') || key.startsWith('.')) throw new Error(`not a file key: ${key}`);
     return join(this.dir, key);

@@ -45,6 +45,9 @@ export interface FileStorage {
   /** The bytes of a file, whole or one range; undefined when there is no such file. */
   open(key: string, range?: ByteRange): Promise<Readable | undefined>;
   stat(key: string): Promise<{ size: number } | undefined>;
+  /** Where the file is on this machine's disk, for stores that keep files there (readers that
+   * need random access, like the APK version reader, then need no copy). */
+  localPath?(key: string): string;
   /** Removes a file; a file that is already gone is not an error. */
   delete(key: string): Promise<void>;
   /** Resolves when files could be stored and read now, else rejects saying why; cheap enough for

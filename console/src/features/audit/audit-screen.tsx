@@ -27,6 +27,8 @@ const actionLabels: Record<string, string> = {
   'file.upload': '上传文件',
   'file.remove': '删除文件',
   'packages.set': '修改安装包',
+  'release.publish': '发布新版本',
+  'release.rollback': '回滚版本',
   'appconfig.set': '修改 CDN 设置',
   'region.set': '修改区域文件',
   'user.add': '添加账号',

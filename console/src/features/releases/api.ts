@@ -1,0 +1,132 @@
+import { Upload } from 'tus-js-client';
+import { ApiError, call } from '../../lib/api';
+
+export type Os = 'android' | 'ios' | 'windows' | 'mac';
+
+export const osLabels: Record<Os, string> = { android: 'Android', ios: 'iOS', windows: 'Windows', mac: 'Mac' };
+
+/** The package files each platform takes (server/src/packages/releases.ts). */
+export const osExtensions: Record<Os, string> = {
+  android: '.apk',
+  ios: '.ipa',
+  windows: '.exe,.msi,.zip',
+  mac: '.dmg,.pkg,.zip',
+};
+
+export interface Release {
+  id: number;
+  os: Os;
+  version: string | null;
+  notes: string | null;
+  release_notes_url: string | null;
+  released_at: string | null;
+  size: number | null;
+  sha256: string | null;
+  file_key: string | null;
+  download_url: string;
+  min_os: string | null;
+  created_by: string;
+  created_at: string;
+  current: boolean;
+}
+
+export interface Current {
+  release_id: number | null;
+  version: string | null;
+  size: number | null;
+  sha256: string | null;
+  released_at: string | null;
+  notes: string | null;
+  min_os: string | null;
+  download_url: string;
+  served_url: string;
+  served_from: 'hosted' | 'cdn' | 'outside';
+}
+
+export interface Card {
+  os: Os;
+  current: Current | null;
+  history: Release[];
+}
+
+export interface NewRelease {
+  os: Os;
+  file_key?: string;
+  url?: string;
+  version?: string;
+  notes?: string;
+  released_at?: string;
+  min_os?: string;
+}
+
+export const releasesKey = ['releases'] as const;
+
+export const listReleases = (signal?: AbortSignal) =>
+  call<{ platforms: Card[] }>('/releases', { signal }).then((answer) => answer.platforms);
+
+export const publishRelease = (release: NewRelease) => call<Release>('/releases', { method: 'POST', body: release });
+
+export const rollBack = (id: number) => call<Release>(`/releases/${id}/rollback`, { method: 'POST' });
+
+/** Uploads a package with the tus protocol (docs/operations.md#resumable-uploads): in 8 MiB
+ * chunks, each retried after a cut, an interrupted upload of the same file resumed where it
+ * stopped. Answers the hosted file's key, for publishRelease. */
+export function uploadPackage(
+  file: File,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const upload = new Upload(file, {
+      endpoint: '/v1/admin/uploads',
+      chunkSize: 8 * 1024 * 1024,
+      retryDelays: [0, 1000, 3000, 5000, 10000],
+      metadata: { filename: file.name, filetype: file.type },
+      removeFingerprintOnSuccess: true,
+      onProgress: (sent, total) => onProgress(total === 0 ? 0 : sent / total),
+      onError: (error) => reject(new ApiError(0, tusMessage(error))),
+      onSuccess: ({ lastResponse }) => {
+        try {
+          resolve((JSON.parse(lastResponse.getBody()) as { key: string }).key);
+        } catch {
+          reject(new ApiError(0, '上传完成，但服务器的回答无法读取'));
+        }
+      },
+    });
+    signal?.addEventListener('abort', () => {
+      void upload.abort(true);
+      reject(new ApiError(0, '上传已取消'));
+    });
+    void upload.findPreviousUploads().then((previous) => {
+      const last = previous[0];
+      if (last !== undefined) upload.resumeFromPreviousUpload(last);
+      upload.start();
+    });
+  });
+}
+
+/** The server's {status, msg} when it refused, else tus-js-client's own words. */
+function tusMessage(error: Error): string {
+  const body = (error as { originalResponse?: { getBody(): string } | null }).originalResponse?.getBody();
+  try {
+    const msg = (JSON.parse(body ?? '') as { msg?: unknown }).msg;
+    if (typeof msg === 'string') return msg;
+  } catch {
+    // not JSON: fall through
+  }
+  return `上传失败：${error.message}`;
+}
+
+/** 70.0 MB, in binary units as the site's download cards show sizes (docs/behaviour.md#the-download-screen). */
+export function formatSize(bytes: number | null): string {
+  if (bytes === null) return '—';
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

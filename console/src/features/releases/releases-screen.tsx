@@ -1,0 +1,276 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { useDocumentTitle } from '../../app/title';
+import type { ScreenProps } from '../../app/screens';
+import { fromFieldTime, shortTime } from '../../lib/wire-time';
+import { Button } from '../../ui/button';
+import { Field, inputClass } from '../../ui/field';
+import { Problem, Waiting } from '../../ui/status';
+import { useNotify } from '../../ui/toasts';
+import {
+  formatSize,
+  listReleases,
+  osExtensions,
+  osLabels,
+  publishRelease,
+  releasesKey,
+  rollBack,
+  uploadPackage,
+  type Card,
+  type NewRelease,
+  type Os,
+  type Release,
+} from './api';
+
+const servedLabels = { hosted: '本站', cdn: 'CDN', outside: '外部地址' } as const;
+
+/** One card per platform: what the site offers now and from where, publishing a new release
+ * (a package uploaded with progress, or an outside address), and the history with roll-back. */
+export function ReleasesScreen({ operator }: ScreenProps) {
+  useDocumentTitle('版本发布');
+  const releases = useQuery({ queryKey: releasesKey, queryFn: ({ signal }) => listReleases(signal) });
+  return (
+    <section aria-labelledby="releases-heading" className="flex flex-col gap-5">
+      <h1 id="releases-heading" className="text-xl font-semibold">
+        版本发布
+      </h1>
+      {releases.isPending ? (
+        <Waiting />
+      ) : releases.isError ? (
+        <Problem>版本列表加载失败：{releases.error.message}</Problem>
+      ) : (
+        <div className="grid gap-4 lg:grid-cols-2">
+          {releases.data.map((card) => (
+            <PlatformCard key={card.os} card={card} timeZone={operator.time_zone} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
+  const [publishing, setPublishing] = useState(false);
+  const headingId = useId();
+  const { current } = card;
+  return (
+    <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4">
+      <div className="flex items-center justify-between gap-2">
+        <h2 id={headingId} className="text-lg font-semibold">
+          {osLabels[card.os]}
+        </h2>
+        <Button tone={publishing ? 'ghost' : 'primary'} onClick={() => setPublishing(!publishing)}>
+          {publishing ? '取消发布' : '发布新版本'}
+        </Button>
+      </div>
+      {current === null ? (
+        <p className="text-sm text-muted">当前没有提供安装包</p>
+      ) : (
+        <dl className="grid grid-cols-[6rem_1fr] gap-x-3 gap-y-1 text-sm">
+          <dt className="text-muted">当前版本</dt>
+          <dd className="font-semibold">{current.version ?? '—'}</dd>
+          <dt className="text-muted">大小</dt>
+          <dd>{formatSize(current.size)}</dd>
+          <dt className="text-muted">发布时间</dt>
+          <dd>{current.released_at === null ? '—' : shortTime(current.released_at)}</dd>
+          <dt className="text-muted">最低系统</dt>
+          <dd>{current.min_os ?? '—'}</dd>
+          <dt className="text-muted">下载来源</dt>
+          <dd>
+            {servedLabels[current.served_from]} ·{' '}
+            <a
+              href={current.served_url}
+              className="break-all text-brand-ink underline"
+              rel="noreferrer"
+              target="_blank"
+            >
+              {current.served_url}
+            </a>
+          </dd>
+          <dt className="text-muted">SHA-256</dt>
+          <dd className="font-mono text-xs break-all">{current.sha256 ?? '—'}</dd>
+        </dl>
+      )}
+      {publishing && <PublishForm os={card.os} timeZone={timeZone} onDone={() => setPublishing(false)} />}
+      <History card={card} />
+    </article>
+  );
+}
+
+function History({ card }: { card: Card }) {
+  const client = useQueryClient();
+  const notify = useNotify();
+  const back = useMutation({
+    mutationFn: (release: Release) => rollBack(release.id),
+    onSuccess: async (release) => {
+      await client.invalidateQueries({ queryKey: releasesKey });
+      notify({ text: `${osLabels[release.os]} 已回滚到 ${release.version ?? `版本 #${release.id}`}` });
+    },
+  });
+  if (card.history.length === 0) return null;
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer text-muted">历史版本（{card.history.length}）</summary>
+      {back.isError && <Problem>回滚失败：{back.error.message}</Problem>}
+      <ol aria-label={`${osLabels[card.os]} 历史版本`} className="mt-2 flex flex-col gap-2">
+        {card.history.map((release) => (
+          <li
+            key={release.id}
+            className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg bg-surface-2 px-3 py-2"
+          >
+            <span className="font-semibold">{release.version ?? '（无版本号）'}</span>
+            <span className="text-muted">{release.released_at === null ? '' : shortTime(release.released_at)}</span>
+            <span className="text-muted">{release.created_by}</span>
+            <span className="text-muted">{release.file_key === null ? '外部地址' : formatSize(release.size)}</span>
+            <span className="ms-auto">
+              {release.current ? (
+                <span className="rounded-full bg-brand/15 px-2 py-0.5 text-xs font-medium text-brand-ink">当前</span>
+              ) : (
+                <Button
+                  disabled={back.isPending}
+                  aria-label={`回滚到 ${release.version ?? `版本 #${release.id}`}`}
+                  onClick={() => back.mutate(release)}
+                >
+                  回滚到此版本
+                </Button>
+              )}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+type Source = 'file' | 'url';
+
+function PublishForm({ os, timeZone, onDone }: { os: Os; timeZone: string; onDone: () => void }) {
+  const client = useQueryClient();
+  const notify = useNotify();
+  const id = useId();
+  const [source, setSource] = useState<Source>('file');
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [fields, setFields] = useState({ url: '', version: '', notes: '', releasedAt: '', minOs: '' });
+  const set = (name: keyof typeof fields) => (event: { target: { value: string } }) =>
+    setFields((old) => ({ ...old, [name]: event.target.value }));
+  const publish = useMutation({
+    mutationFn: async () => {
+      const release: NewRelease = { os };
+      if (source === 'file') {
+        if (file === null) throw new Error('请选择安装包文件');
+        setProgress(0);
+        release.file_key = await uploadPackage(file, setProgress);
+      } else release.url = fields.url.trim();
+      if (fields.version.trim() !== '') release.version = fields.version.trim();
+      if (fields.notes.trim() !== '') release.notes = fields.notes;
+      if (fields.releasedAt !== '') release.released_at = fromFieldTime(fields.releasedAt);
+      if (fields.minOs.trim() !== '') release.min_os = fields.minOs.trim();
+      return publishRelease(release);
+    },
+    onSuccess: async (release) => {
+      await client.invalidateQueries({ queryKey: releasesKey });
+      notify({ text: `${osLabels[os]} ${release.version ?? ''} 已发布` });
+      onDone();
+    },
+    onSettled: () => setProgress(null),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    publish.mutate();
+  };
+  return (
+    <form
+      onSubmit={submit}
+      aria-label={`发布 ${osLabels[os]} 新版本`}
+      className="flex flex-col gap-3 border-t border-line pt-3"
+    >
+      <fieldset className="flex gap-4 text-sm">
+        <legend className="mb-1 font-medium">安装包来源</legend>
+        {(
+          [
+            ['file', '上传文件'],
+            ['url', '外部地址'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} className="flex items-center gap-1.5">
+            <input type="radio" name={`${id}-source`} checked={source === value} onChange={() => setSource(value)} />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      {source === 'file' ? (
+        <Field id={`${id}-file`} label="安装包文件" hint={`支持 ${osExtensions[os]}；大文件分块上传，断线后可继续`}>
+          <input
+            id={`${id}-file`}
+            type="file"
+            accept={osExtensions[os]}
+            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            className={inputClass}
+          />
+        </Field>
+      ) : (
+        <Field id={`${id}-url`} label="下载地址">
+          <input
+            id={`${id}-url`}
+            type="url"
+            required
+            placeholder="https://"
+            value={fields.url}
+            onChange={set('url')}
+            className={inputClass}
+          />
+        </Field>
+      )}
+      {progress !== null && (
+        <div className="flex items-center gap-2 text-sm">
+          <progress aria-label="上传进度" max={1} value={progress} className="h-2 flex-1" />
+          <span aria-live="polite">{Math.floor(progress * 100)}%</span>
+        </div>
+      )}
+      <Field
+        id={`${id}-version`}
+        label="版本号"
+        hint={os === 'android' && source === 'file' ? '留空则从 APK 读取；填写时必须与 APK 一致' : undefined}
+      >
+        <input
+          id={`${id}-version`}
+          value={fields.version}
+          onChange={set('version')}
+          maxLength={64}
+          className={inputClass}
+        />
+      </Field>
+      <Field id={`${id}-notes`} label="更新说明">
+        <textarea id={`${id}-notes`} rows={3} value={fields.notes} onChange={set('notes')} className={inputClass} />
+      </Field>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Field id={`${id}-date`} label="发布时间" hint={`留空为现在；时区 ${timeZone}`}>
+          <input
+            id={`${id}-date`}
+            type="datetime-local"
+            value={fields.releasedAt}
+            onChange={set('releasedAt')}
+            className={inputClass}
+          />
+        </Field>
+        <Field id={`${id}-min-os`} label="最低系统版本">
+          <input
+            id={`${id}-min-os`}
+            value={fields.minOs}
+            onChange={set('minOs')}
+            maxLength={64}
+            placeholder={{ android: 'Android 8.0', ios: 'iOS 13', windows: 'Windows 10', mac: 'macOS 11' }[os]}
+            className={inputClass}
+          />
+        </Field>
+      </div>
+      {publish.isError && <Problem>发布失败：{publish.error.message}</Problem>}
+      <div>
+        <Button type="submit" tone="primary" disabled={publish.isPending}>
+          {publish.isPending ? '发布中…' : '发布'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,181 @@
+/** The console's releases, settings and numbers screens in Chromium against the real built server
+ * (docs/behaviour.md#releases, docs/operations.md#resumable-uploads): a package uploaded in tus
+ * chunks with a progress bar and published, rolled back, the CDN checked against a local server,
+ * the region document refused with the server's words, and the download numbers as chart, table
+ * and CSV link. */
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { axeViolations } from './support/axe.js';
+import { launchBrowser } from './support/browser.js';
+import { addOperator, signIn } from './support/console.js';
+import { openPage } from './support/page-helpers.js';
+import { repoRoot, startServer, type RunningServer } from './support/server.js';
+
+let server: RunningServer;
+let browser: Browser;
+before(async () => {
+  server = await startServer();
+  addOperator(server, 'alice', 'admin', 'alice-password-1');
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+interface Entry {
+  OS: string;
+  version?: string;
+  sha256?: string;
+}
+const publicEntry = async (os: string) =>
+  ((await (await fetch(`${server.url}/v1/common/getInstallPackageAddrs`)).json()) as Entry[]).find(
+    (entry) => entry.OS === os,
+  );
+
+async function signedInPage(t: { after: (fn: () => Promise<void>) => void }) {
+  const open = await openPage(browser, 'desktop', { prerendered: true });
+  t.after(() => open.close());
+  await signIn(open.page, server, 'alice', 'alice-password-1');
+  // The sign-in screen's own question, whether anyone is signed in, is answered 401.
+  open.problems.length = 0;
+  return open;
+}
+
+describe('the console: releases, settings, numbers', () => {
+  test('a package uploaded in chunks with progress is published at once, then rolled back', async (t) => {
+    const { page, problems } = await signedInPage(t);
+    const patches: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH' && request.url().includes('/v1/admin/uploads/')) patches.push(request.url());
+    });
+    await page.getByRole('link', { name: '版本发布' }).click();
+    await page.getByRole('heading', { name: '版本发布', level: 1 }).waitFor();
+    const windows = page.getByRole('article', { name: 'Windows' });
+    await windows.getByText('5.0.1').first().waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+
+    await windows.getByRole('button', { name: '发布新版本' }).click();
+    const form = windows.getByRole('form', { name: '发布 Windows 新版本' });
+    // Three chunks of at most 8 MiB.
+    const file = Buffer.concat([Buffer.from('MZ'), randomBytes(17 * 1024 * 1024)]);
+    await form.getByLabel('安装包文件').setInputFiles({
+      name: 'xingliao-setup-6.0.0.exe',
+      mimeType: 'application/octet-stream',
+      buffer: file,
+    });
+    await form.getByLabel('版本号').fill('6.0.0');
+    await form.getByLabel('更新说明').fill('新增深色模式');
+    await form.getByLabel('最低系统版本').fill('Windows 10');
+    await form.getByRole('button', { name: '发布' }).click();
+    await form.getByRole('progressbar', { name: '上传进度' }).waitFor();
+    await page.getByText('Windows 6.0.0 已发布', { exact: true }).waitFor({ timeout: 60_000 });
+    assert.ok(patches.length >= 3, `uploaded in chunks: ${patches.length} PATCH requests`);
+    await windows.getByText('6.0.0', { exact: true }).first().waitFor();
+    await windows.getByText('Windows 10', { exact: true }).waitFor();
+    const published = await publicEntry('windows');
+    assert.equal(published?.version, '6.0.0');
+    assert.equal(published?.sha256, createHash('sha256').update(file).digest('hex'));
+
+    await windows.getByText('历史版本（2）').click();
+    await windows.getByRole('button', { name: '回滚到 5.0.1' }).click();
+    await page.getByText('Windows 已回滚到 5.0.1', { exact: true }).waitFor();
+    assert.equal((await publicEntry('windows'))?.version, '5.0.1');
+    assert.deepEqual(problems, []);
+  });
+
+  test("an APK with a version typed wrong is refused with the server's words; an outside address is published", async (t) => {
+    const { page } = await signedInPage(t);
+    await page.goto(`${server.url}/admin/releases`);
+    const android = page.getByRole('article', { name: 'Android' });
+    await android.getByRole('button', { name: '发布新版本' }).click();
+    const form = android.getByRole('form', { name: '发布 Android 新版本' });
+    await form.getByLabel('安装包文件').setInputFiles(join(repoRoot, 'server/test/fixtures/xingliao-5.1.0.apk'));
+    await form.getByLabel('版本号').fill('5.2.0');
+    await form.getByRole('button', { name: '发布' }).click();
+    await form
+      .getByText(
+        /^发布失败：body\/version: 5\.2\.0 is not the version of xingliao-5\.1\.0\.apk, whose manifest says 5\.1\.0/,
+      )
+      .waitFor();
+    assert.equal((await publicEntry('android'))?.version, '5.0.1');
+
+    await form.getByRole('radio', { name: '外部地址' }).check();
+    await form.getByLabel('下载地址').fill('https://dl.example.com/xingliao-6.0.0.apk');
+    await form.getByLabel('版本号').fill('6.0.0');
+    await form.getByRole('button', { name: '发布' }).click();
+    await page.getByText('Android 6.0.0 已发布', { exact: true }).waitFor();
+    assert.equal((await publicEntry('android'))?.version, '6.0.0');
+  });
+
+  test('settings: the CDN check, a region document refused, the site config shown', async (t) => {
+    // A CDN that pulls <bucket>/<key> from the server's file/preview/<key>.
+    const cdn: Server = createServer((req, res) => {
+      const key = /^\/b\/(.+)$/.exec(req.url ?? '')?.[1];
+      if (key === undefined) return void res.writeHead(404).end();
+      void fetch(`${server.url}/v1/file/preview/${key}`).then(async (origin) => {
+        res.writeHead(origin.status).end(Buffer.from(await origin.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((done) => cdn.listen(0, '127.0.0.1', done));
+    t.after(() => new Promise<void>((done) => cdn.close(() => done())));
+    const { page, problems } = await signedInPage(t);
+    await page.getByRole('link', { name: '设置' }).click();
+    await page.getByRole('heading', { name: '设置', level: 1 }).waitFor();
+    await page.getByLabel('CDN 地址').fill(`http://127.0.0.1:${(cdn.address() as AddressInfo).port}/b`);
+    await page.getByRole('button', { name: '检查 CDN' }).click();
+    await page.getByText(/^CDN 正常：返回 200，用时 \d+ 毫秒$/).waitFor();
+    await page.getByLabel('CDN 地址').fill('http://127.0.0.1:1/b');
+    await page.getByRole('button', { name: '检查 CDN' }).click();
+    await page.getByText(/^CDN 没有响应：/).waitFor();
+
+    await page.getByLabel('API 地址（每行一个）').fill('');
+    await page.getByRole('button', { name: '保存区域文件' }).click();
+    await page.getByText('保存失败：body/api_addrs: at least one API address is needed').waitFor();
+    await page.getByLabel('API 地址（每行一个）').fill('https://a.example.com\nhttps://b.example.com');
+    await page.getByRole('button', { name: '保存区域文件' }).click();
+    await page.getByText('区域文件已保存', { exact: true }).waitFor();
+
+    await page.getByText(/来自文件 .*site\.config\.json/).waitFor();
+    await page.getByLabel('站点配置内容').getByText('"productName"').waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(
+      problems,
+      ['Failed to load resource: the server responded with a status of 400 (Bad Request)'],
+      'only the refused region document',
+    );
+  });
+
+  test('numbers: a chart and a table of downloads per day, 7, 30 or 90 days, and the CSV export', async (t) => {
+    const browserUa = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120 Safari/537.36';
+    for (const os of ['android', 'android', 'mac']) {
+      await fetch(`${server.url}/dl/${os}`, { redirect: 'manual', headers: { 'user-agent': browserUa } });
+    }
+    await fetch(`${server.url}/dl/android`, { redirect: 'manual', headers: { 'user-agent': 'Googlebot/2.1' } });
+    const { page, problems } = await signedInPage(t);
+    await page.getByRole('link', { name: '数据' }).click();
+    await page.getByRole('heading', { name: '下载数据' }).waitFor();
+    await page.getByText(/共 3 次下载/).waitFor();
+    await page.locator('canvas').first().waitFor();
+    const rows = page.getByRole('table', { name: '每天各平台下载次数' }).locator('tbody tr');
+    assert.equal(await rows.count(), 7);
+    assert.deepEqual(await rows.first().locator('td').allTextContents(), ['2', '0', '0', '1', '3']);
+    const csv = page.getByRole('link', { name: '导出 CSV' });
+    assert.match((await csv.getAttribute('href')) ?? '', /\/v1\/admin\/stats\/downloads\?days=7&format=csv$/);
+    await page.getByRole('button', { name: '30 天' }).click();
+    await rows.nth(29).waitFor();
+    assert.equal(await rows.count(), 30);
+    assert.match((await csv.getAttribute('href')) ?? '', /days=30&format=csv$/);
+    const download = page.waitForEvent('download');
+    await csv.click();
+    const saved = await download;
+    assert.match(saved.suggestedFilename(), /^downloads-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(problems, []);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The console's numbers: downloads through the stable /dl links per platform per day, as JSON
+ * for the chart and table, or as a CSV file (docs/operations.md#the-admin-api).
+ */
+import { operatingSystems } from '@chat-site/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { RouteDeps } from '../lib/deps.js';
+import { errorResponses } from '../lib/schemas.js';
+import { toWireTime } from '../lib/time.js';
+import { dayBefore, downloadsPerDay, type DayCounts } from './repository.js';
+
+const Counts = Type.Object({
+  android: Type.Integer(),
+  ios: Type.Integer(),
+  windows: Type.Integer(),
+  mac: Type.Integer(),
+  total: Type.Integer(),
+});
+
+const Stats = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  time_zone: Type.String(),
+  days: Type.Array(Type.Intersect([Type.Object({ day: Type.String() }), Counts])),
+  total: Counts,
+});
+
+export const downloadAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  app.get(
+    '/stats/downloads',
+    {
+      schema: {
+        querystring: Type.Object(
+          {
+            days: Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90)], { default: 30 }),
+            format: Type.Union([Type.Literal('json'), Type.Literal('csv')], { default: 'json' }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Union([Stats, Type.String()]), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const to = toWireTime(new Date(), config.timeZone).slice(0, 10);
+      const from = dayBefore(to, request.query.days - 1);
+      // Oldest first: the order a chart and a spreadsheet read them in.
+      const days = (await downloadsPerDay(db.kysely, from, to)).reverse();
+      if (request.query.format === 'csv') {
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="downloads-${from}-${to}.csv"`)
+          .send(toCsv(days));
+      }
+      return { from, to, time_zone: config.timeZone, days, total: totalOf(days) };
+    },
+  );
+};
+
+const columns = ['day', ...operatingSystems, 'total'] as const;
+
+/** RFC 4180: a header row, CRLF line ends; every cell is a date or a number, so none is quoted. */
+export function toCsv(days: DayCounts[]): string {
+  const rows = [columns.join(','), ...days.map((day) => columns.map((column) => String(day[column])).join(','))];
+  return `${rows.join('\r\n')}\r\n`;
+}
+
+function totalOf(days: DayCounts[]) {
+  const sum = (key: (typeof columns)[number] & keyof typeof Counts.properties) =>
+    days.reduce((total, day) => total + day[key], 0);
+  return { android: sum('android'), ios: sum('ios'), windows: sum('windows'), mac: sum('mac'), total: sum('total') };
+}

@@ -1,0 +1,326 @@
+/**
+ * The console's releases (docs/behaviour.md#releases): one card per platform with what the site
+ * offers now and every release before it, publishing a new release from a hosted file or an
+ * outside URL, and making an earlier one current again. Admin only.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import {
+  InstallPackage,
+  operatingSystems,
+  readAppConfig,
+  resolveDownloadUrl,
+  Timestamp,
+  type OperatingSystem,
+} from '@chat-site/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static } from 'typebox';
+import { actorOf, audit } from '../accounts/door.js';
+import type { InstallPackageRow, ReleaseRow } from '../db/schema.js';
+import { findFile } from '../files/repository.js';
+import type { RouteDeps } from '../lib/deps.js';
+import { badRequest, HttpError, notFound } from '../lib/errors.js';
+import { apiBase } from '../lib/origin.js';
+import { errorResponses, HttpUrlString, Id } from '../lib/schemas.js';
+import { fromWireTime, nowIso, toWireTime } from '../lib/time.js';
+import { getAppConfig } from '../settings/repository.js';
+import { storageFor, type FileStorage } from '../storage/index.js';
+import { ApkVersionError, readApkVersion, type ApkVersion } from './apk-version.js';
+import {
+  extensionOfName,
+  findRelease,
+  listReleases,
+  makeCurrent,
+  platformExtensions,
+  publishRelease,
+  type NewRelease,
+} from './releases.js';
+import { listPackages, toWirePackage, UnknownHostedFileError } from './repository.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Release = Type.Object({
+  id: Type.Integer(),
+  os: InstallPackage.properties.OS,
+  version: Nullable(Type.String()),
+  notes: Nullable(Type.String()),
+  release_notes_url: Nullable(Type.String()),
+  released_at: Nullable(Timestamp),
+  size: Nullable(Type.Integer()),
+  sha256: Nullable(Type.String()),
+  /** The hosted file's key, or null for an outside URL. */
+  file_key: Nullable(Type.String()),
+  /** As stored: file/preview/<key>, an http(s) URL or a relative path. */
+  download_url: Type.String(),
+  min_os: Nullable(Type.String()),
+  created_by: Type.String(),
+  created_at: Timestamp,
+  current: Type.Boolean(),
+});
+
+const ServedFrom = Type.Union([Type.Literal('hosted'), Type.Literal('cdn'), Type.Literal('outside')]);
+
+const Current = Type.Object({
+  release_id: Nullable(Type.Integer()),
+  version: Nullable(Type.String()),
+  size: Nullable(Type.Integer()),
+  sha256: Nullable(Type.String()),
+  released_at: Nullable(Timestamp),
+  release_notes_url: Nullable(Type.String()),
+  notes: Nullable(Type.String()),
+  min_os: Nullable(Type.String()),
+  /** The entry as stored. */
+  download_url: Type.String(),
+  /** Where the site's button and /dl/{os} send a visitor for this entry. */
+  served_url: Type.String(),
+  served_from: ServedFrom,
+});
+
+const Card = Type.Object({
+  os: InstallPackage.properties.OS,
+  current: Nullable(Current),
+  history: Type.Array(Release),
+});
+
+const ReleaseBody = Type.Object(
+  {
+    os: InstallPackage.properties.OS,
+    file_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    version: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    notes: Type.Optional(Type.String({ maxLength: 10_000 })),
+    release_notes_url: Type.Optional(HttpUrlString),
+    released_at: Type.Optional(Timestamp),
+    min_os: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+    sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+  },
+  { additionalProperties: false },
+);
+
+export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  const storage = storageFor(config.storage);
+  const zone = config.timeZone;
+  const toRelease = (row: ReleaseRow, currentIds: Set<number>): Static<typeof Release> => ({
+    id: row.id,
+    os: row.os as OperatingSystem,
+    version: row.version,
+    notes: row.notes,
+    release_notes_url: row.release_notes_url,
+    released_at: row.released_at === null ? null : toWireTime(row.released_at, zone),
+    size: row.size === null ? null : Number(row.size),
+    sha256: row.sha256,
+    file_key: row.file_key,
+    download_url: row.download_url,
+    min_os: row.min_os,
+    created_by: row.created_by,
+    created_at: toWireTime(row.created_at, zone),
+    current: currentIds.has(row.id),
+  });
+
+  app.get(
+    '/releases',
+    { schema: { response: { 200: Type.Object({ platforms: Type.Array(Card) }) } } },
+    async (request) => {
+      const [entries, releases, appConfig] = await Promise.all([
+        listPackages(db.kysely),
+        listReleases(db.kysely),
+        getAppConfig(db.kysely),
+      ]);
+      const base = apiBase(request, config.publicUrl);
+      const cdn = readAppConfig(appConfig);
+      const currentIds = new Set(entries.flatMap((entry) => (entry.release_id === null ? [] : [entry.release_id])));
+      const byId = new Map(releases.map((row) => [row.id, row]));
+      const platforms = operatingSystems.map((os) => {
+        const entry = entries.find((row) => row.os === os);
+        const current =
+          entry === undefined ? null : currentOf(entry, byId.get(entry.release_id ?? -1), { base, zone, cdn, config });
+        const history = releases.filter((row) => row.os === os).map((row) => toRelease(row, currentIds));
+        return { os, current, history };
+      });
+      return { platforms };
+    },
+  );
+
+  app.post(
+    '/releases',
+    { schema: { body: ReleaseBody, response: { 201: Release, ...errorResponses } } },
+    async (request, reply) => {
+      const body = request.body;
+      const release = await releaseFrom(body, { db, storage, zone });
+      const before = (await listPackages(db.kysely)).find((row) => row.os === body.os);
+      let row: ReleaseRow;
+      try {
+        row = await publishRelease(db.kysely, { ...release, createdBy: actorOf(request) });
+      } catch (error) {
+        if (error instanceof UnknownHostedFileError) throw badRequest(`body/file_key: ${error.message}`);
+        throw error;
+      }
+      await audit(db, request, { action: 'release.publish', target: `release:${row.id}`, before, after: row });
+      return reply.status(201).send(toRelease(row, new Set([row.id])));
+    },
+  );
+
+  app.post(
+    '/releases/:id/rollback',
+    {
+      schema: {
+        params: Type.Object({ id: Id }),
+        response: { 200: Release, ...errorResponses, 409: errorResponses[400] },
+      },
+    },
+    async (request) => {
+      const target = await findRelease(db.kysely, request.params.id);
+      const before = (await listPackages(db.kysely)).find((row) => row.os === target?.os);
+      let row: ReleaseRow | undefined;
+      try {
+        row = await makeCurrent(db.kysely, request.params.id);
+      } catch (error) {
+        if (error instanceof UnknownHostedFileError) {
+          throw new HttpError(409, `release ${request.params.id} cannot be served again: its file was deleted`);
+        }
+        throw error;
+      }
+      if (row === undefined) throw notFound('release');
+      await audit(db, request, { action: 'release.rollback', target: `release:${row.id}`, before, after: row });
+      return toRelease(row, new Set([row.id]));
+    },
+  );
+};
+
+interface CurrentContext {
+  base: string;
+  zone: string;
+  cdn: ReturnType<typeof readAppConfig>;
+  config: RouteDeps['config'];
+}
+
+/** What the site offers now for a platform, and from where: the CDN rewrites hosted files exactly
+ * as the site and /dl do (docs/behaviour.md#cdn-rewriting). */
+function currentOf(
+  entry: InstallPackageRow,
+  release: ReleaseRow | undefined,
+  { base, zone, cdn, config }: CurrentContext,
+): Static<typeof Current> {
+  const wire = toWirePackage(entry, zone, base);
+  const hosted = /^file\/preview\//.test(entry.download_url);
+  const servedUrl = resolveDownloadUrl(wire.DownloadURL, { base: config.site.appUrl, cdn }) || wire.DownloadURL;
+  return {
+    release_id: entry.release_id,
+    version: entry.version,
+    size: entry.size === null ? null : Number(entry.size),
+    sha256: entry.sha256,
+    released_at: wire.released_at ?? null,
+    release_notes_url: entry.release_notes_url,
+    notes: release?.notes ?? null,
+    min_os: release?.min_os ?? null,
+    download_url: entry.download_url,
+    served_url: servedUrl,
+    served_from: hosted ? (cdn.useCdn ? 'cdn' : 'hosted') : 'outside',
+  };
+}
+
+interface ReleaseContext {
+  db: RouteDeps['db'];
+  storage: FileStorage;
+  zone: string;
+}
+
+/** Checks a publish request and turns it into a release: the package from exactly one place, a
+ * file fit for the platform, an APK's version from its own manifest. */
+async function releaseFrom(
+  body: Static<typeof ReleaseBody>,
+  { db, storage, zone }: ReleaseContext,
+): Promise<Omit<NewRelease, 'createdBy'>> {
+  if ((body.file_key === undefined) === (body.url === undefined)) {
+    throw badRequest(
+      'body: give the package as file_key (an uploaded file) or as url (an outside address), one of them',
+    );
+  }
+  // Now, to the second: the wire carries no more.
+  const releasedAt =
+    body.released_at === undefined ? nowIso().replace(/\.\d+Z$/, '.000Z') : fromWireTime(body.released_at, zone);
+  if (releasedAt === undefined) throw badRequest(`body/released_at: ${body.released_at} is not a real date and time`);
+  const common = {
+    os: body.os,
+    notes: body.notes === undefined || body.notes.trim() === '' ? undefined : body.notes,
+    releaseNotesUrl: body.release_notes_url,
+    releasedAt,
+    minOs: body.min_os,
+  };
+  if (body.url !== undefined) {
+    if (!isHttpUrl(body.url)) throw badRequest('body/url: must be an http(s) URL');
+    return { ...common, downloadUrl: body.url, version: body.version, size: body.size, sha256: body.sha256 };
+  }
+  if (body.size !== undefined || body.sha256 !== undefined) {
+    throw badRequest('body: size and sha256 are those of the uploaded file; send them only with url');
+  }
+  const file = await findFile(db.kysely, body.file_key ?? '');
+  if (file === undefined) throw badRequest(`body/file_key: there is no hosted file ${body.file_key}; upload it first`);
+  const extension = extensionOfName(file.name);
+  const allowed = platformExtensions[body.os];
+  if (!allowed.includes(extension)) {
+    throw badRequest(
+      `body/file_key: ${file.name} is not a ${body.os} package (${allowed.map((e) => `.${e}`).join(', ')})`,
+    );
+  }
+  const version = extension === 'apk' ? await apkVersionOf(storage, file.key, file.name, body.version) : body.version;
+  return { ...common, downloadUrl: `file/preview/${file.key}`, version };
+}
+
+/** The version an APK release carries: its manifest's versionName. A different version given is
+ * refused; an APK whose manifest cannot be read needs the version given
+ * (docs/operations.md#apk-versions). */
+async function apkVersionOf(
+  storage: FileStorage,
+  key: string,
+  name: string,
+  given: string | undefined,
+): Promise<string | undefined> {
+  let manifest: ApkVersion;
+  try {
+    manifest = await withLocalFile(storage, key, readApkVersion);
+  } catch (error) {
+    if (!(error instanceof ApkVersionError)) throw error;
+    if (given !== undefined) return given;
+    throw badRequest(`body/version: ${error.message.replaceAll(/\S*\/[^\s:]*/g, name)}; give the version`);
+  }
+  if (given !== undefined && given !== manifest.versionName) {
+    throw badRequest(
+      `body/version: ${given} is not the version of ${name}, whose manifest says ${manifest.versionName} ` +
+        `(versionCode ${manifest.versionCode}, ${manifest.packageName}); leave version out to take the APK's own`,
+    );
+  }
+  if (manifest.versionName.length > 64) {
+    throw badRequest(`body/version: the versionName of ${name} is longer than 64 characters; give the version`);
+  }
+  return manifest.versionName;
+}
+
+/** Runs `read` on a file of the storage as a file on this machine: in place for the directory
+ * store, else on a temporary copy that is removed afterwards. */
+async function withLocalFile<T>(storage: FileStorage, key: string, read: (path: string) => Promise<T>): Promise<T> {
+  if (storage.localPath !== undefined) return read(storage.localPath(key));
+  const dir = await mkdtemp(join(tmpdir(), 'chat-site-apk-'));
+  try {
+    const body = await storage.open(key);
+    if (body === undefined) throw new ApkVersionError(`the file ${key} is missing from the storage`);
+    const path = join(dir, 'package.apk');
+    await pipeline(body, createWriteStream(path));
+    return await read(path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,36 @@
+import type { RegionDocument } from '@chat-site/contract';
+
+/**
+ * What is wrong with a region document before it is published, naming the field
+ * (`body/api_addrs/1/addr: …`), or undefined when it is fine: every address a well-formed http(s)
+ * URL, none twice in a list, and at least one API address, since an app told of none has nowhere
+ * to go (docs/behaviour.md#api-address-failover).
+ */
+export function regionDocumentProblem(document: RegionDocument): string | undefined {
+  if (document.api_addrs.length === 0) return 'body/api_addrs: at least one API address is needed';
+  for (const field of ['api_addrs', 'allocator_addrs'] as const) {
+    const seen = new Map<string, number>();
+    for (const [index, { addr }] of document[field].entries()) {
+      const where = `body/${field}/${index}/addr`;
+      const url = parseHttpUrl(addr);
+      if (url === undefined) return `${where}: "${addr}" is not an http(s) URL`;
+      if (url.username !== '' || url.password !== '')
+        return `${where}: an address must not carry a user name or password`;
+      const same = `${url.origin}${url.pathname.replace(/\/+$/, '')}${url.search}`;
+      const first = seen.get(same);
+      if (first !== undefined) return `${where}: ${addr} is the same address as ${field}/${first}`;
+      seen.set(same, index);
+    }
+  }
+  return undefined;
+}
+
+function parseHttpUrl(text: string): URL | undefined {
+  if (text.trim() !== text || /\s/.test(text)) return undefined;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
