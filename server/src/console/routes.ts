@@ -68,7 +68,9 @@ export async function consoleRoutes(
     cacheControl: false,
     setHeaders: (res) => res.setHeader('cache-control', 'public, max-age=31536000, immutable'),
   });
-  app.get('/admin/preview.html', { schema: { hide: true } }, async (_request, reply) => sendPage(reply, preview, previewPolicy, 'SAMEORIGIN'));
+  app.get('/admin/preview.html', { schema: { hide: true } }, async (_request, reply) =>
+    sendPage(reply, preview, previewPolicy, 'SAMEORIGIN'),
+  );
   // Every other address under /admin is a screen of the console, drawn in the browser.
   app.get('/admin', { schema: { hide: true } }, async (_request, reply) => sendConsole(reply));
   app.get('/admin/*', { schema: { hide: true } }, async (request, reply) => {
