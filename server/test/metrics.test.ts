@@ -104,11 +104,16 @@ describe('metrics with METRICS_TOKEN set', () => {
 
   test('downloads are counted by platform; HEAD and unknown platforms are not', async () => {
     const downloads = (text: string, os: string) => sample(text, 'chat_site_downloads_total', { os });
+    // A visitor's browser: a crawler's download is not counted (docs/behaviour.md#stable-download-links).
+    const headers = {
+      'user-agent': 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36',
+    };
     const before = await scrape();
-    assert.equal((await t.app.inject('/dl/android')).statusCode, 302);
-    assert.equal((await t.app.inject('/dl/android')).statusCode, 302);
-    assert.equal((await t.app.inject('/dl/windows')).statusCode, 302);
-    assert.equal((await t.app.inject({ method: 'HEAD', url: '/dl/mac' })).statusCode, 302);
+    assert.equal((await t.app.inject({ url: '/dl/android', headers })).statusCode, 302);
+    assert.equal((await t.app.inject({ url: '/dl/android', headers })).statusCode, 302);
+    assert.equal((await t.app.inject({ url: '/dl/windows', headers })).statusCode, 302);
+    assert.equal((await t.app.inject({ url: '/dl/windows' })).statusCode, 302, 'a bot, not counted');
+    assert.equal((await t.app.inject({ method: 'HEAD', url: '/dl/mac', headers })).statusCode, 302);
     assert.equal((await t.app.inject('/dl/beos')).statusCode, 404);
     const after = await scrape();
     assert.equal(downloads(after, 'android') - downloads(before, 'android'), 2);
