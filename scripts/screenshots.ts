@@ -128,6 +128,25 @@ const consoleScenes: Record<string, ConsoleScene> = {
     },
   },
   'console-audit': { path: '/admin/audit', as: 'admin' },
+  'console-releases': {
+    path: '/admin/releases',
+    as: 'admin',
+    prepare: (page) => page.getByRole('article').first().waitFor(),
+  },
+  'console-release-form': {
+    path: '/admin/releases',
+    as: 'admin',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: '发布新版本' }).first().click();
+      await page.getByRole('form').first().waitFor();
+    },
+  },
+  'console-settings': { path: '/admin/settings', as: 'admin' },
+  'console-numbers': {
+    path: '/admin/numbers',
+    as: 'admin',
+    prepare: (page) => page.locator('canvas').first().waitFor(),
+  },
   'console-account': { path: '/admin/account', as: 'editor' },
   'console-editor-refused': {
     path: '/admin/audit',
