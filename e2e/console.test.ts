@@ -270,6 +270,41 @@ describe('writing announcements', () => {
     assertClean(open);
   });
 
+  test('by keyboard alone: open the editor, write, format, publish', async (t) => {
+    const open = await openConsole(t, 'bob', 'desktop', 'light');
+    const { page } = open;
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    // From the top of the page to 新建公告, by Tab.
+    await page.locator('body').focus();
+    for (let step = 0; step < 20 && (await focused()) !== '新建公告'; step++) await page.keyboard.press('Tab');
+    assert.equal(await focused(), '新建公告');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('标题').waitFor();
+    await page.getByLabel('标题').focus();
+    await page.keyboard.type('键盘写的公告');
+    // Tab reaches the toolbar, then the text.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'B 加粗');
+    await body(page).focus();
+    await page.keyboard.type('第一句，');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.type('加粗的');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('- 列表一项');
+    // Out of the text and on to 发布, by Tab.
+    for (let step = 0; step < 25 && (await focused()) !== '发布'; step++) await page.keyboard.press('Tab');
+    assert.equal(await focused(), '发布');
+    await page.keyboard.press('Enter');
+    await notice(page, '已发布').waitFor();
+    const published = (await publicList()).find((bulletin) => bulletin.title === '键盘写的公告');
+    assert.match(
+      published?.content ?? '',
+      /<p>第一句，<strong>加粗的<\/strong><\/p><ul><li><p>列表一项<\/p><\/li><\/ul>/,
+    );
+    assertClean(open);
+  });
+
   test('the preview shows the text as the site will, at phone and desktop width, light and dark, publishing nothing', async (t) => {
     const open = await openConsole(t, 'alice');
     const { page } = open;
