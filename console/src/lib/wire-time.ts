@@ -1,3 +1,5 @@
+import { wallClock } from '@chat-site/contract';
+
 /** The admin API's times are "YYYY-MM-DD HH:MM:SS" on the server's wall clock (its time zone);
  * a datetime-local field holds "YYYY-MM-DDTHH:MM". The field is read as the server's wall clock
  * too, and labelled with its zone, so what an operator types is what visitors' dates show. */
@@ -7,20 +9,7 @@ export const toFieldTime = (wire: string): string => wire.slice(0, 16).replace('
 export const fromFieldTime = (field: string): string => `${field.replace('T', ' ')}:00`.slice(0, 19);
 
 /** Now on the server's wall clock, in the wire's form. */
-export function wallClockNow(timeZone: string, now = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(now);
-  const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '00';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`;
-}
+export const wallClockNow = (timeZone: string, now = Date.now()): string => wallClock(now, timeZone);
 
 /** "2026-11-25 09:30" for lists: seconds say nothing to an operator. */
 export const shortTime = (wire: string): string => wire.slice(0, 16);

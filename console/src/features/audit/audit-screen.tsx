@@ -4,6 +4,7 @@ import { useDocumentTitle } from '../../app/title';
 import { call } from '../../lib/api';
 import { Button } from '../../ui/button';
 import { inputClass } from '../../ui/field';
+import { Pager } from '../../ui/pager';
 import { Problem, Waiting } from '../../ui/status';
 
 interface AuditEntry {
@@ -121,19 +122,7 @@ export function AuditScreen() {
           ))}
         </ol>
       )}
-      {pages > 1 && (
-        <nav aria-label="分页" className="flex items-center justify-center gap-3 text-sm">
-          <Button disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            上一页
-          </Button>
-          <span aria-live="polite">
-            第 {page} / {pages} 页
-          </span>
-          <Button disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            下一页
-          </Button>
-        </nav>
-      )}
+      <Pager page={page} pages={pages} onPage={setPage} />
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { useDocumentTitle } from '../../app/title';
 import { shortTime } from '../../lib/wire-time';
 import { Button, buttonClass } from '../../ui/button';
 import { inputClass } from '../../ui/field';
+import { Pager } from '../../ui/pager';
 import { PinnedBadge, Problem, StatusBadge, Waiting } from '../../ui/status';
 import { bulletinKeys, listBulletins, pageSize, type ListFilter } from './api';
 
@@ -102,19 +103,7 @@ export function BulletinListScreen() {
           ))}
         </ul>
       )}
-      {list.data !== undefined && pages > 1 && (
-        <nav aria-label="分页" className="flex items-center justify-center gap-3 text-sm">
-          <Button disabled={page <= 1} onClick={() => update({ page: page - 1 })}>
-            上一页
-          </Button>
-          <span aria-live="polite">
-            第 {page} / {pages} 页
-          </span>
-          <Button disabled={page >= pages} onClick={() => update({ page: page + 1 })}>
-            下一页
-          </Button>
-        </nav>
-      )}
+      <Pager page={page} pages={pages} onPage={(next) => update({ page: next })} />
     </section>
   );
 }

@@ -6,7 +6,7 @@ export { ApiFailure, WrongShapeError } from './types.js';
 export type { Bulletin, CdnSettings, InstallPackageEntry, RegionAddrs } from './types.js';
 export { unwrapEnvelope } from './envelope.js';
 export { readFlag, readId } from './scalars.js';
-export { formatDate, formatMonthDay, readTimestamp } from './timestamp.js';
+export { formatDate, formatMonthDay, readTimestamp, wallClock } from './timestamp.js';
 export { readBulletinDetail, readBulletinList } from './bulletins.js';
 export { readInstallPackages } from './install-packages.js';
 export { readAppConfig } from './app-config.js';

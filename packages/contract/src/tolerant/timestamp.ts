@@ -35,7 +35,8 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-function wallClock(epochMs: number, timeZone: string): string {
+/** The "YYYY-MM-DD HH:MM:SS" wall clock of an instant in `timeZone`; '' for no real instant. */
+export function wallClock(epochMs: number, timeZone: string): string {
   if (!Number.isFinite(epochMs) || epochMs <= 0) return '';
   const date = new Date(epochMs);
   if (Number.isNaN(date.getTime())) return '';
