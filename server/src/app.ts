@@ -8,7 +8,6 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import etag from '@fastify/etag';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
@@ -22,6 +21,7 @@ import { downloadRoutes } from './downloads/routes.js';
 import { fileAdminRoutes, fileRoutes } from './files/routes.js';
 import type { RouteDeps } from './lib/deps.js';
 import { ReadCache } from './lib/read-cache.js';
+import { securityHeaders } from './lib/security-headers.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
 import { pageRoutes } from './page/routes.js';
 import { reachRoutes } from './reach/routes.js';
@@ -98,32 +98,29 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
   app.decorate('readCache', deps.cache);
 
   registerErrorHandling(app);
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        ip: request.ip,
-      },
-      'request',
-    );
-  });
+  // One line per request, built only when it is written: at LOG_LEVEL=warn it costs nothing.
+  if (['info', 'debug', 'trace'].includes(config.logLevel)) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        {
+          method: request.method,
+          url: request.url,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+          ip: request.ip,
+        },
+        'request',
+      );
+      done();
+    });
+  }
 
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    // Public files and API answers are read by pages on other hosts (the site, its CDN).
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    crossOriginEmbedderPolicy: false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    frameguard: { action: 'deny' },
-    // Only when the operator says visitors arrive over HTTPS: HSTS on plain HTTP would lock
-    // visitors out of a site that has no certificate.
-    hsts: config.behindTls ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-  });
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()');
+  // Helmet's headers and the permissions policy, the same for every answer: set from one object
+  // made at start (lib/security-headers.ts). Routes that need another CSP set theirs later.
+  const security = securityHeaders({ behindTls: config.behindTls });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(security);
+    done();
   });
   await app.register(etag, { weak: true });
   await app.register(compress, {
@@ -135,22 +132,24 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
 
   await app.register(
     async (api) => {
-      await api.register(cors, {
-        hook: 'onRequest',
-        // Decided by the route the router matched, never by the raw URL: `/v1/%61dmin/…` reaches
-        // the admin routes too. The admin API's preflights match its own OPTIONS route below.
-        delegator: (request, callback) =>
-          callback(
-            null,
-            request.routeOptions.url?.startsWith(adminPrefix) === true
-              ? { origin: false }
-              : // A half-formed preflight is answered like any other, not with a plain-text 400.
-                { origin: '*', maxAge: 86_400, strictPreflight: false },
-          ),
+      // Public routes grant any origin; the admin routes none. Decided by the route the router
+      // matched, never by the raw URL: `/v1/%61dmin/…` reaches the admin routes too. Fixed per
+      // route when it is added, so no request pays for working it out. The admin API's
+      // preflights match its own OPTIONS route below.
+      api.addHook('onRoute', (route) => {
+        // @fastify/cors reads `config.cors` of the matched route; false leaves the answer alone.
+        if (route.url.startsWith(adminPrefix)) route.config = { ...route.config, cors: false } as typeof route.config;
       });
-      api.addHook('onSend', async (request, reply, payload) => {
+      // Every /v1 answer varies by Origin, as the CORS plugin's per-request options made it.
+      api.addHook('onRequest', (_request, reply, done) => {
+        reply.header('vary', 'Origin');
+        done();
+      });
+      // A half-formed preflight is answered like any other, not with a plain-text 400.
+      await api.register(cors, { hook: 'onRequest', origin: '*', maxAge: 86_400, strictPreflight: false });
+      api.addHook('onSend', (request, reply, payload, done) => {
         if (request.method === 'GET' && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
-        return payload;
+        done(null, payload);
       });
       for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes]) await api.register(routes, deps);
       if (extraApiRoutes !== undefined) await api.register(extraApiRoutes);
@@ -175,14 +174,14 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
   if (existsSync(config.webRoot)) {
     // The service worker (web/build/service-worker.ts) is checked on every visit, so a new build
     // takes over at once; its own CSP must let it fetch the site's files to precache them.
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (request.method === 'GET' && request.url.split('?')[0] === '/sw.js' && reply.statusCode === 200) {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (isServiceWorker(request.url) && request.method === 'GET' && reply.statusCode === 200) {
         reply
           .header('cache-control', 'no-cache')
           .header('content-type', 'text/javascript; charset=utf-8')
           .header('content-security-policy', "default-src 'none'; connect-src 'self'; frame-ancestors 'none'");
       }
-      return payload;
+      done(null, payload);
     });
     await app.register(fastifyStatic, {
       root: config.webRoot,
@@ -199,6 +198,11 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
     });
   }
   return app;
+}
+
+/** `/sw.js`, with or without a query. */
+function isServiceWorker(url: string): boolean {
+  return url === '/sw.js' || url.startsWith('/sw.js?');
 }
 
 function registerErrorHandling(app: FastifyInstance): void {
