@@ -24,6 +24,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     STORAGE_URL: `file:${join(dir, 'files')}`,
     SITE_CONFIG: join(repoRoot, 'site.config.json'),
     ADMIN_TOKEN: adminToken,
+    // One process: the browser tests look at the site, and server/test/cluster.test.ts at workers.
+    WORKERS: '1',
     ...env,
   }).catch((error: unknown) => {
     rmSync(dir, { recursive: true, force: true });

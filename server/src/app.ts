@@ -20,6 +20,7 @@ import type { Db } from './db/connect.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { fileAdminRoutes, fileRoutes } from './files/routes.js';
 import type { RouteDeps } from './lib/deps.js';
+import type { Peers } from './cluster/peers.js';
 import { ReadCache } from './lib/read-cache.js';
 import { securityHeaders } from './lib/security-headers.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
@@ -45,9 +46,11 @@ export interface BuildOptions {
   db: Db;
   /** More public routes under /v1/, with its CORS and caching rules (the API benchmark's ceiling). */
   extraApiRoutes?: (api: FastifyInstance) => Promise<void>;
+  /** The other workers of this server, when it runs several (cluster/peers.ts). */
+  peers?: Peers;
 }
 
-export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, extraApiRoutes, peers }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
@@ -79,7 +82,10 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
       }
       socket.destroy();
     },
-    return503OnClosing: true,
+    // Alone, a stopping server answers 503: nobody else will. One worker of several serves on
+    // while it stops, each answer closing its connection, so the client's next request reaches
+    // another worker (server.ts drains it).
+    return503OnClosing: peers === undefined,
     // Malformed URLs and over-long path parameters get the same {status, msg} as every error.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode ?? 400;
@@ -89,6 +95,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   const changes = watchContentChanges(db, app.log);
+  peers?.onChange(() => changes.changed());
   const stopSchedule = watchSchedule(db.kysely, changes, app.log);
   app.addHook('onClose', async () => {
     stopSchedule();
@@ -153,7 +160,7 @@ export async function buildApp({ config, db, extraApiRoutes }: BuildOptions): Pr
       });
       for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes]) await api.register(routes, deps);
       if (extraApiRoutes !== undefined) await api.register(extraApiRoutes);
-      await api.register(adminApi(changes), { ...deps, prefix: '/admin' });
+      await api.register(adminApi(changes, peers), { ...deps, prefix: '/admin' });
     },
     { prefix: '/v1' },
   );
@@ -223,7 +230,7 @@ function registerErrorHandling(app: FastifyInstance): void {
 
 /** The operator's API: for scripts with the bearer token, and for operators signed in to the
  * console (accounts/door.ts); only with text the databases can store exactly. */
-function adminApi(changes: ContentChanges) {
+function adminApi(changes: ContentChanges, peers: Peers | undefined) {
   return async (admin: FastifyInstance, { db, config, cache }: RouteDeps) => {
     await admin.register(cookie);
     admin.addHook(
@@ -250,9 +257,13 @@ function adminApi(changes: ContentChanges) {
     // Browsers' preflights for the admin API land here rather than on the public API's wildcard
     // route, so no cross-origin page is ever told it may call it.
     admin.options('/*', { config: { access: 'public' } }, async (_request, reply) => reply.status(204).send());
-    // A write is committed by the time its answer is on its way: cached reads made before it go.
+    // A write is committed by the time its answer is on its way: cached reads made before it go,
+    // in this worker and (before the answer leaves) in every other worker of this server.
     admin.addHook('onSend', async (request, reply, payload) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) changes.changed();
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+        changes.changed();
+        await peers?.announce();
+      }
       return payload;
     });
     const routes = [sessionRoutes, bulletinAdminRoutes, packageAdminRoutes, settingAdminRoutes, fileAdminRoutes];
