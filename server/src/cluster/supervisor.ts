@@ -6,6 +6,7 @@
  * See docs/operations.md#workers.
  */
 import cluster, { type Worker } from 'node:cluster';
+import { fileURLToPath } from 'node:url';
 import { isPeerMessage, type PeerMessage } from './peers.js';
 
 interface Logger {
@@ -27,7 +28,12 @@ const healthyAfterMs = 30_000;
 const firstRestartMs = 250;
 const longestRestartMs = 30_000;
 
+/** What the workers run: the server's entry itself, not whatever started this process (`npm start`
+ * runs scripts/start.mjs, which would check the build again in every worker). */
+const workerEntry = fileURLToPath(new URL('../server.js', import.meta.url));
+
 export function supervise({ workers, shutdownTimeoutMs, log }: SupervisorOptions): void {
+  cluster.setupPrimary({ exec: workerEntry });
   /** The worker in service in each slot (0 … workers-1). */
   const inService = new Map<number, Worker>();
   const listening = new Set<Worker>();
