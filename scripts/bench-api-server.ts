@@ -1,57 +1,22 @@
 /**
- * For `npm run bench:api`: the built server exactly as server/dist/server.js runs it, plus one
- * route that is the ceiling of the stack: GET /v1/bench/ceiling?path=<a public API path> answers the
- * bytes and headers that path answered the first time it was asked, from memory, through the
- * same Fastify instance, plugins and hooks (security headers, ETag, compression, logging), with
- * no database, serialization or compression left to do.
+ * For `npm run bench:api`: Node's bare `http` module in one process, answering GET /<name> with
+ * the bytes of the file <name> in the directory BENCH_FILES names, from memory, with only
+ * Content-Type and Content-Length. What one Node process can do at most with those bytes: the
+ * reference for the server with one worker. Listens on 127.0.0.1:PORT.
  */
-import type { FastifyReply } from 'fastify';
-import { buildApp } from '../server/dist/app.js';
-import { loadConfig } from '../server/dist/config.js';
-import { connect } from '../server/dist/db/connect.js';
-import { migrate } from '../server/dist/db/migrations.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
 
-interface Fixed {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
+const dir = process.env.BENCH_FILES ?? '';
+const bodies = new Map(readdirSync(dir).map((name) => [`/${name}`, readFileSync(join(dir, name))]));
 
-const config = loadConfig();
-const db = connect(config.database);
-await migrate(db);
-const fixed = new Map<string, Fixed>();
-const kept = ['content-type', 'content-encoding', 'etag', 'vary'];
-
-// Inside the /v1/ scope, so that its CORS and cache-control hooks run for the ceiling too.
-const app = await buildApp({
-  config,
-  db,
-  extraApiRoutes: async (api) => {
-    api.get<{ Querystring: { path: string } }>('/bench/ceiling', async (request, reply: FastifyReply) => {
-      const { path } = request.query;
-      const encoding = request.headers['accept-encoding'] ?? '';
-      const key = `${encoding}\u0000${path}`;
-      let answer = fixed.get(key);
-      if (answer === undefined) {
-        const probe = await app.inject({ url: path, headers: { 'accept-encoding': encoding } });
-        const headers = Object.fromEntries(
-          kept.flatMap((name) => (probe.headers[name] === undefined ? [] : [[name, String(probe.headers[name])]])),
-        );
-        answer = { status: probe.statusCode, headers, body: probe.rawPayload };
-        fixed.set(key, answer);
-      }
-      return reply.status(answer.status).headers(answer.headers).send(answer.body);
-    });
-  },
-});
-
-const stop = async () => {
-  await app.close();
-  await db.close();
-  process.exit(0);
-};
-process.once('SIGTERM', () => void stop());
-process.once('SIGINT', () => void stop());
-const address = await app.listen({ port: config.port, host: config.host });
-app.log.info({ address }, 'bench server with /bench/ceiling');
+createServer((request, response) => {
+  const body = bodies.get(request.url ?? '');
+  if (body === undefined) {
+    response.writeHead(404).end();
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+  response.end(body);
+}).listen(Number(process.env.PORT), '127.0.0.1');

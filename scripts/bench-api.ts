@@ -1,145 +1,251 @@
 /**
- * `npm run bench:api`: how close the public reads come to the ceiling of the stack. One server
- * process (scripts/bench-api-server.ts: the built server plus /v1/bench/ceiling) on a fresh SQLite
- * file with 50 published announcements. For bulletin/page (page_size 50) and bulletin/detail,
- * autocannon measures the endpoint and, beside it, the ceiling: the same server answering the
- * same bytes and headers from a fixed in-memory buffer. Endpoint and ceiling alternate over
- * BENCH_ROUNDS rounds (order swapped each round) so that drift on a shared machine hits both.
+ * `npm run bench:api`: the public reads of the built server against two references, all measured
+ * in one run with the same bytes and the same load generator (wrk, BENCH_THREADS threads,
+ * BENCH_CONNECTIONS connections, BENCH_SECONDS seconds; default -t2 -c64 -d8s):
+ * - Debian's nginx serving the bytes as static files, one nginx worker per core;
+ * - Node's bare `http` module serving them from a buffer in one process
+ *   (scripts/bench-api-server.ts);
+ * - the server with WORKERS=1 (one process) and with WORKERS=<cores>, on one SQLite file with 50
+ *   published announcements.
+ * Targets: /v1/bulletin/detail (one announcement) and /v1/bulletin/page (the first 15), without
+ * Accept-Encoding, as wrk asks: the bytes are those the server answers, written to files for
+ * nginx and Node, and checked (SHA-256) on every subject before it is measured.
  *
- * Reported: requests/s of each, the endpoint's share of its ceiling, p50/p99 latency, errors.
- * Results also go to .tmp/bench-api.json, or to the file BENCH_RESULTS names. Exits 1 when a
- * read endpoint is under 80 % of its ceiling, or anything answered an error.
- *
- * Environment: BENCH_SECONDS per measurement (default 10), BENCH_ROUNDS (default 3),
- * BENCH_CONNECTIONS (default 100), BENCH_WARMUP_SECONDS (default 3).
+ * Each round measures every subject on every target, the order of the subjects turned each round
+ * so that drift on a shared machine hits all of them; reported is the median over BENCH_ROUNDS
+ * (default 2) rounds, with the load average at the start of each run. Ratios: one worker / bare
+ * Node, and every core / nginx. Goals: both at least 0.5, and p99 under 20 ms with every core.
+ * Results also go to .tmp/bench-api.json, or to the file BENCH_RESULTS names. Exits 1 when a goal
+ * is missed or a run saw errors. nginx and wrk are installed by scripts/ensure-nginx.sh when
+ * missing. BENCH_SERVER names another build's server.js to measure (an older commit's, say).
+ * See docs/performance.md#npm-run-benchapi.
  */
-import { cpus, loadavg } from 'node:os';
-import autocannon from 'autocannon';
-import { intFromEnv, publishAnnouncements, startBenchServer, writeResults } from './bench-support.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  intFromEnv,
+  machineFacts,
+  publishAnnouncements,
+  round,
+  startBenchServer,
+  startNginx,
+  writeResults,
+  wrk,
+  type WrkRun,
+} from './bench-support.js';
+import { freePort } from './support/free-port.js';
+import { repoRoot } from './support/repo-root.js';
 
-const seconds = intFromEnv('BENCH_SECONDS', 10, 2, 600);
-const rounds = intFromEnv('BENCH_ROUNDS', 3, 1, 20);
-const connections = intFromEnv('BENCH_CONNECTIONS', 100, 1, 1000);
-const warmupSeconds = intFromEnv('BENCH_WARMUP_SECONDS', 3, 0, 60);
-const goal = 0.8;
-const headers = { 'accept-encoding': 'br, gzip' };
+const load = {
+  threads: intFromEnv('BENCH_THREADS', 2, 1, 64),
+  connections: intFromEnv('BENCH_CONNECTIONS', 64, 1, 10_000),
+  seconds: intFromEnv('BENCH_SECONDS', 8, 1, 600),
+};
+const rounds = intFromEnv('BENCH_ROUNDS', 2, 1, 20);
+const warmupSeconds = intFromEnv('BENCH_WARMUP_SECONDS', 2, 0, 60);
+const cores = availableParallelism();
+const goals = { oneWorkerOfNode: 0.5, allCoresOfNginx: 0.5, allCoresP99Ms: 20 };
+/** Another build of the server to measure, e.g. an older commit's, for a before and after. */
+const serverScript = process.env.BENCH_SERVER || 'server/dist/server.js';
 
-interface Run {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  bytesPerResponse: number;
-}
+const ensured = spawnSync('bash', [join(repoRoot, 'scripts/ensure-nginx.sh')], { stdio: 'inherit' });
+if (ensured.status !== 0) process.exit(1);
 
-async function measure(url: string, duration: number): Promise<Run> {
-  const result = await autocannon({ url, connections, duration, headers, timeout: 10 });
-  return {
-    requestsPerSecond: result.requests.mean,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    non2xx: result.non2xx,
-    bytesPerResponse: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
-  };
-}
-
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-
-function summarize(runs: Run[]) {
-  return {
-    requestsPerSecond: round(mean(runs.map((r) => r.requestsPerSecond))),
-    p50Ms: round(mean(runs.map((r) => r.p50)), 2),
-    p99Ms: round(mean(runs.map((r) => r.p99)), 2),
-    worstP99Ms: Math.max(...runs.map((r) => r.p99)),
-    errors: runs.reduce((n, r) => n + r.errors + r.timeouts + r.non2xx, 0),
-    bytesPerResponse: runs[0]?.bytesPerResponse ?? 0,
-    rounds: runs.map((r) => round(r.requestsPerSecond)),
-  };
-}
-
+const machine = machineFacts();
 console.log(
-  `bench:api: ${rounds} round(s) of ${seconds} s per measurement at ${connections} connections, ` +
-    `Node ${process.version}, ${cpus().length} core(s), load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
+  `bench:api: wrk -t${load.threads} -c${load.connections} -d${load.seconds}s, ${rounds} round(s); Node ` +
+    `${machine.node}, ${machine.cpus} core(s) (${machine.cpuModel}) shared by wrk and the subjects; ` +
+    `load average now ${machine.loadAverageAtStart.join(' ')}`,
 );
-console.log('note: autocannon and the server share this machine; the ratio to the ceiling is the figure that matters');
 
-const server = await startBenchServer(['--import', 'tsx'], 'scripts/bench-api-server.ts');
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** The bytes `url` answers without Accept-Encoding, as wrk asks. */
+async function bytesOf(url: string): Promise<Buffer> {
+  const response = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'chat-site-bench-api-'));
+// nginx's workers run as nobody when started by root: they must be able to reach the files.
+chmodSync(dir, 0o755);
+mkdirSync(join(dir, 'www'));
+process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+const one = await startBenchServer([], serverScript, { WORKERS: '1' });
+const stops: (() => Promise<unknown>)[] = [() => one.stop()];
 let exitCode = 1;
 try {
-  const { ids } = await publishAnnouncements(server.url, server.adminToken, 50);
-  const detailId = ids[Math.floor(ids.length / 2)];
-  const targets: [string, string][] = [
-    ['bulletin/page', '/v1/bulletin/page?page_index=1&page_size=50'],
-    ['bulletin/detail', `/v1/bulletin/detail?id=${detailId}`],
-  ];
-  const results = [];
-  for (const [name, path] of targets) {
-    const endpoint = `${server.url}${path}`;
-    const ceiling = `${server.url}/v1/bench/ceiling?path=${encodeURIComponent(path)}`;
-    if (warmupSeconds > 0) {
-      await measure(endpoint, warmupSeconds);
-      await measure(ceiling, warmupSeconds);
-    }
-    const endpointRuns: Run[] = [];
-    const ceilingRuns: Run[] = [];
-    for (let r = 0; r < rounds; r++) {
-      process.stdout.write(`  ${name}: round ${r + 1}/${rounds}… `);
-      const order: [string, Run[]][] = [
-        [endpoint, endpointRuns],
-        [ceiling, ceilingRuns],
-      ];
-      if (r % 2 === 1) order.reverse();
-      for (const [url, runs] of order) runs.push(await measure(url, seconds));
-      console.log(
-        `endpoint ${endpointRuns.at(-1)?.requestsPerSecond.toFixed(0)} req/s, ceiling ${ceilingRuns.at(-1)?.requestsPerSecond.toFixed(0)} req/s`,
-      );
-    }
-    const measured = summarize(endpointRuns);
-    const top = summarize(ceilingRuns);
-    const share = measured.requestsPerSecond / top.requestsPerSecond;
-    results.push({
-      name,
-      path,
-      endpoint: measured,
-      ceiling: top,
-      shareOfCeilingPct: round(share * 100),
-      ok: share >= goal && measured.errors === 0 && top.errors === 0,
-    });
+  const { ids } = await publishAnnouncements(one.url, one.adminToken, 50);
+  const targets = [
+    { name: 'bulletin/detail', path: `/v1/bulletin/detail?id=${ids[Math.floor(ids.length / 2)]}`, file: 'detail' },
+    { name: 'bulletin/page', path: '/v1/bulletin/page?page_index=1&page_size=15', file: 'page' },
+  ].map((target) => ({ ...target, bytes: Buffer.alloc(0) as Buffer }));
+  for (const target of targets) {
+    target.bytes = await bytesOf(`${one.url}${target.path}`);
+    writeFileSync(join(dir, 'www', target.file), target.bytes);
   }
 
+  const all = await startBenchServer([], serverScript, {
+    WORKERS: String(cores),
+    DATABASE_URL: `sqlite:${one.databasePath}`,
+  });
+  stops.push(() => all.stop());
+  const nginx = await startNginx(dir, {
+    workers: cores,
+    http: [
+      '  access_log off;',
+      '  sendfile on;',
+      '  tcp_nopush on;',
+      '  keepalive_requests 1000000;',
+      '  default_type "application/json; charset=utf-8";',
+    ],
+  });
+  stops.push(() => nginx.stop());
+  const node = await startBareNode(join(dir, 'www'));
+  stops.push(() => node.stop());
+
+  const subjects = [
+    { name: 'nginx', url: nginx.url, pathOf: (t: (typeof targets)[number]) => `/${t.file}` },
+    { name: 'bare Node', url: node.url, pathOf: (t: (typeof targets)[number]) => `/${t.file}` },
+    { name: 'server, 1 worker', url: one.url, pathOf: (t: (typeof targets)[number]) => t.path },
+    { name: `server, ${cores} workers`, url: all.url, pathOf: (t: (typeof targets)[number]) => t.path },
+  ];
+  for (const target of targets) {
+    for (const subject of subjects) {
+      const bytes = await bytesOf(`${subject.url}${subject.pathOf(target)}`);
+      if (sha256(bytes) !== sha256(target.bytes))
+        throw new Error(`${subject.name} answers other bytes for ${target.name}`);
+    }
+    console.log(`${target.name}: ${target.bytes.length} bytes, the same from every subject`);
+  }
+
+  const runs = new Map<string, WrkRun[]>();
+  const key = (target: string, subject: string) => `${target}\u0000${subject}`;
+  if (warmupSeconds > 0) {
+    for (const target of targets)
+      for (const subject of subjects)
+        wrk(`${subject.url}${subject.pathOf(target)}`, { ...load, seconds: warmupSeconds });
+  }
+  for (let r = 0; r < rounds; r++) {
+    const order = [...subjects.slice(r % subjects.length), ...subjects.slice(0, r % subjects.length)];
+    for (const target of targets) {
+      for (const subject of order) {
+        const run = wrk(`${subject.url}${subject.pathOf(target)}`, load);
+        console.log(
+          `  round ${r + 1} ${target.name} ${subject.name}: ${run.requestsPerSecond} req/s, p99 ${run.p99Ms} ms` +
+            `${run.errors > 0 ? `, ${run.errors} errors` : ''} (load ${run.loadAverage.join(' ')})`,
+        );
+        const list = runs.get(key(target.name, subject.name)) ?? [];
+        list.push(run);
+        runs.set(key(target.name, subject.name), list);
+      }
+    }
+  }
+
+  const median = (values: number[]) => {
+    const sorted = values.toSorted((a, b) => a - b);
+    const middle = sorted.length >> 1;
+    return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  };
+  const summary = (target: string, subject: string) => {
+    const list = runs.get(key(target, subject)) ?? [];
+    return {
+      requestsPerSecond: round(median(list.map((run) => run.requestsPerSecond)), 0),
+      p50Ms: round(median(list.map((run) => run.p50Ms)), 2),
+      p99Ms: round(median(list.map((run) => run.p99Ms)), 2),
+      worstP99Ms: Math.max(...list.map((run) => run.p99Ms)),
+      errors: list.reduce((sum, run) => sum + run.errors, 0),
+      runs: list,
+    };
+  };
+
+  const results = targets.map((target) => {
+    const figures = Object.fromEntries(subjects.map((subject) => [subject.name, summary(target.name, subject.name)]));
+    const [nginxF, nodeF, oneF, allF] = subjects.map((subject) => summary(target.name, subject.name));
+    if (nginxF === undefined || nodeF === undefined || oneF === undefined || allF === undefined)
+      throw new Error('a subject was not measured');
+    const oneWorkerOfNode = round(oneF.requestsPerSecond / nodeF.requestsPerSecond, 2);
+    const allCoresOfNginx = round(allF.requestsPerSecond / nginxF.requestsPerSecond, 2);
+    const ok =
+      oneWorkerOfNode >= goals.oneWorkerOfNode &&
+      allCoresOfNginx >= goals.allCoresOfNginx &&
+      allF.p99Ms < goals.allCoresP99Ms &&
+      Object.values(figures).every((f) => f.errors === 0);
+    return {
+      name: target.name,
+      path: target.path,
+      bytes: target.bytes.length,
+      figures,
+      oneWorkerOfNode,
+      allCoresOfNginx,
+      ok,
+    };
+  });
+
   console.log('');
-  console.log('| endpoint | req/s | ceiling req/s | share | p50 ms | p99 ms | ceiling p99 ms | bytes | errors |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const r of results) {
+  console.log('| target | subject | req/s | p50 ms | p99 ms | errors |');
+  console.log('|---|---|---|---|---|---|');
+  for (const result of results) {
+    for (const [subject, f] of Object.entries(result.figures)) {
+      console.log(`| ${result.name} | ${subject} | ${f.requestsPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} |`);
+    }
+  }
+  console.log('');
+  for (const result of results) {
     console.log(
-      `| ${r.name} | ${r.endpoint.requestsPerSecond.toFixed(0)} | ${r.ceiling.requestsPerSecond.toFixed(0)} | ` +
-        `${r.shareOfCeilingPct.toFixed(1)} % | ${r.endpoint.p50Ms} | ${r.endpoint.p99Ms} | ${r.ceiling.p99Ms} | ` +
-        `${r.endpoint.bytesPerResponse} | ${r.endpoint.errors} |`,
+      `${result.name} (${result.bytes} bytes): 1 worker / bare Node ${result.oneWorkerOfNode} (goal ≥ ${goals.oneWorkerOfNode}), ` +
+        `${cores} workers / nginx ${result.allCoresOfNginx} (goal ≥ ${goals.allCoresOfNginx}, p99 < ${goals.allCoresP99Ms} ms)`,
     );
   }
   const out = writeResults('bench-api', {
     when: new Date().toISOString(),
-    settings: { seconds, rounds, connections, warmupSeconds, headers, goalPct: goal * 100 },
-    machine: { node: process.version, cpus: cpus().length, loadAverageAtEnd: loadavg() },
+    command: `wrk -t${load.threads} -c${load.connections} -d${load.seconds}s --latency`,
+    settings: { ...load, rounds, warmupSeconds, cores, goals },
+    machine: { ...machine, loadAverageAtEnd: loadavg().map((l) => round(l, 2)) },
     results,
   });
   console.log(`\nresults: ${out}`);
-  const failed = results.filter((r) => !r.ok);
-  if (failed.length === 0) {
-    console.log(`PASS: every read endpoint at ${goal * 100} % or more of its ceiling, no errors`);
+  if (results.every((result) => result.ok)) {
+    console.log('PASS: every goal met, no errors');
     exitCode = 0;
   } else {
-    for (const r of failed)
-      console.log(`FAIL ${r.name}: ${r.shareOfCeilingPct} % of the ceiling, ${r.endpoint.errors} errors`);
+    for (const result of results.filter((r) => !r.ok)) console.log(`FAIL ${result.name}: a goal missed, or errors`);
   }
 } finally {
-  await server.stop();
+  for (const stop of stops.reverse()) await stop();
 }
 process.exit(exitCode);
+
+/** scripts/bench-api-server.ts on a free port, serving the files in `dir`. */
+async function startBareNode(filesDir: string): Promise<{ url: string; stop(): Promise<unknown> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/bench-api-server.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), BENCH_FILES: filesDir },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((done) => child.once('exit', done));
+  process.once('exit', () => child.kill('SIGKILL'));
+  const url = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries++) {
+    try {
+      await fetch(`${url}/`);
+      break;
+    } catch {
+      if (tries > 100 || child.exitCode !== null) throw new Error('the bare Node server did not start');
+      await new Promise((wait) => setTimeout(wait, 100));
+    }
+  }
+  return {
+    url,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

@@ -23,15 +23,21 @@
  * refused the upload (nginx is still measured then), 2 on a bad setting.
  * See docs/operations.md#benchmarking-file-downloads.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, createReadStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { intFromEnv, machineFacts, round, RssSampler, startBenchServer, writeResults } from './bench-support.js';
-import { freePort } from './support/free-port.js';
+import {
+  intFromEnv,
+  machineFacts,
+  round,
+  RssSampler,
+  startBenchServer,
+  startNginx,
+  writeResults,
+} from './bench-support.js';
 import { repoRoot } from './support/repo-root.js';
 
 const fileMB = intFromEnv('BENCH_FILE_MB', 100, 1, 2048);
@@ -258,76 +264,6 @@ function timedRun(side: Side): void {
   side.runsMBps.push(round(fileBytes / 1024 / 1024 / run.seconds));
 }
 
-interface Nginx {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** Debian's nginx, serving `dir`/www on a free port, as a child of this script. */
-async function startNginx(dir: string): Promise<Nginx> {
-  const port = await freePort();
-  const conf = join(dir, 'nginx.conf');
-  writeFileSync(
-    conf,
-    [
-      // One worker: see the header of this file.
-      'worker_processes 1;',
-      'daemon off;',
-      `pid ${dir}/nginx.pid;`,
-      `error_log ${dir}/error.log warn;`,
-      'events { worker_connections 1024; }',
-      'http {',
-      `  access_log ${dir}/access.log;`,
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${dir}/${kind};`),
-      '  sendfile on;',
-      '  tcp_nopush on;',
-      `  types { ${packageType} apk; }`,
-      '  default_type application/octet-stream;',
-      `  server { listen 127.0.0.1:${port}; root ${dir}/www; }`,
-      '}',
-      '',
-    ].join('\n'),
-  );
-  const child: ChildProcess = spawn('/usr/sbin/nginx', ['-p', dir, '-e', `${dir}/error.log`, '-c', conf], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const errors: string[] = [];
-  if (child.stderr !== null) createInterface({ input: child.stderr }).on('line', (line) => errors.push(line));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  process.once('exit', kill);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      kill();
-      throw new Error(`nginx did not start: ${errors.join('\n')}`);
-    }
-    try {
-      await fetch(`${url}/`);
-      break;
-    } catch {
-      await new Promise((done) => setTimeout(done, 100));
-    }
-  }
-  if (child.pid === undefined) throw new Error('nginx has no pid');
-  return {
-    url,
-    pid: child.pid,
-    stop: async () => {
-      // SIGQUIT: nginx's graceful stop.
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGQUIT');
-      const timer = setTimeout(kill, 5_000);
-      await exited;
-      clearTimeout(timer);
-      process.removeListener('exit', kill);
-    },
-  };
-}
-
 function printTable(rows: [string, string][]): void {
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
@@ -357,7 +293,16 @@ const sha256 = writeRandomFile(packagePath, fileBytes);
 console.log(sha256);
 
 const server = await startBenchServer([], 'server/dist/server.js', { STORAGE_URL: `file:${join(dir, 'files')}` });
-const nginx = await startNginx(dir);
+// One worker: see the header of this file.
+const nginx = await startNginx(dir, {
+  workers: 1,
+  http: [
+    '  sendfile on;',
+    '  tcp_nopush on;',
+    `  types { ${packageType} apk; }`,
+    '  default_type application/octet-stream;',
+  ],
+});
 let exitCode = 1;
 try {
   console.log(`server pid ${server.pid} on ${server.url}; nginx pid ${nginx.pid} on ${nginx.url}`);

@@ -5,8 +5,11 @@
  * `accept-encoding: br, gzip`, while the server's RSS is sampled every second.
  *
  * Reported per target: requests/s, latency p50/p99/max, totals, errors, timeouts, non-2xx, RSS
- * at start and end, and whether memory stayed flat (mean RSS of the first 10 s against the last
- * 10 s; growth over 10 % is NOT FLAT). Results also go to .tmp/bench-load.json, or to the file
+ * at start and end, and whether memory stayed flat: the lowest RSS of the last third of the run
+ * against the lowest of the first third, growth over 10 % being NOT FLAT. The lowest, not the
+ * mean or one sample: a busy target's heap rises and falls by tens of MB between collections (the
+ * page's sawtooth), and what a leak moves is the floor the collections come back to. Results also
+ * go to .tmp/bench-load.json, or to the file
  * BENCH_RESULTS names. Exits 1 when any target had an error, a timeout or a non-2xx answer, or
  * memory was not flat.
  *
@@ -14,7 +17,6 @@
  * a run does not break it. Only 127.0.0.1 is contacted. Environment: BENCH_SECONDS (3–600),
  * BENCH_WARMUP_SECONDS (default 5: unmeasured load before each target), BENCH_CONNECTIONS
  * (default 100), BENCH_TARGETS (e.g. `page,asset`: only targets whose names contain one of these).
- * With BENCH_SECONDS under 30 the memory windows shrink to a third of the run each.
  */
 import { get } from 'node:http';
 import { loadavg } from 'node:os';
@@ -33,8 +35,8 @@ import {
 const seconds = intFromEnv('BENCH_SECONDS', 60, 3, 600);
 const warmupSeconds = intFromEnv('BENCH_WARMUP_SECONDS', 5, 0, 60);
 const connections = intFromEnv('BENCH_CONNECTIONS', 100, 1, 1000);
-/** The memory windows: the first and last 10 s, or a third of the run when it is shorter than 30 s. */
-const windowSeconds = Math.min(10, Math.floor(seconds / 3));
+/** The memory windows: the first and the last third of the run. */
+const windowSeconds = seconds / 3;
 const flatLimit = 0.1;
 const headers = { 'accept-encoding': 'br, gzip' };
 /** BENCH_TARGETS=page,asset runs only the targets whose names contain one of these. */
@@ -58,6 +60,7 @@ interface TargetResult {
     startMB: number;
     endMB: number;
     peakMB: number;
+    /** The lowest RSS sampled in the first third of the run, and in the last third. */
     firstWindowMB: number;
     lastWindowMB: number;
     deltaMB: number;
@@ -70,7 +73,8 @@ interface TargetResult {
 }
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
-const mean = (values: number[]) => (values.length === 0 ? NaN : values.reduce((a, b) => a + b, 0) / values.length);
+/** The floor a window's collections came back to. */
+const lowest = (values: number[]) => (values.length === 0 ? NaN : Math.min(...values));
 
 /** One request as autocannon sends it, through node:http so the body is counted as it travels. */
 function probe(url: string): Promise<TargetResult['probe']> {
@@ -105,8 +109,8 @@ async function runTarget(base: string, pid: number, name: string, path: string):
 
   const first = samples.filter((s) => s.t < windowSeconds).map((s) => s.rss);
   const last = samples.filter((s) => s.t > seconds - windowSeconds).map((s) => s.rss);
-  const firstWindow = mean(first);
-  const lastWindow = mean(last);
+  const firstWindow = lowest(first);
+  const lastWindow = lowest(last);
   const delta = lastWindow - firstWindow;
   const flat = Number.isFinite(delta) && delta / firstWindow <= flatLimit;
   const statusCodes = Object.fromEntries(
@@ -171,8 +175,8 @@ function printTable(results: TargetResult[]): void {
     ['bytes', (r) => String(r.probe.bytes)],
     ['RSS start MB', (r) => r.rss.startMB.toFixed(1)],
     ['RSS end MB', (r) => r.rss.endMB.toFixed(1)],
-    [`first ${windowSeconds}s MB`, (r) => r.rss.firstWindowMB.toFixed(1)],
-    [`last ${windowSeconds}s MB`, (r) => r.rss.lastWindowMB.toFixed(1)],
+    ['lowest, first third MB', (r) => r.rss.firstWindowMB.toFixed(1)],
+    ['lowest, last third MB', (r) => r.rss.lastWindowMB.toFixed(1)],
     ['Δ MB', (r) => (r.rss.deltaMB >= 0 ? '+' : '') + r.rss.deltaMB.toFixed(1)],
     ['Δ %', (r) => (r.rss.deltaPct >= 0 ? '+' : '') + r.rss.deltaPct.toFixed(1)],
     ['memory', (r) => (r.rss.flat ? 'flat' : 'NOT FLAT')],
@@ -188,7 +192,7 @@ function printTable(results: TargetResult[]): void {
 const machine = machineFacts();
 console.log(
   `bench:load: ${connections} connections, ${seconds} s per target (+${warmupSeconds} s unmeasured warm-up), ` +
-    `memory windows of ${windowSeconds} s, Node ${machine.node}`,
+    `memory judged by the lowest RSS of the first and last ${round(windowSeconds)} s, Node ${machine.node}`,
 );
 console.log(
   `note: ${machine.cpus} CPU core(s) (${machine.cpuModel}); autocannon and the server share them, so the ` +

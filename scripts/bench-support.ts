@@ -1,12 +1,16 @@
 /**
  * For scripts/bench-load.ts, scripts/bench-api.ts and scripts/bench-files.ts: the real built
  * server on a fresh SQLite file and a free 127.0.0.1 port, realistic content published through
- * the admin API, the server's RSS read from /proc, and where the results go.
+ * the admin API, the server's RSS read from /proc, nginx and wrk as references, and where the
+ * results go.
  */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { freePort } from './support/free-port.js';
 import { repoRoot } from './support/repo-root.js';
 import { spawnServer, type ServerProcess } from './support/spawn-server.js';
 
@@ -119,6 +123,8 @@ export async function startBenchServer(
         ADMIN_TOKEN: adminToken,
         SITE_CONFIG: join(repoRoot, 'site.config.json'),
         WEB_ROOT: webRoot,
+        // One process, whose memory /proc shows; bench:api asks for more workers itself.
+        WORKERS: '1',
         ...env,
       },
       { nodeArgs, script, quiet: true },
@@ -265,4 +271,111 @@ export class RssSampler {
     this.#samples.push({ t: (performance.now() - this.#started) / 1000, rss: this.read() });
     return this.#samples.map((s) => ({ t: Math.round(s.t * 100) / 100, rss: s.rss }));
   }
+}
+
+export interface Nginx {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export interface NginxOptions {
+  /** worker_processes. */
+  workers: number;
+  /** More lines for the http block (types, sendfile, keep-alive). */
+  http: string[];
+}
+
+/** Debian's nginx, serving `dir`/www on a free port, as a child of this script, on its own config
+ * in `dir` (install it first with scripts/ensure-nginx.sh). */
+export async function startNginx(dir: string, { workers, http }: NginxOptions): Promise<Nginx> {
+  const port = await freePort();
+  const conf = join(dir, 'nginx.conf');
+  writeFileSync(
+    conf,
+    [
+      `worker_processes ${workers};`,
+      'daemon off;',
+      `pid ${dir}/nginx.pid;`,
+      `error_log ${dir}/error.log warn;`,
+      'events { worker_connections 1024; }',
+      'http {',
+      `  access_log ${dir}/access.log;`,
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${dir}/${kind};`),
+      ...http,
+      `  server { listen 127.0.0.1:${port}; root ${dir}/www; }`,
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const child: ChildProcess = spawn('/usr/sbin/nginx', ['-p', dir, '-e', `${dir}/error.log`, '-c', conf], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const errors: string[] = [];
+  if (child.stderr !== null) createInterface({ input: child.stderr }).on('line', (line) => errors.push(line));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', kill);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      kill();
+      throw new Error(`nginx did not start: ${errors.join('\n')}`);
+    }
+    try {
+      await fetch(`${url}/`);
+      break;
+    } catch {
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  }
+  if (child.pid === undefined) throw new Error('nginx has no pid');
+  return {
+    url,
+    pid: child.pid,
+    stop: async () => {
+      // SIGQUIT: nginx's graceful stop.
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGQUIT');
+      const timer = setTimeout(kill, 5_000);
+      await exited;
+      clearTimeout(timer);
+      process.removeListener('exit', kill);
+    },
+  };
+}
+
+export interface WrkRun {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Socket errors (connect, read, write, timeout) and answers other than 2xx or 3xx. */
+  errors: number;
+  /** The load average when the run started. */
+  loadAverage: number[];
+}
+
+/** One wrk run against `url` (installed by scripts/ensure-nginx.sh), its figures read from its report. */
+export function wrk(url: string, options: { threads: number; connections: number; seconds: number }): WrkRun {
+  const loadAverage = loadavg().map((l) => round(l, 2));
+  const args = [`-t${options.threads}`, `-c${options.connections}`, `-d${options.seconds}s`, '--latency', url];
+  const run = spawnSync('wrk', args, { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`wrk ${args.join(' ')} failed: ${run.stderr}`);
+  const text = run.stdout;
+  const ms = (label: string) => {
+    const match = new RegExp(`^\\s*${label}\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(text);
+    if (match === null) throw new Error(`no ${label} in wrk's report:\n${text}`);
+    const value = Number(match[1]);
+    return round(match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value, 2);
+  };
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(text);
+  const errors =
+    (socket === null ? 0 : socket.slice(1).reduce((sum, n) => sum + Number(n), 0)) +
+    (non2xx === null ? 0 : Number(non2xx[1]));
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(text);
+  if (rps === null) throw new Error(`no Requests/sec in wrk's report:\n${text}`);
+  return { requestsPerSecond: round(Number(rps[1]), 0), p50Ms: ms('50%'), p99Ms: ms('99%'), errors, loadAverage };
 }

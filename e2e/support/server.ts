@@ -29,6 +29,8 @@ export async function startServer(
     STORAGE_URL: `file:${join(dir, 'files')}`,
     SITE_CONFIG: join(repoRoot, 'site.config.json'),
     ADMIN_TOKEN: adminToken,
+    // One process: the browser tests look at the site, and server/test/cluster.test.ts at workers.
+    WORKERS: '1',
     ...env,
   };
   const server = await spawnServer(fullEnv, options).catch((error: unknown) => {

@@ -4,7 +4,7 @@
  * use it without loading the server's test helpers (its sources and database drivers).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './free-port.js';
 import { repoRoot } from './repo-root.js';
@@ -44,7 +44,7 @@ const startTimeoutMs = 20_000;
 export async function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
   const { nodeArgs = [], script = 'server/dist/server.js', quiet = false } = options;
   const port = quiet ? String(await freePort()) : '0';
-  const child = spawn(process.execPath, [...nodeArgs, join(repoRoot, script)], {
+  const child = spawn(process.execPath, [...nodeArgs, resolve(repoRoot, script)], {
     cwd: repoRoot,
     env: { ...process.env, PORT: port, HOST: '127.0.0.1', ...env, LOG_LEVEL: quiet ? 'warn' : 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

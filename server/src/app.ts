@@ -8,7 +8,6 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import etag from '@fastify/etag';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
@@ -29,7 +28,9 @@ import { fileAdminRoutes, fileRoutes } from './files/routes.js';
 import { uploadAdminRoutes } from './files/uploads.js';
 import { downloadAdminRoutes } from './downloads/admin-routes.js';
 import type { RouteDeps } from './lib/deps.js';
+import type { Peers } from './cluster/peers.js';
 import { ReadCache } from './lib/read-cache.js';
+import { securityHeaders } from './lib/security-headers.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
 import { releaseAdminRoutes } from './packages/release-routes.js';
 import { pageRoutes } from './page/routes.js';
@@ -40,7 +41,8 @@ import { refuseUnstorableText } from './lib/admin-guard.js';
 import { adminDoor } from './accounts/door.js';
 import { sessionRoutes } from './accounts/routes.js';
 import { consoleRoutes } from './console/routes.js';
-import { observeQuery, startMetering, watch } from './lib/metrics.js';
+import { AggregatorRegistry } from 'prom-client';
+import { observeQuery, registry, startMetering, watch } from './lib/metrics.js';
 import { healthRoutes } from './ops/health.js';
 import { metricsRoute, observeRequest } from './ops/metrics.js';
 import { apiDocsRoutes, openApiRoute, registerOpenApi } from './ops/openapi.js';
@@ -62,9 +64,11 @@ export interface BuildOptions {
   extraApiRoutes?: (api: FastifyInstance) => Promise<void>;
   /** Sees every route as it is added (the test that every route is documented). */
   onRoute?: onRouteHookHandler;
+  /** The other workers of this server, when it runs several (cluster/peers.ts). */
+  peers?: Peers;
 }
 
-export async function buildApp({ config, db, extraApiRoutes, onRoute }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, extraApiRoutes, onRoute, peers }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
@@ -96,7 +100,10 @@ export async function buildApp({ config, db, extraApiRoutes, onRoute }: BuildOpt
       }
       socket.destroy();
     },
-    // Answered below, as {status, msg} like every other error.
+    // Alone, a stopping server answers a request still arriving with 503 {status, msg}
+    // (refuseWhileClosing, below). One worker of several serves on while it stops, each answer
+    // closing its connection, so the client's next request reaches another worker (server.ts
+    // drains it).
     return503OnClosing: false,
     // Malformed URLs and over-long path parameters get the same {status, msg} as every error.
     frameworkErrors: (error, _request, reply) => {
@@ -108,6 +115,7 @@ export async function buildApp({ config, db, extraApiRoutes, onRoute }: BuildOpt
   app.setValidatorCompiler(validatorCompiler);
   if (onRoute !== undefined) app.addHook('onRoute', onRoute);
   const changes = watchContentChanges(db, app.log);
+  peers?.onChange(() => changes.changed());
   const stopSchedule = watchSchedule(db.kysely, changes, app.log);
   app.addHook('onClose', async () => {
     stopSchedule();
@@ -118,7 +126,7 @@ export async function buildApp({ config, db, extraApiRoutes, onRoute }: BuildOpt
   await registerOpenApi(app);
 
   registerErrorHandling(app);
-  refuseWhileClosing(app);
+  if (peers === undefined) refuseWhileClosing(app);
   // Requests are timed only when something scrapes them (METRICS_TOKEN set).
   const metered = config.metricsToken !== undefined;
   if (metered) {
@@ -129,33 +137,33 @@ export async function buildApp({ config, db, extraApiRoutes, onRoute }: BuildOpt
       unwatch();
     });
   }
-  app.addHook('onResponse', async (request, reply) => {
-    if (metered) observeRequest(request, reply);
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        ip: request.ip,
-      },
-      'request',
-    );
-  });
+  // One line per request, built only when it is written: at LOG_LEVEL=warn it costs nothing.
+  const logged = ['info', 'debug', 'trace'].includes(config.logLevel);
+  if (metered || logged) {
+    app.addHook('onResponse', (request, reply, done) => {
+      if (metered) observeRequest(request, reply);
+      if (logged) {
+        request.log.info(
+          {
+            method: request.method,
+            url: request.url,
+            status: reply.statusCode,
+            ms: Math.round(reply.elapsedTime * 10) / 10,
+            ip: request.ip,
+          },
+          'request',
+        );
+      }
+      done();
+    });
+  }
 
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    // Public files and API answers are read by pages on other hosts (the site, its CDN).
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    crossOriginEmbedderPolicy: false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    frameguard: { action: 'deny' },
-    // Only when the operator says visitors arrive over HTTPS: HSTS on plain HTTP would lock
-    // visitors out of a site that has no certificate.
-    hsts: config.behindTls ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-  });
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()');
+  // Helmet's headers and the permissions policy, the same for every answer: set from one object
+  // made at start (lib/security-headers.ts). Routes that need another CSP set theirs later.
+  const security = securityHeaders({ behindTls: config.behindTls });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(security);
+    done();
   });
   await app.register(etag, { weak: true });
   await app.register(compress, {
@@ -167,33 +175,46 @@ export async function buildApp({ config, db, extraApiRoutes, onRoute }: BuildOpt
 
   await app.register(
     async (api) => {
-      await api.register(cors, {
-        hook: 'onRequest',
-        // Decided by the route the router matched, never by the raw URL: `/v1/%61dmin/…` reaches
-        // the admin routes too. The admin API's preflights match its own OPTIONS route below.
-        delegator: (request, callback) =>
-          callback(
-            null,
-            request.routeOptions.url?.startsWith(adminPrefix) === true
-              ? { origin: false }
-              : // A half-formed preflight is answered like any other, not with a plain-text 400.
-                { origin: '*', maxAge: 86_400, strictPreflight: false },
-          ),
+      // Public routes grant any origin; the admin routes none. Decided by the route the router
+      // matched, never by the raw URL: `/v1/%61dmin/…` reaches the admin routes too. Fixed per
+      // route when it is added, so no request pays for working it out. The admin API's
+      // preflights match its own OPTIONS route below.
+      api.addHook('onRoute', (route) => {
+        // @fastify/cors reads `config.cors` of the matched route; false leaves the answer alone.
+        if (route.url.startsWith(adminPrefix)) route.config = { ...route.config, cors: false } as typeof route.config;
       });
-      api.addHook('onSend', async (request, reply, payload) => {
+      // Every /v1 answer varies by Origin, as the CORS plugin's per-request options made it.
+      api.addHook('onRequest', (_request, reply, done) => {
+        reply.header('vary', 'Origin');
+        done();
+      });
+      // A half-formed preflight is answered like any other, not with a plain-text 400.
+      await api.register(cors, { hook: 'onRequest', origin: '*', maxAge: 86_400, strictPreflight: false });
+      api.addHook('onSend', (request, reply, payload, done) => {
         if (request.method === 'GET' && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
-        return payload;
+        done(null, payload);
       });
       for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes]) await api.register(routes, deps);
       await api.register(openApiRoute);
       if (extraApiRoutes !== undefined) await api.register(extraApiRoutes);
-      await api.register(adminApi(changes), { ...deps, prefix: '/admin' });
+      await api.register(adminApi(changes, peers), { ...deps, prefix: '/admin' });
     },
     { prefix: '/v1' },
   );
 
   await app.register(healthRoutes, { db, storage: storageFor(config.storage) });
-  if (config.metricsToken !== undefined) await app.register(metricsRoute, { token: config.metricsToken });
+  if (config.metricsToken !== undefined) {
+    // With workers, a scrape reaches one of them; it answers for all (docs/operations.md#metrics).
+    if (peers !== undefined) {
+      // Constructing one is what makes prom-client answer the supervisor's requests in a worker.
+      new AggregatorRegistry();
+      AggregatorRegistry.setRegistries([registry]);
+    }
+    await app.register(metricsRoute, {
+      token: config.metricsToken,
+      ...(peers !== undefined && { collect: () => peers.metrics() }),
+    });
+  }
   await app.register(apiDocsRoutes);
 
   await app.register(consoleRoutes, { root: config.consoleRoot, site: config.site });
@@ -203,14 +224,14 @@ export async function buildApp({ config, db, extraApiRoutes, onRoute }: BuildOpt
   if (existsSync(config.webRoot)) {
     // The service worker (web/build/service-worker.ts) is checked on every visit, so a new build
     // takes over at once; its own CSP must let it fetch the site's files to precache them.
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (request.method === 'GET' && request.url.split('?')[0] === '/sw.js' && reply.statusCode === 200) {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (isServiceWorker(request.url) && request.method === 'GET' && reply.statusCode === 200) {
         reply
           .header('cache-control', 'no-cache')
           .header('content-type', 'text/javascript; charset=utf-8')
           .header('content-security-policy', "default-src 'none'; connect-src 'self'; frame-ancestors 'none'");
       }
-      return payload;
+      done(null, payload);
     });
     await app.register(fastifyStatic, {
       root: config.webRoot,
@@ -240,9 +261,16 @@ function refuseWhileClosing(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (closing) return reply.status(503).send({ status: 503, msg: 'the server is stopping' });
+  // A plain (not async) hook: it runs for every request, and usually only looks at a boolean.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (closing) void reply.status(503).send({ status: 503, msg: 'the server is stopping' });
+    else done();
   });
+}
+
+/** `/sw.js`, with or without a query. */
+function isServiceWorker(url: string): boolean {
+  return url === '/sw.js' || url.startsWith('/sw.js?');
 }
 
 function registerErrorHandling(app: FastifyInstance): void {
@@ -263,7 +291,7 @@ function registerErrorHandling(app: FastifyInstance): void {
 
 /** The operator's API: for scripts with the bearer token, and for operators signed in to the
  * console (accounts/door.ts); only with text the databases can store exactly. */
-function adminApi(changes: ContentChanges) {
+function adminApi(changes: ContentChanges, peers: Peers | undefined) {
   return async (admin: FastifyInstance, { db, config, cache }: RouteDeps) => {
     await admin.register(cookie);
     admin.addHook(
@@ -290,9 +318,13 @@ function adminApi(changes: ContentChanges) {
     // Browsers' preflights for the admin API land here rather than on the public API's wildcard
     // route, so no cross-origin page is ever told it may call it.
     admin.options('/*', { config: { access: 'public' } }, async (_request, reply) => reply.status(204).send());
-    // A write is committed by the time its answer is on its way: cached reads made before it go.
+    // A write is committed by the time its answer is on its way: cached reads made before it go,
+    // in this worker and (before the answer leaves) in every other worker of this server.
     admin.addHook('onSend', async (request, reply, payload) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) changes.changed();
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+        changes.changed();
+        await peers?.announce();
+      }
       return payload;
     });
     const routes = [

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SiteConfig } from '@chat-site/contract';
 import { Settings } from 'typebox/system';
@@ -76,6 +77,8 @@ export interface ServerConfig {
   /** A console session ends after this long without a request, and this long after sign-in. */
   adminSessionIdleMs: number;
   adminSessionMaxMs: number;
+  /** Server processes answering on the port, each with its own read cache; 1 runs no supervisor. */
+  workers: number;
 }
 
 export class ConfigError extends Error {
@@ -140,6 +143,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     readCacheMaxBytes: int('READ_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
     adminSessionIdleMs: int('ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60) * 60_000,
     adminSessionMaxMs: int('ADMIN_SESSION_HOURS', 12, 1, 30 * 24) * 3_600_000,
+    workers: int('WORKERS', availableParallelism(), 1, 256),
   };
 
   // Beside the hosted files when they are on this disk (same file system: no copy across disks),

@@ -1,12 +1,25 @@
-/** The only file that opens a port: starts the server and stops it gracefully on SIGTERM. */
-import { countUsers } from './accounts/repository.js';
+/**
+ * The only file that opens a port: starts the server and stops it gracefully on SIGTERM. With
+ * WORKERS above 1 this process prepares the database once, then supervises that many workers
+ * (cluster/supervisor.ts), each of which runs this file again and serves on the shared port.
+ */
+import cluster from 'node:cluster';
+import net from 'node:net';
+import { pino } from 'pino';
 import type { FastifyInstance } from 'fastify';
+import { countUsers } from './accounts/repository.js';
 import { buildApp } from './app.js';
+import { supervisorNoticedClose, workerPeers } from './cluster/peers.js';
+import { supervise } from './cluster/supervisor.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
-import { connect } from './db/connect.js';
+import { connect, type Db } from './db/connect.js';
 import { migrate } from './db/migrations.js';
 import { loadDemoContent } from './demo/load.js';
 import { storageFor } from './storage/index.js';
+
+interface Logger {
+  info(message: string): void;
+}
 
 async function main(): Promise<void> {
   let config: ServerConfig;
@@ -20,27 +33,55 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const db = connect(config.database);
+  if (config.workers === 1) {
+    const db = connect(config.database);
+    await prepare(config, db, pino({ level: config.logLevel }));
+    await serve(config, db, await buildApp({ config, db }));
+  } else if (cluster.isPrimary) {
+    const log = pino({ level: config.logLevel });
+    const db = connect(config.database);
+    try {
+      await prepare(config, db, log);
+    } finally {
+      await db.close();
+    }
+    supervise({ workers: config.workers, shutdownTimeoutMs: config.shutdownTimeoutMs, log });
+  } else {
+    // Migrations, demo content and the start-up hints are the supervisor's, done once.
+    const peers = workerPeers();
+    const db = connect(config.database);
+    const app = await buildApp({ config, db, peers });
+    const address = await serve(config, db, app);
+    process.send?.({ chatSite: 'listening', address });
+  }
+}
+
+/** What happens once per start, before any request: migrations, demo content, hints. */
+async function prepare(config: ServerConfig, db: Db, log: Logger): Promise<void> {
   const storage = storageFor(config.storage);
   await migrate(db, storage);
-  const app = await buildApp({ config, db });
   if (config.demoContent && (await loadDemoContent(db.kysely, storage)))
-    app.log.info('loaded demo content into the empty database');
+    log.info('loaded demo content into the empty database');
   if ((await countUsers(db.kysely)) === 0) {
-    app.log.info('no operator accounts yet: create one with `npm run admin -- users add NAME --role admin`');
+    log.info('no operator accounts yet: create one with `npm run admin -- users add NAME --role admin`');
   }
+}
 
+/** Listens, and stops gracefully on SIGTERM or SIGINT; answers the address. */
+async function serve(config: ServerConfig, db: Db, app: FastifyInstance): Promise<string> {
   let stopping = false;
-  closeConnectionsWhileStopping(app, () => stopping);
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing requests in flight');
+    // A worker hands its clients to the others first (drain); a server alone lets them go.
+    if (!cluster.isWorker) closeConnectionsWhileStopping(app);
     const timer = setTimeout(() => {
       app.log.error('requests still in flight after SHUTDOWN_TIMEOUT_MS; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs);
     timer.unref();
+    if (cluster.isWorker) await drain(app, Math.min(drainMs, config.shutdownTimeoutMs / 2));
     await app.close();
     await db.close();
     app.log.info('stopped');
@@ -50,25 +91,52 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
-  app.log.info({ address, database: config.database.kind }, `serving on ${address.replace('0.0.0.0', 'localhost')}`);
+  if (cluster.isWorker) app.log.info({ worker: cluster.worker?.id }, 'worker listening');
+  else
+    app.log.info({ address, database: config.database.kind }, `serving on ${address.replace('0.0.0.0', 'localhost')}`);
+  return address;
+}
+
+/** Longest a stopping worker waits for its keep-alive clients to go before it closes them. */
+const drainMs = 1000;
+
+/**
+ * A worker that stops while others serve on (a rolling restart, or all of them stopping) first
+ * stops taking connections, then answers each request on the ones it has with
+ * `Connection: close`, so that the client's next request opens a connection another worker
+ * takes. Only after that, or `ms`, are connections still idle closed. http.Server#close would
+ * close idle keep-alive connections at once, cutting a request a client is sending that moment.
+ */
+async function drain(app: FastifyInstance, ms: number): Promise<void> {
+  const server = app.server;
+  server.prependListener('request', (_request, response) => response.setHeader('connection', 'close'));
+  let closed = false;
+  const allGone = new Promise<void>((done) => server.once('close', done)).then(() => (closed = true));
+  net.Server.prototype.close.call(server);
+  await supervisorNoticedClose();
+  await Promise.race([allGone, new Promise((wait) => setTimeout(wait, ms))]);
+  // Fastify closes the server again; once it has closed its 'close' event will not come again.
+  const close = server.close.bind(server);
+  server.close = ((callback?: (error?: Error) => void) => {
+    if (!closed) return close(callback);
+    if (callback !== undefined) process.nextTick(callback);
+    return server;
+  }) as typeof server.close;
 }
 
 /**
- * While the server stops, no connection is kept alive: an answer still being prepared says
+ * While the server stops, no connection is kept alive: an answer still to be written says
  * `Connection: close`, and a connection whose answer was already under way when the stop began
  * (a long download) is closed as soon as that answer is complete. Without this such a connection
  * stays open for the keep-alive timeout, and a proxy that sends it its next request gets a 503
- * (docs/operations.md#several-servers-on-one-postgresql).
+ * (docs/operations.md#several-servers-on-one-postgresql). Set up only once the stop begins, so
+ * serving costs nothing for it.
  */
-function closeConnectionsWhileStopping(app: FastifyInstance, stopping: () => boolean): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (stopping() && !reply.raw.headersSent) reply.header('connection', 'close');
-    return payload;
-  });
-  app.addHook('onResponse', async () => {
-    // Once Node has put the finished connection back among the idle ones.
-    if (stopping()) setImmediate(() => app.server.closeIdleConnections());
-  });
+function closeConnectionsWhileStopping(app: FastifyInstance): void {
+  const server = app.server;
+  server.prependListener('request', (_request, response) => response.setHeader('connection', 'close'));
+  // A connection is idle once its last answer is complete; checked often, until the process ends.
+  setInterval(() => server.closeIdleConnections(), 20).unref();
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.js';
@@ -35,6 +35,7 @@ describe('loadConfig', () => {
     assert.equal(config.adminToken, undefined);
     assert.equal(config.timeZone, 'Asia/Shanghai');
     assert.equal(config.site.productName, demoSite.productName);
+    assert.equal(config.workers, availableParallelism(), 'one worker per core');
   });
 
   test('NODE_ENV=production turns the demo content off unless DEMO_CONTENT=1 asks for it', () => {
@@ -56,6 +57,7 @@ describe('loadConfig', () => {
       TIME_ZONE: 'Europe/Berlin',
       PUBLIC_URL: 'https://chat.example.com/',
       TRUST_PROXY: '2',
+      WORKERS: '3',
     });
     assert.equal(config.port, 9000);
     assert.equal(config.host, '127.0.0.1');
@@ -65,6 +67,7 @@ describe('loadConfig', () => {
     assert.equal(config.timeZone, 'Europe/Berlin');
     assert.equal(config.publicUrl, 'https://chat.example.com');
     assert.equal(config.trustProxy, 2);
+    assert.equal(config.workers, 3);
   });
 
   test('names every problem at once', () => {
@@ -77,6 +80,7 @@ describe('loadConfig', () => {
       PUBLIC_URL: 'ftp://x',
       TRUST_PROXY: 'some',
       LOG_LEVEL: 'loud',
+      WORKERS: '0',
     });
     for (const name of [
       'PORT',
@@ -87,13 +91,14 @@ describe('loadConfig', () => {
       'PUBLIC_URL',
       'TRUST_PROXY',
       'LOG_LEVEL',
+      'WORKERS',
     ]) {
       assert.ok(
         problems.some((problem) => problem.startsWith(name)),
         `${name} missing from ${problems.join('\n')}`,
       );
     }
-    assert.equal(problems.length, 8);
+    assert.equal(problems.length, 9);
   });
 
   test('a database password never appears in the message', () => {

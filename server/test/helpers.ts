@@ -103,6 +103,8 @@ export function testEnv(database: TestDatabase, extra: Record<string, string> = 
     ADMIN_TOKEN: adminToken,
     LOG_LEVEL: 'silent',
     DEMO_CONTENT: '0',
+    // One process, as these tests were written for; cluster.test.ts runs several workers.
+    WORKERS: '1',
     WEB_ROOT: join(repoRoot, '.tmp/no-web-build'),
     ...database.storageEnv,
     ...extra,

@@ -29,7 +29,13 @@ export type Effort = 'best' | 'quick';
 
 class Answer {
   readonly etag: string;
+  /** Content-Type and ETag, set on every reply of this answer. */
+  readonly headers: Record<string, string>;
+  /** Over the threshold: sent compressed to clients that take it, so it varies by Accept-Encoding. */
+  readonly compressible: boolean;
   readonly #compressed = new Map<Encoding, Promise<Buffer>>();
+  /** The compressed copies already made, to send without waiting a turn for a settled promise. */
+  readonly #ready = new Map<Encoding, Buffer>();
 
   constructor(
     readonly body: Buffer,
@@ -39,6 +45,13 @@ class Answer {
     private readonly onCompressed: (answer: Answer, bytes: number) => void,
   ) {
     this.etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    this.headers = { 'content-type': type, etag: this.etag };
+    this.compressible = body.length >= compressFrom;
+  }
+
+  /** The copy in `encoding` when it is made already. */
+  compressedCopy(encoding: Encoding): Buffer | undefined {
+    return this.#ready.get(encoding);
   }
 
   compressed(encoding: Encoding): Promise<Buffer> {
@@ -56,7 +69,10 @@ class Answer {
           : gzipAsync(this.body, { level: this.effort === 'best' ? 6 : 4 });
       this.#compressed.set(encoding, pending);
       void pending.then(
-        (data) => this.onCompressed(this, data.length),
+        (data) => {
+          this.#ready.set(encoding, data);
+          this.onCompressed(this, data.length);
+        },
         () => this.#compressed.delete(encoding),
       );
     }
@@ -128,16 +144,29 @@ export class ReadCache {
    * answer is JSON written with the route's response schema, unless `type` is given: then
    * `produce` answers the text to send as that content type.
    */
-  async send(
+  send(
     request: FastifyRequest,
     reply: FastifyReply,
     key: string,
     produce: () => Promise<unknown>,
     type?: string,
     effort: Effort = 'best',
-  ) {
-    const answer = await this.#answer(reply, key, produce, type, effort);
-    return sendAnswer(request, reply, answer);
+  ): FastifyReply | Promise<FastifyReply> {
+    // A current answer held in memory goes out in this turn; only a miss waits for `produce`.
+    const held = this.#current(key);
+    if (held !== undefined) return sendAnswer(request, reply, held);
+    return this.#answer(reply, key, produce, type, effort).then((answer) => sendAnswer(request, reply, answer));
+  }
+
+  /** The answer held for `key` when it is still current, made most recently used. */
+  #current(key: string): Answer | undefined {
+    const held = this.#answers.get(key);
+    if (held === undefined || this.#maxBytes === 0) return undefined;
+    if (held.generation !== this.#changes.generation() || !this.#changes.trustworthy()) return undefined;
+    // Most recently used goes last; eviction takes from the front.
+    this.#answers.delete(key);
+    this.#answers.set(key, held);
+    return held;
   }
 
   async #answer(
@@ -223,25 +252,35 @@ export class ReadCache {
   }
 }
 
-async function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer) {
-  reply.header('content-type', answer.type).header('etag', answer.etag);
-  if (answer.body.length >= compressFrom) addVary(reply, 'accept-encoding');
+function sendAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: Answer,
+): FastifyReply | Promise<FastifyReply> {
+  reply.headers(answer.headers);
+  if (answer.compressible) addVary(reply, 'accept-encoding');
   if (matches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
   // HEAD gets the headers of the uncompressed answer: there is no body to decode.
   const encoding =
-    answer.body.length >= compressFrom && request.method !== 'HEAD'
+    answer.compressible && request.method !== 'HEAD'
       ? preferredEncoding(request.headers['accept-encoding'])
       : undefined;
   if (encoding === undefined) return reply.send(answer.body);
-  const data = await answer.compressed(encoding);
-  return reply.header('content-encoding', encoding).send(data);
+  reply.header('content-encoding', encoding);
+  const ready = answer.compressedCopy(encoding);
+  if (ready !== undefined) return reply.send(ready);
+  return answer.compressed(encoding).then((data) => reply.send(data));
 }
 
 /** Adds `name` to the reply's Vary, keeping what the route set there (the page varies by language
  * too: page/routes.ts). Lower case, as @fastify/compress looks for it. */
 export function addVary(reply: FastifyReply, name: string): void {
   const held = reply.getHeader('vary');
-  const names = (Array.isArray(held) ? held.join(',') : String(held ?? ''))
+  if (held === undefined || held === '') {
+    reply.header('vary', name);
+    return;
+  }
+  const names = (Array.isArray(held) ? held.join(',') : String(held))
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '');
@@ -258,9 +297,21 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
+/** Accept-Encoding values seen lately and what they chose: clients send a handful of them. */
+const chosen = new Map<string, Encoding | undefined>();
+const chosenMax = 256;
+
 /** br over gzip when the client takes both; neither when it refuses them (q=0) or names none. */
 export function preferredEncoding(acceptEncoding: string | undefined): Encoding | undefined {
   if (acceptEncoding === undefined) return undefined;
+  if (chosen.has(acceptEncoding)) return chosen.get(acceptEncoding);
+  const encoding = negotiate(acceptEncoding);
+  if (chosen.size >= chosenMax) chosen.clear();
+  chosen.set(acceptEncoding, encoding);
+  return encoding;
+}
+
+function negotiate(acceptEncoding: string): Encoding | undefined {
   const accepted = new Set<string>();
   for (const part of acceptEncoding.toLowerCase().split(',')) {
     const [name = '', ...params] = part.split(';').map((piece) => piece.trim());

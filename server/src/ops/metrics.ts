@@ -20,13 +20,18 @@ export function observeRequest(request: FastifyRequest, reply: FastifyReply): vo
   );
 }
 
-export async function metricsRoute(app: FastifyInstance, { token }: { token: string }): Promise<void> {
+/** `collect` gives the text to send: this process's registry, or with workers every worker's
+ * added up by the supervisor (cluster/peers.ts). */
+export async function metricsRoute(
+  app: FastifyInstance,
+  { token, collect = () => registry.metrics() }: { token: string; collect?: () => Promise<string> },
+): Promise<void> {
   const check = bearerTokenChecker(token);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     if (check(request.headers.authorization) !== 'valid') {
       return reply.status(401).header('www-authenticate', 'Bearer').send({ status: 401, msg: 'unauthorized' });
     }
-    return reply.header('content-type', registry.contentType).send(await registry.metrics());
+    return reply.header('content-type', registry.contentType).send(await collect());
   });
 }

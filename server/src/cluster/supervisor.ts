@@ -1,0 +1,219 @@
+/**
+ * The supervisor of WORKERS server processes (node:cluster) sharing one port: it starts them
+ * once the database is migrated, restarts one that dies (waiting longer after each crash in a
+ * row), replaces them one by one on SIGHUP, stops them gracefully on SIGTERM or SIGINT, and
+ * relays "content changed" between them (cluster/peers.ts). It answers no request itself.
+ * See docs/operations.md#workers.
+ */
+import { AggregatorRegistry } from 'prom-client';
+import cluster, { type Worker } from 'node:cluster';
+import { fileURLToPath } from 'node:url';
+import { isPeerMessage, type PeerMessage } from './peers.js';
+
+interface Logger {
+  info(object: object, message: string): void;
+  info(message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+  error(message: string): void;
+}
+
+export interface SupervisorOptions {
+  workers: number;
+  shutdownTimeoutMs: number;
+  log: Logger;
+}
+
+/** A worker that lived this long was no crash loop: the next crash waits the shortest time again. */
+const healthyAfterMs = 30_000;
+const firstRestartMs = 250;
+const longestRestartMs = 30_000;
+
+/** What the workers run: the server's entry itself, not whatever started this process (`npm start`
+ * runs scripts/start.mjs, which would check the build again in every worker). */
+const workerEntry = fileURLToPath(new URL('../server.js', import.meta.url));
+
+export function supervise({ workers, shutdownTimeoutMs, log }: SupervisorOptions): void {
+  cluster.setupPrimary({ exec: workerEntry });
+  /** The worker in service in each slot (0 … workers-1). */
+  const inService = new Map<number, Worker>();
+  const listening = new Set<Worker>();
+  const crashes = new Map<number, number>();
+  const relays = new Relays(log);
+  const aggregator = new AggregatorRegistry();
+  let up = false;
+  let stopping = false;
+  let rolling = false;
+
+  const start = (slot: number): Worker => {
+    const worker = cluster.fork();
+    const startedAt = Date.now();
+    worker.on('message', (message: unknown) => {
+      if (!isPeerMessage(message)) return;
+      if (message.chatSite === 'listening') {
+        listening.add(worker);
+        if (!up && inService.size === workers && [...inService.values()].every((w) => listening.has(w))) {
+          up = true;
+          log.info(
+            { address: message.address, workers },
+            `serving on ${message.address.replace('0.0.0.0', 'localhost')}`,
+          );
+        }
+      } else if (message.chatSite === 'closed') {
+        // node:cluster's own "closed" message came before this one: no more connections go there.
+        listening.delete(worker);
+        send(worker, { chatSite: 'closed-ack' });
+      } else if (message.chatSite === 'metrics') {
+        // prom-client asks every worker for its registry over this same channel and adds them up.
+        aggregator.clusterMetrics().then(
+          (text) => send(worker, { chatSite: 'metrics-answer', id: message.id, text }),
+          (error: unknown) => send(worker, { chatSite: 'metrics-answer', id: message.id, error: String(error) }),
+        );
+      } else relays.handle(worker, message, [...listening]);
+    });
+    worker.once('exit', (code, signal) => {
+      listening.delete(worker);
+      relays.gone(worker);
+      if (stopping || inService.get(slot) !== worker) return;
+      if (!up) {
+        log.error({ code, signal }, 'a worker stopped before the server was up; stopping');
+        void stop('start-up failure', 1);
+        return;
+      }
+      const crashed = Date.now() - startedAt < healthyAfterMs ? (crashes.get(slot) ?? 0) + 1 : 1;
+      crashes.set(slot, crashed);
+      const delay = Math.min(longestRestartMs, firstRestartMs * 2 ** (crashed - 1));
+      log.error({ code, signal, slot, restartInMs: delay }, 'a worker died; starting another');
+      setTimeout(() => {
+        if (!stopping && inService.get(slot) === worker) inService.set(slot, start(slot));
+      }, delay);
+    });
+    return worker;
+  };
+
+  /** SIGHUP: a new worker for each slot in turn, the old one stopped gracefully once the new one
+   * listens, so that the port always has workers and no request is dropped. */
+  const roll = async () => {
+    if (rolling || stopping || !up) {
+      log.warn({ up, rolling, stopping }, 'SIGHUP ignored: the workers are starting, being replaced or stopping');
+      return;
+    }
+    rolling = true;
+    log.info({ workers }, 'replacing the workers one by one');
+    for (const [slot, old] of inService) {
+      if (stopping) break;
+      const fresh = start(slot);
+      if (!(await listens(fresh, listening))) {
+        log.error({ slot }, 'a new worker did not start; the others stay as they are');
+        break;
+      }
+      inService.set(slot, fresh);
+      const exited = exitOf(old);
+      old.process.kill('SIGTERM');
+      await exited;
+    }
+    rolling = false;
+    log.info('workers replaced');
+  };
+
+  const stop = async (signal: string, code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping: finishing requests in flight');
+    // Each worker has SHUTDOWN_TIMEOUT_MS of its own; this is for one that hangs past it.
+    const timer = setTimeout(() => {
+      log.error('workers still running after SHUTDOWN_TIMEOUT_MS; ending them');
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+      process.exit(1);
+    }, shutdownTimeoutMs + 2000);
+    timer.unref();
+    const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+    const codes = await Promise.all(
+      alive.map((worker) => {
+        const exited = exitOf(worker);
+        worker.process.kill('SIGTERM');
+        return exited;
+      }),
+    );
+    const clean = codes.every((exitCode) => exitCode === 0);
+    log.info({ workers: alive.length, clean }, 'stopped');
+    process.exit(clean ? code : 1);
+  };
+
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGHUP', () => void roll());
+  for (let slot = 0; slot < workers; slot++) inService.set(slot, start(slot));
+}
+
+/** Resolves true once `worker` listens, false if it exits first. */
+function listens(worker: Worker, listening: Set<Worker>): Promise<boolean> {
+  return new Promise((done) => {
+    const onMessage = (message: unknown) => {
+      if (!isPeerMessage(message) || message.chatSite !== 'listening') return;
+      worker.off('exit', onExit);
+      // After the supervisor's own handler has counted it.
+      setImmediate(() => done(listening.has(worker)));
+    };
+    const onExit = () => {
+      worker.off('message', onMessage);
+      done(false);
+    };
+    worker.on('message', onMessage);
+    worker.once('exit', onExit);
+  });
+}
+
+/** Resolves with the worker's exit code (null when a signal ended it). */
+function exitOf(worker: Worker): Promise<number | null> {
+  if (worker.isDead()) return Promise.resolve(worker.process.exitCode);
+  return new Promise((done) => worker.once('exit', (code: number | null) => done(code)));
+}
+
+/**
+ * "Content changed" from one worker to all the others that listen, and "they all know" back once
+ * each has acknowledged (or has gone).
+ */
+class Relays {
+  readonly #pending = new Map<string, { origin: Worker; id: number; waitingFor: Set<Worker> }>();
+  readonly #log: Logger;
+
+  constructor(log: Logger) {
+    this.#log = log;
+  }
+
+  handle(from: Worker, message: PeerMessage, listening: Worker[]): void {
+    if (message.chatSite === 'changed' && !('origin' in message)) {
+      const others = listening.filter((worker) => worker !== from && worker.isConnected());
+      const key = `${from.id} ${message.id}`;
+      this.#pending.set(key, { origin: from, id: message.id, waitingFor: new Set(others) });
+      for (const worker of others) send(worker, { chatSite: 'changed', id: message.id, origin: from.id });
+      this.#settle(key);
+    } else if (message.chatSite === 'changed-ack') {
+      const key = `${message.origin} ${message.id}`;
+      this.#pending.get(key)?.waitingFor.delete(from);
+      this.#settle(key);
+    } else {
+      this.#log.warn({ message }, 'unexpected message from a worker');
+    }
+  }
+
+  /** A worker exited: nobody waits for it, nor answers it. */
+  gone(worker: Worker): void {
+    for (const [key, relay] of this.#pending) {
+      if (relay.origin === worker) this.#pending.delete(key);
+      else if (relay.waitingFor.delete(worker)) this.#settle(key);
+    }
+  }
+
+  #settle(key: string): void {
+    const relay = this.#pending.get(key);
+    if (relay === undefined || relay.waitingFor.size > 0) return;
+    this.#pending.delete(key);
+    send(relay.origin, { chatSite: 'announced', id: relay.id });
+  }
+}
+
+function send(worker: Worker, message: PeerMessage): void {
+  if (worker.isConnected()) worker.send(message);
+}

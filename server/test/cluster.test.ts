@@ -1,0 +1,260 @@
+/**
+ * The built server with WORKERS=2: a supervisor and two workers on one port, each with its own
+ * read cache. Which worker answers is read from the request log lines (their pid); each read
+ * opens a connection of its own, which the supervisor hands to the workers in turn. Runs on
+ * SQLite, and on PostgreSQL with TEST_POSTGRES_URL.
+ */
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import type { BulletinPage } from '@chat-site/contract';
+import {
+  adminToken,
+  bearer,
+  createTestDatabase,
+  spawnServer,
+  testEnv,
+  type ServerProcess,
+  type TestDatabase,
+} from './helpers.js';
+
+interface LogLine {
+  pid: number;
+  msg: string;
+  url?: string;
+  status?: number;
+}
+
+/** Each server's log lines parsed so far: parsed once each, as a busy server writes thousands. */
+const parsed = new WeakMap<string[], { upTo: number; lines: LogLine[] }>();
+
+function lines(server: Pick<ServerProcess, 'logs'>): LogLine[] {
+  const done = parsed.get(server.logs) ?? { upTo: 0, lines: [] };
+  parsed.set(server.logs, done);
+  for (const line of server.logs.slice(done.upTo)) {
+    try {
+      done.lines.push(JSON.parse(line) as LogLine);
+    } catch {
+      // not JSON: a stack trace, say
+    }
+  }
+  done.upTo = server.logs.length;
+  return done.lines;
+}
+
+/** Waits until the server has written a line that `check` accepts; answers it. */
+async function logged(server: ServerProcess, check: (line: LogLine) => boolean, limitMs = 20_000): Promise<LogLine> {
+  const until = Date.now() + limitMs;
+  for (;;) {
+    const line = lines(server).find(check);
+    if (line !== undefined) return line;
+    if (Date.now() > until) assert.fail(`no such log line within ${limitMs} ms:\n${server.logs.join('\n')}`);
+    await new Promise((wait) => setTimeout(wait, 25));
+  }
+}
+
+/** A GET on a connection of its own, so that the supervisor picks the worker anew. */
+function getAlone(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((done, fail) => {
+    const req = request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+/** The pid of the worker that answered `path` (each path asked once). */
+async function servedBy(server: ServerProcess, path: string): Promise<number> {
+  return (await logged(server, (line) => line.msg === 'request' && line.url === path)).pid;
+}
+
+/** Pages of every size from `from` on, one read each on its own connection; answers their
+ * counts and the pids that served them. Different sizes, so that each has its own log line. */
+async function readPages(server: ServerProcess, from: number, reads: number) {
+  const answers: { count: number; firstTitle: string | undefined; pid: number }[] = [];
+  for (let size = from; size < from + reads; size++) {
+    const path = `/v1/bulletin/page?page_index=1&page_size=${size}`;
+    const { status, body } = await getAlone(`${server.url}${path}`);
+    assert.equal(status, 200);
+    const page = JSON.parse(body) as BulletinPage;
+    answers.push({ count: page.count, firstTitle: page.list[0]?.title, pid: await servedBy(server, path) });
+  }
+  return answers;
+}
+
+async function publish(url: string, title: string): Promise<number> {
+  const response = await fetch(`${url}/v1/admin/bulletins`, {
+    method: 'POST',
+    headers: { ...bearer, 'content-type': 'application/json' },
+    body: JSON.stringify({ title, content: `<p>${title}</p>`, topup: 1 }),
+  });
+  assert.equal(response.status, 201);
+  return ((await response.json()) as { id: number }).id;
+}
+
+const workerPids = (server: ServerProcess) =>
+  lines(server)
+    .filter((line) => line.msg === 'worker listening')
+    .map((line) => line.pid);
+
+const metricsToken = 'cluster-metrics-token-0123456789abcdefgh';
+
+describe('WORKERS=2', () => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  before(async () => {
+    database = await createTestDatabase();
+    server = await spawnServer(testEnv(database, { WORKERS: '2', DEMO_CONTENT: '1', METRICS_TOKEN: metricsToken }));
+  });
+  after(async () => {
+    await server?.stop();
+    await database.drop();
+  });
+
+  test('two workers serve; migrations, demo content and the start-up hint happen once', async () => {
+    const answers = await readPages(server, 1, 6);
+    assert.ok(answers.every((answer) => answer.count === 12));
+    const pids = new Set(answers.map((answer) => answer.pid));
+    assert.equal(pids.size, 2, 'both workers answered');
+    assert.ok(!pids.has(server.child.pid ?? 0), 'the supervisor answers nothing itself');
+    const once = (msg: string) => lines(server).filter((line) => line.msg.startsWith(msg)).length;
+    assert.equal(once('loaded demo content'), 1);
+    assert.equal(once('no operator accounts yet'), 1);
+    assert.equal(once('serving on'), 1);
+  });
+
+  test('a scrape of /metrics through either worker counts the requests of both', async () => {
+    const pageCount = async () => {
+      const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+      assert.equal(res.status, 200);
+      const text = await res.text();
+      const line = text
+        .split('\n')
+        .find(
+          (entry) =>
+            entry.startsWith('http_request_duration_seconds_count{') && entry.includes('route="/v1/bulletin/page"'),
+        );
+      return Number(line?.split(' ').pop() ?? 0);
+    };
+    const before = await pageCount();
+    const answers = await readPages(server, 40, 6);
+    assert.equal(new Set(answers.map((answer) => answer.pid)).size, 2, 'read through both workers');
+    assert.equal((await pageCount()) - before, 6, 'six reads, whichever worker answered them');
+  });
+
+  test('a write through one worker is in the very next read of every worker', async () => {
+    // Both caches hold the page and the detail first.
+    await readPages(server, 20, 4);
+    for (let round = 1; round <= 3; round++) {
+      const title = `第 ${round} 次写入`;
+      const id = await publish(server.url, title);
+      const answers = await readPages(server, 30 + round * 4, 4);
+      assert.equal(new Set(answers.map((answer) => answer.pid)).size, 2, 'read through both workers');
+      for (const answer of answers) assert.equal(answer.firstTitle, title, `worker ${answer.pid} has the write`);
+      const removed = await fetch(`${server.url}/v1/admin/bulletins/${id}`, { method: 'DELETE', headers: bearer });
+      assert.equal(removed.status, 204);
+      for (let n = 0; n < 4; n++)
+        assert.equal((await getAlone(`${server.url}/v1/bulletin/detail?id=${id}`)).status, 404);
+    }
+  });
+
+  test('a worker that dies is replaced, and the server serves on meanwhile', async () => {
+    const [victim] = workerPids(server);
+    assert.ok(victim !== undefined);
+    const before = workerPids(server).length;
+    process.kill(victim, 'SIGKILL');
+    await logged(server, (line) => line.msg === 'a worker died; starting another');
+    assert.equal((await getAlone(`${server.url}/healthz`)).status, 200, 'the other worker answers');
+    await logged(server, () => workerPids(server).length > before);
+    const answers = await readPages(server, 46, 4);
+    assert.ok(!answers.some((answer) => answer.pid === victim));
+    assert.equal(new Set(answers.map((answer) => answer.pid)).size, 2, 'two workers again');
+  });
+
+  test('SIGHUP replaces the workers one by one without a failed request', async () => {
+    const old = new Set(workerPids(server));
+    let failures = 0;
+    let answered = 0;
+    const errors = new Set<string>();
+    let running = true;
+    const clients = Array.from({ length: 4 }, async () => {
+      while (running) {
+        try {
+          const response = await fetch(`${server.url}/v1/bulletin/page`);
+          if (response.status === 200) answered++;
+          else failures++;
+          await response.arrayBuffer();
+        } catch (error) {
+          failures++;
+          errors.add(String((error as Error).cause ?? error));
+          await new Promise((wait) => setTimeout(wait, 10)); // no busy loop when every request fails
+        }
+      }
+    });
+    await new Promise((wait) => setTimeout(wait, 300));
+    const logsBefore = server.logs.length;
+    server.child.kill('SIGHUP');
+    await logged(server, (line) => line.msg === 'workers replaced', 60_000);
+    await new Promise((wait) => setTimeout(wait, 300));
+    running = false;
+    await Promise.all(clients);
+    assert.equal(failures, 0, `${failures} of ${answered + failures} requests failed: ${[...errors].join('; ')}`);
+    const fresh = lines({ logs: server.logs.slice(logsBefore) })
+      .filter((line) => line.msg === 'worker listening')
+      .map((line) => line.pid);
+    assert.equal(fresh.length, 2);
+    assert.ok(
+      fresh.every((pid) => !old.has(pid)),
+      'both workers are new',
+    );
+  });
+});
+
+describe('WORKERS=2 stopping', () => {
+  test('SIGTERM to the supervisor finishes a request in flight, stops the workers and exits 0', async () => {
+    const database = await createTestDatabase();
+    try {
+      const server = await spawnServer(testEnv(database, { WORKERS: '2' }));
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+        'base64',
+      );
+      // An upload whose body arrives in two parts, with SIGTERM sent in between.
+      const answer = new Promise<{ status: number; body: string }>((done, fail) => {
+        const req = request(
+          `${server.url}/v1/admin/files?name=slow.png`,
+          {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${adminToken}`,
+              'content-type': 'image/png',
+              'content-length': png.byteLength,
+            },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', fail);
+        req.write(png.subarray(0, 10));
+        setTimeout(() => {
+          server.child.kill('SIGTERM');
+          setTimeout(() => req.end(png.subarray(10)), 300);
+        }, 200);
+      });
+      const { status, body } = await answer;
+      assert.equal(status, 201, body);
+      assert.equal(await server.exited, 0);
+      const stopped = lines(server).filter((line) => line.msg === 'stopped');
+      assert.equal(stopped.length, 3, 'both workers and the supervisor stopped cleanly');
+      await assert.rejects(fetch(`${server.url}/v1/ping`), 'the port is closed after the stop');
+    } finally {
+      await database.drop();
+    }
+  });
+});
