@@ -154,7 +154,10 @@ export class ReadCache {
   ): FastifyReply | Promise<FastifyReply> {
     // A current answer held in memory goes out in this turn; only a miss waits for `produce`.
     const held = this.#current(key);
-    if (held !== undefined) return sendAnswer(request, reply, held);
+    if (held !== undefined) {
+      readCacheCounts.hits++;
+      return sendAnswer(request, reply, held);
+    }
     return this.#answer(reply, key, produce, type, effort).then((answer) => sendAnswer(request, reply, answer));
   }
 
