@@ -29,6 +29,7 @@ import { uploadAdminRoutes } from './files/uploads.js';
 import { downloadAdminRoutes } from './downloads/admin-routes.js';
 import type { RouteDeps } from './lib/deps.js';
 import type { Peers } from './cluster/peers.js';
+import { FastPath } from './lib/fast-path.js';
 import { ReadCache } from './lib/read-cache.js';
 import { securityHeaders } from './lib/security-headers.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
@@ -54,6 +55,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The public reads held in memory, for what watches the server (tests, metrics). */
     readCache: ReadCache;
+    /** Replays of cached reads, when on (lib/fast-path.ts). */
+    fastPath?: FastPath;
   }
 }
 
@@ -156,6 +159,22 @@ export async function buildApp({ config, db, extraApiRoutes, onRoute, peers }: B
       }
       done();
     });
+  }
+
+  // Cached reads answered again before routing (lib/fast-path.ts): only while the onResponse hook
+  // above is not there, since replies that skip Fastify skip it too.
+  if (!metered && !logged && config.readCacheMaxBytes > 0) {
+    const fastPath = new FastPath(deps.cache, changes);
+    app.decorate('fastPath', fastPath);
+    app.addHook('onResponse', (request, reply, done) => {
+      fastPath.record(request, reply);
+      done();
+    });
+    app.addHook('preClose', (done) => {
+      fastPath.close();
+      done();
+    });
+    fastPath.install(app.server);
   }
 
   // Helmet's headers and the permissions policy, the same for every answer: set from one object

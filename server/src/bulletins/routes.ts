@@ -24,7 +24,7 @@ export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       // page after page of nothing cannot fill the cache.
       const count = Number(await cache.text('bulletin/count', async () => String(await countBulletins(db.kysely))));
       const index = page_index > Math.max(1, Math.ceil(count / page_size)) ? 'past-end' : page_index;
-      return cache.send(request, reply, `bulletin/page ${index} ${page_size}`, async () => {
+      return cache.sendForUrl(request, reply, `bulletin/page ${index} ${page_size}`, async () => {
         const { count, rows } = await listBulletinPage(db.kysely, { index: page_index, size: page_size });
         return { count, list: rows.map((row) => toListItem(row, config.timeZone)) };
       });
@@ -41,7 +41,7 @@ export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     },
     async (request, reply) => {
       const { id } = request.query;
-      return cache.send(request, reply, `bulletin/detail ${id}`, async () => {
+      return cache.sendForUrl(request, reply, `bulletin/detail ${id}`, async () => {
         const row = await findPublishedBulletin(db.kysely, id);
         if (row === undefined) throw notFound('announcement');
         return toDetail(row, config.timeZone);

@@ -5,6 +5,7 @@
  * per-entry overhead included) and in entries, least recently used out first.
  */
 import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -14,7 +15,7 @@ import { readCacheCounts } from './metrics.js';
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-type Encoding = 'br' | 'gzip';
+export type Encoding = 'br' | 'gzip';
 
 /** Below this an answer goes out as it is, like @fastify/compress's threshold. */
 const compressFrom = 1024;
@@ -26,6 +27,26 @@ const compressFrom = 1024;
  * again.
  */
 export type Effort = 'best' | 'quick';
+
+/** An answer as held, for the fast path that replays it (lib/fast-path.ts). */
+export type { Answer };
+
+/**
+ * What sendAnswer chose for a request whose key follows from its URL alone (sendForUrl), left on
+ * the raw request for the fast path to record once the reply has gone (lib/fast-path.ts).
+ */
+export const answeredFromCache = Symbol('answered from the read cache');
+
+export interface AnsweredFromCache {
+  key: string;
+  answer: Answer;
+}
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    [answeredFromCache]?: AnsweredFromCache;
+  }
+}
 
 class Answer {
   readonly etag: string;
@@ -152,13 +173,45 @@ export class ReadCache {
     type?: string,
     effort: Effort = 'best',
   ): FastifyReply | Promise<FastifyReply> {
+    return this.#send(request, reply, key, produce, type, effort, false);
+  }
+
+  /**
+   * `send` for a JSON answer whose key follows from the request's URL (path and query) alone,
+   * never from other headers: then the same URL may be answered again from the same entry before
+   * routing, while it is current (lib/fast-path.ts).
+   */
+  sendForUrl(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    produce: () => Promise<unknown>,
+  ): FastifyReply | Promise<FastifyReply> {
+    return this.#send(request, reply, key, produce, undefined, 'best', true);
+  }
+
+  /** The answer held for `key` when it is `answer` and still current (made most recently used). */
+  holds(key: string, answer: Answer): boolean {
+    return this.#current(key) === answer;
+  }
+
+  #send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    produce: () => Promise<unknown>,
+    type: string | undefined,
+    effort: Effort,
+    byUrl: boolean,
+  ): FastifyReply | Promise<FastifyReply> {
+    const urlKey = byUrl ? key : undefined;
     // A current answer held in memory goes out in this turn; only a miss waits for `produce`.
     const held = this.#current(key);
     if (held !== undefined) {
       readCacheCounts.hits++;
-      return sendAnswer(request, reply, held);
+      return sendAnswer(request, reply, held, urlKey);
     }
-    return this.#answer(reply, key, produce, type, effort).then((answer) => sendAnswer(request, reply, answer));
+    return this.#answer(reply, key, produce, type, effort).then((answer) => sendAnswer(request, reply, answer, urlKey));
   }
 
   /** The answer held for `key` when it is still current, made most recently used. */
@@ -255,24 +308,37 @@ export class ReadCache {
   }
 }
 
+/** `urlKey`: the key, when it follows from the URL alone (sendForUrl). */
 function sendAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   answer: Answer,
+  urlKey: string | undefined,
 ): FastifyReply | Promise<FastifyReply> {
   reply.headers(answer.headers);
   if (answer.compressible) addVary(reply, 'accept-encoding');
-  if (matches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
-  // HEAD gets the headers of the uncompressed answer: there is no body to decode.
-  const encoding =
-    answer.compressible && request.method !== 'HEAD'
-      ? preferredEncoding(request.headers['accept-encoding'])
-      : undefined;
+  const { notModified, encoding } = choose(request.method, request.headers, answer);
+  if (urlKey !== undefined) {
+    request.raw[answeredFromCache] = { key: urlKey, answer };
+  }
+  if (notModified) return reply.code(304).send();
   if (encoding === undefined) return reply.send(answer.body);
   reply.header('content-encoding', encoding);
   const ready = answer.compressedCopy(encoding);
   if (ready !== undefined) return reply.send(ready);
   return answer.compressed(encoding).then((data) => reply.send(data));
+}
+
+/** Whether `answer` goes out as 304 to these request headers, and else in which encoding. */
+export function choose(
+  method: string,
+  headers: IncomingHttpHeaders,
+  answer: Answer,
+): { notModified: boolean; encoding: Encoding | undefined } {
+  if (matches(headers['if-none-match'], answer.etag)) return { notModified: true, encoding: undefined };
+  // HEAD gets the headers of the uncompressed answer: there is no body to decode.
+  const encoding = answer.compressible && method !== 'HEAD' ? preferredEncoding(headers['accept-encoding']) : undefined;
+  return { notModified: false, encoding };
 }
 
 /** Adds `name` to the reply's Vary, keeping what the route set there (the page varies by language

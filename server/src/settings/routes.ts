@@ -16,7 +16,7 @@ export const settingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
   app.get('/ping', { schema: { response: { 200: PingAnswer } } }, async () => ({ status: 200 as const }));
 
   app.get('/common/appconfig', { schema: { response: { 200: AppConfig } } }, async (request, reply) =>
-    cache.send(request, reply, 'appconfig', () => getAppConfig(db.kysely)),
+    cache.sendForUrl(request, reply, 'appconfig', () => getAppConfig(db.kysely)),
   );
 
   // Until the operator publishes a region document, this server names itself.

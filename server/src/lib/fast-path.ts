@@ -1,0 +1,167 @@
+/**
+ * Answers a public read again without Fastify when Fastify has just answered the same URL from the
+ * read cache (docs/architecture.md#request-flow): once a GET or HEAD of a URL went out from a
+ * cached entry whose key follows from the URL alone (ReadCache.sendForUrl), its status and headers
+ * are recorded with the entry, and the next request for that exact URL, while the entry is
+ * current, gets them and the entry's bytes straight from the 'request' event, skipping routing,
+ * hooks and reply machinery that would only produce them again. Anything else (a URL not seen, an
+ * entry gone stale, a 304 or an encoding not sent yet for it) goes to Fastify unchanged.
+ *
+ * Replies that skip Fastify skip its onResponse hook too, so the app turns this on only when that
+ * hook does nothing: no request log lines (LOG_LEVEL above info) and no metrics (no METRICS_TOKEN).
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ContentChanges } from '../db/changes.js';
+import { answeredFromCache, choose, type Answer, type Encoding, type ReadCache } from './read-cache.js';
+
+/** The generation of content when a request reached Fastify: its answer is replayed only if the
+ * content did not change while the route worked out its key. */
+const generationAtArrival = Symbol('generation at arrival');
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    [generationAtArrival]?: number;
+  }
+}
+
+interface Replay {
+  status: number;
+  headers: OutgoingHttpHeaders;
+}
+
+interface Entry {
+  key: string;
+  /** Weakly: an answer the cache has dropped must not stay in memory for a URL's sake. */
+  answer: WeakRef<Answer>;
+  /** By variantOf: each is recorded from a reply Fastify sent. */
+  replays: Map<string, Replay>;
+}
+
+/** Replays kept for one URL at most: one for each Accept-Encoding clients send, say. */
+const maxReplaysPerUrl = 32;
+
+/**
+ * What tells apart the replies Fastify sends for one entry: the method, 304 or the encoding the
+ * cache sends, and the whole Accept-Encoding, which @fastify/compress reads its own way.
+ */
+function variantOf(req: IncomingMessage, notModified: boolean, encoding: Encoding | undefined): string {
+  return `${req.method} ${notModified ? '304' : (encoding ?? 'identity')} ${req.headers['accept-encoding'] ?? ''}`;
+}
+
+export class FastPath {
+  readonly #cache: ReadCache;
+  readonly #changes: ContentChanges;
+  readonly #maxReplays: number;
+  readonly #urls = new Map<string, Entry>();
+  /** Replays held, all URLs together. */
+  #replays = 0;
+  #open = true;
+  #replayed = 0;
+
+  /** `maxReplays`: replies remembered at most, all URLs together (each a header object of about
+   * a kilobyte); all are forgotten when one more comes. */
+  constructor(cache: ReadCache, changes: ContentChanges, maxReplays = 10_000) {
+    this.#cache = cache;
+    this.#changes = changes;
+    this.#maxReplays = maxReplays;
+  }
+
+  /** Replies sent without Fastify so far (tests). */
+  get replayed(): number {
+    return this.#replayed;
+  }
+
+  /** URLs remembered now (tests). */
+  get size(): number {
+    return this.#urls.size;
+  }
+
+  /** Puts the fast path in front of the Fastify handler of `server`. */
+  install(server: Server): void {
+    const handlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+    const [fastify] = handlers;
+    if (handlers.length !== 1 || fastify === undefined) throw new Error('expected one request handler (Fastify)');
+    server.removeListener('request', fastify);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (!this.answer(req, res)) fastify(req, res);
+    });
+  }
+
+  /** From now on every request goes to Fastify, which answers the way a closing server does. */
+  close(): void {
+    this.#open = false;
+    this.#forget();
+  }
+
+  /** Sends the recorded reply for `req` and answers true; false leaves `req` to Fastify. */
+  answer(req: IncomingMessage, res: ServerResponse): boolean {
+    const method = req.method;
+    if ((method !== 'GET' && method !== 'HEAD') || !this.#open) return false;
+    // @fastify/compress leaves such answers alone: Fastify sends them.
+    if (req.headers['x-no-compression'] !== undefined) return false;
+    const url = req.url ?? '';
+    const entry = this.#urls.get(url);
+    const answer = entry?.answer.deref();
+    if (entry === undefined || answer === undefined || !this.#cache.holds(entry.key, answer)) {
+      req[generationAtArrival] = this.#changes.generation();
+      return false;
+    }
+    const { notModified, encoding } = choose(method, req.headers, answer);
+    const replay = entry.replays.get(variantOf(req, notModified, encoding));
+    const body =
+      notModified || method === 'HEAD'
+        ? undefined
+        : encoding === undefined
+          ? answer.body
+          : answer.compressedCopy(encoding);
+    if (replay === undefined || (body === undefined && !notModified && method !== 'HEAD')) {
+      req[generationAtArrival] = this.#changes.generation();
+      return false;
+    }
+    this.#replayed += 1;
+    res.writeHead(replay.status, replay.headers);
+    res.end(body);
+    return true;
+  }
+
+  #forget(): void {
+    this.#urls.clear();
+    this.#replays = 0;
+  }
+
+  /** Called once Fastify's reply has gone: remembers it when it may be replayed. */
+  record(request: FastifyRequest, reply: FastifyReply): void {
+    const raw = request.raw;
+    const answered = raw[answeredFromCache];
+    if (answered === undefined || !this.#open) return;
+    const status = reply.statusCode;
+    if (status !== 200 && status !== 304) return;
+    const { key, answer } = answered;
+    // Content that changed while the route worked out the key may have changed the key too.
+    if (raw[generationAtArrival] !== answer.generation || !this.#cache.holds(key, answer)) return;
+    const { notModified, encoding } = choose(raw.method ?? '', raw.headers, answer);
+    // Replayed with the entry's own bytes: only when those were what went out.
+    if (!notModified && raw.method === 'GET' && reply.getHeader('content-encoding') !== encoding) return;
+    const url = raw.url ?? '';
+    let entry = this.#urls.get(url);
+    if (entry === undefined || entry.answer.deref() !== answer || entry.key !== key) {
+      if (entry !== undefined) this.#replays -= entry.replays.size;
+      entry = { key, answer: new WeakRef(answer), replays: new Map() };
+      this.#urls.set(url, entry);
+    }
+    const variant = variantOf(raw, notModified, encoding);
+    if (entry.replays.has(variant) || entry.replays.size >= maxReplaysPerUrl) return;
+    if (this.#replays >= this.#maxReplays) {
+      this.#forget();
+      this.#urls.set(url, entry);
+      entry.replays.clear();
+    }
+    this.#replays += 1;
+    entry.replays.set(variant, {
+      status,
+      headers: { ...reply.getHeaders() } as OutgoingHttpHeaders,
+    });
+  }
+}
