@@ -1,6 +1,6 @@
 /**
  * Answers a public read again without Fastify when Fastify has just answered the same URL from the
- * read cache (docs/architecture.md#request-flow): once a GET or HEAD of a URL went out from a
+ * read cache (docs/architecture.md#how-a-request-flows-through-the-server): once a GET or HEAD of a URL went out from a
  * cached entry whose key follows from the URL alone (ReadCache.sendForUrl), its status and headers
  * are recorded with the entry, and the next request for that exact URL, while the entry is
  * current, gets them and the entry's bytes straight from the 'request' event, skipping routing,
