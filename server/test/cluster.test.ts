@@ -8,15 +8,8 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
-import {
-  adminToken,
-  bearer,
-  createTestDatabase,
-  spawnServer,
-  testEnv,
-  type ServerProcess,
-  type TestDatabase,
-} from './helpers.js';
+import { bearer, createTestDatabase, spawnServer, testEnv, type ServerProcess, type TestDatabase } from './helpers.js';
+import { uploadAcrossStop } from './stopping.js';
 
 interface LogLine {
   pid: number;
@@ -218,36 +211,7 @@ describe('WORKERS=2 stopping', () => {
     const database = await createTestDatabase();
     try {
       const server = await spawnServer(testEnv(database, { WORKERS: '2' }));
-      const png = Buffer.from(
-        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-        'base64',
-      );
-      // An upload whose body arrives in two parts, with SIGTERM sent in between.
-      const answer = new Promise<{ status: number; body: string }>((done, fail) => {
-        const req = request(
-          `${server.url}/v1/admin/files?name=slow.png`,
-          {
-            method: 'POST',
-            headers: {
-              authorization: `Bearer ${adminToken}`,
-              'content-type': 'image/png',
-              'content-length': png.byteLength,
-            },
-          },
-          (res) => {
-            let body = '';
-            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-            res.on('end', () => done({ status: res.statusCode ?? 0, body }));
-          },
-        );
-        req.on('error', fail);
-        req.write(png.subarray(0, 10));
-        setTimeout(() => {
-          server.child.kill('SIGTERM');
-          setTimeout(() => req.end(png.subarray(10)), 300);
-        }, 200);
-      });
-      const { status, body } = await answer;
+      const { status, body } = await uploadAcrossStop(server);
       assert.equal(status, 201, body);
       assert.equal(await server.exited, 0);
       const stopped = lines(server).filter((line) => line.msg === 'stopped');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { BulletinDetail, BulletinPage } from '@chat-site/contract';
 import { adminToken, createTestDatabase, repoRoot, spawnServer, testEnv } from './helpers.js';
+import { uploadAcrossStop } from './stopping.js';
 
 describe('the server process', () => {
   test('first start on an empty database loads the demo content once, logs JSON lines', async () => {
@@ -100,36 +101,7 @@ describe('the server process', () => {
     const database = await createTestDatabase();
     try {
       const server = await spawnServer(testEnv(database));
-      const png = Buffer.from(
-        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-        'base64',
-      );
-      // An upload whose body arrives in two parts, with SIGTERM sent in between.
-      const answer = new Promise<{ status: number; body: string }>((done, fail) => {
-        const req = request(
-          `${server.url}/v1/admin/files?name=slow.png`,
-          {
-            method: 'POST',
-            headers: {
-              authorization: `Bearer ${adminToken}`,
-              'content-type': 'image/png',
-              'content-length': png.byteLength,
-            },
-          },
-          (res) => {
-            let body = '';
-            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-            res.on('end', () => done({ status: res.statusCode ?? 0, body }));
-          },
-        );
-        req.on('error', fail);
-        req.write(png.subarray(0, 10));
-        setTimeout(() => {
-          server.child.kill('SIGTERM');
-          setTimeout(() => req.end(png.subarray(10)), 300);
-        }, 200);
-      });
-      const { status, body } = await answer;
+      const { status, body } = await uploadAcrossStop(server);
       assert.equal(status, 201, body);
       assert.equal(await server.exited, 0);
       assert.ok(server.logs.some((line) => line.includes('finishing requests in flight')));
