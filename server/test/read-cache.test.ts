@@ -9,11 +9,9 @@ import { execFile } from 'node:child_process';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import pg from 'pg';
 import { createBulletin } from '../src/bulletins/repository.js';
-import { watchContentChanges, type ContentChanges } from '../src/db/changes.js';
-import { connect } from '../src/db/connect.js';
+import type { ContentChanges } from '../src/db/changes.js';
 import { entryOverheadBytes, ReadCache, preferredEncoding } from '../src/lib/read-cache.js';
 import {
   adminToken,
@@ -299,31 +297,6 @@ describe('PostgreSQL: the connection that listens for changes', { skip: dialect 
     await titles(server.url);
     await insert('恢复之后写入');
     await within(1000, async () => (await titles(server.url)).includes('恢复之后写入'));
-  });
-});
-
-describe('SQLite: data_version', { skip: dialect !== 'sqlite' }, () => {
-  test('is read once per turn of the event loop: a commit elsewhere is seen from the next turn', async () => {
-    const database = await createTestDatabase();
-    const path = database.url.slice('sqlite:'.length);
-    const db = connect({ kind: 'sqlite', path });
-    const other = connect({ kind: 'sqlite', path });
-    const log = { info() {}, warn() {} };
-    const changes = watchContentChanges(db, log);
-    try {
-      const first = changes.generation();
-      await sql`create table commit_elsewhere (x integer)`.execute(other.kysely);
-      // Kysely's promises settle within this turn: answers made in it all share one reading.
-      assert.equal(changes.generation(), first);
-      await new Promise((resolve) => setImmediate(resolve));
-      assert.equal(changes.generation(), first + 1);
-      assert.equal(changes.generation(), first + 1);
-    } finally {
-      await changes.close();
-      await other.close();
-      await db.close();
-      await database.drop();
-    }
   });
 });
 

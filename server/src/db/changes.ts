@@ -5,9 +5,7 @@
  * - other processes on the same PostgreSQL database: triggers (migration 0002) send a NOTIFY on
  *   every committed write to the content tables, which a dedicated connection LISTENs for;
  * - other processes on the same SQLite file (servers, the admin command line): SQLite's
- *   `data_version` moves when another connection commits. It is read once per turn of the event
- *   loop, before the first cached answer of that turn: the requests answered in one turn had all
- *   arrived when it was read, so a commit made before any of them was sent is seen.
+ *   `data_version` moves when another connection commits, and is read before each cached answer.
  * When it cannot know (the LISTEN connection is down), `trustworthy` is false and callers must
  * not serve from cache.
  */
@@ -37,15 +35,9 @@ export function watchContentChanges(db: Db, log: Logger): ContentChanges {
   if (db.dialect === 'sqlite') {
     const dataVersion = db.sqliteDataVersion;
     let seen = dataVersion?.();
-    // Read this turn already; cleared when the turn ends (setImmediate runs after its I/O).
-    let readThisTurn = false;
-    const nextTurn = () => void (readThisTurn = false);
     return {
       generation() {
-        if (dataVersion === undefined || readThisTurn) return generation;
-        readThisTurn = true;
-        setImmediate(nextTurn);
-        const now = dataVersion();
+        const now = dataVersion?.();
         if (now !== seen) {
           seen = now;
           bump();
