@@ -189,6 +189,7 @@ describe('signing in', () => {
     const open = await openConsole(t, null, 'phone');
     const { page } = open;
     await page.goto(`${server.url}/admin`);
+    await page.getByLabel('用户名').waitFor();
     await assertAccessible(page, 'sign-in');
     await page.getByLabel('用户名').fill('alice');
     await page.getByLabel('密码').fill('not-her-password');

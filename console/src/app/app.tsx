@@ -10,7 +10,15 @@ import { NotFoundScreen, RequiresAdmin } from './gates';
  * in: the frame and the screen the address names; admin screens only for admins. */
 export function App() {
   const operator = useOperator();
-  if (operator === undefined) return <Waiting />;
+  // While it asks who is signed in: a page with its landmark and heading, like every screen.
+  if (operator === undefined) {
+    return (
+      <main className="flex min-h-dvh items-center justify-center">
+        <h1 className="sr-only">运营后台</h1>
+        <Waiting />
+      </main>
+    );
+  }
   if (operator === null) return <SignInScreen />;
   return (
     <Router base="/admin">
