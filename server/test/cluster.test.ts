@@ -5,11 +5,13 @@
  * SQLite, and on PostgreSQL with TEST_POSTGRES_URL.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
 import { bearer, createTestDatabase, spawnServer, testEnv, type ServerProcess, type TestDatabase } from './helpers.js';
 import { uploadAcrossStop } from './stopping.js';
+import { workerExecArgv } from '../src/cluster/supervisor.js';
 
 interface LogLine {
   pid: number;
@@ -119,6 +121,15 @@ describe('WORKERS=2', () => {
     assert.equal(once('serving on'), 1);
   });
 
+  test('workers start with a full-size young generation; the supervisor does not', async () => {
+    const pids = workerPids(server);
+    assert.equal(pids.length, 2);
+    const argv = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    for (const pid of pids)
+      assert.ok(argv(pid).includes('--min-semi-space-size=16'), `worker ${pid}: ${argv(pid).join(' ')}`);
+    assert.ok(!argv(server.child.pid ?? 0).includes('--min-semi-space-size=16'));
+  });
+
   test('a scrape of /metrics through either worker counts the requests of both', async () => {
     const pageCount = async () => {
       const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
@@ -220,5 +231,14 @@ describe('WORKERS=2 stopping', () => {
     } finally {
       await database.drop();
     }
+  });
+});
+
+describe('the Node options of a worker', () => {
+  test('add a full-size young generation unless the operator chose a size', () => {
+    assert.deepEqual(workerExecArgv([]), ['--min-semi-space-size=16']);
+    assert.deepEqual(workerExecArgv(['--enable-source-maps']), ['--enable-source-maps', '--min-semi-space-size=16']);
+    assert.deepEqual(workerExecArgv(['--max-semi-space-size=64']), ['--max-semi-space-size=64']);
+    assert.deepEqual(workerExecArgv([], '--min-semi-space-size=4 --max-old-space-size=512'), []);
   });
 });
