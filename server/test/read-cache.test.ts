@@ -367,6 +367,34 @@ describe('the cache itself', () => {
     assert.equal(produced, 1, 'the oldest was dropped');
   });
 
+  test('an answer read lately outlives older ones it was stored before', async () => {
+    const lru = new ReadCache({ changes, maxBytes: 1024 * 1024, maxEntries: 10 });
+    let made = 0;
+    const small = Fastify();
+    small.get<{ Querystring: { key: string } }>('/lru', async (request, reply) =>
+      lru.send(request, reply, request.query.key, async () => ({ made: ++made })),
+    );
+    try {
+      for (let n = 0; n < 10; n++) await small.inject(`/lru?key=a${n}`);
+      // a0 is the oldest; read, it goes behind the other nine.
+      await small.inject('/lru?key=a0');
+      for (let n = 0; n < 3; n++) await small.inject(`/lru?key=b${n}`);
+      made = 0;
+      await small.inject('/lru?key=a0');
+      assert.equal(made, 0, 'a0, read lately, is still held');
+      await small.inject('/lru?key=a4');
+      assert.equal(made, 0, 'a4 is still held');
+      await small.inject('/lru?key=a1');
+      assert.equal(made, 1, 'a1, the least recently used, was dropped');
+      // Reads of an answer in the newer half keep it without moving it; many of them change nothing.
+      for (let n = 0; n < 100; n++) await small.inject('/lru?key=a1');
+      assert.equal(made, 1);
+      assert.equal(lru.entries, 10);
+    } finally {
+      await small.close();
+    }
+  });
+
   test('tiny answers are counted with their keys and overhead, and their number is capped', async () => {
     const small = new ReadCache({ changes, maxBytes: 1024 * 1024, maxEntries: 50 });
     const tiny = Fastify();

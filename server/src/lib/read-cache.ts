@@ -2,7 +2,7 @@
  * Public reads answered from memory (API answers, feeds, the sitemap): each answer is serialized
  * once (with its route's response schema), given an ETag, and compressed once per encoding on
  * first demand, until a write makes it stale (see db/changes.ts). Bounded in bytes (keys and a
- * per-entry overhead included) and in entries, least recently used out first.
+ * per-entry overhead included) and in entries, least recently used out first (nearly: see #touch).
  */
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -57,6 +57,8 @@ class Answer {
   readonly #compressed = new Map<Encoding, Promise<Buffer>>();
   /** The compressed copies already made, to send without waiting a turn for a settled promise. */
   readonly #ready = new Map<Encoding, Buffer>();
+  /** The cache's count of moves when this answer last went to the back of its order (ReadCache#touch). */
+  movedAt = 0;
 
   constructor(
     readonly body: Buffer,
@@ -132,6 +134,8 @@ export class ReadCache {
   /** Reads being produced, so that a burst of misses for one key queries the database once. */
   readonly #producing = new Map<string, Promise<Answer>>();
   #bytes = 0;
+  /** Answers put at the back of #answers so far: stored, or moved there when read. */
+  #moves = 0;
 
   constructor({ changes, maxBytes, maxEntries = 20_000 }: ReadCacheOptions) {
     this.#changes = changes;
@@ -219,10 +223,21 @@ export class ReadCache {
     const held = this.#answers.get(key);
     if (held === undefined || this.#maxBytes === 0) return undefined;
     if (held.generation !== this.#changes.generation() || !this.#changes.trustworthy()) return undefined;
-    // Most recently used goes last; eviction takes from the front.
+    this.#touch(key, held);
+    return held;
+  }
+
+  /**
+   * Makes `held` recently used: eviction takes from the front of #answers, so a read moves its
+   * answer to the back. Not when fewer than half the entries went behind it since its last move:
+   * it is in the newer half already, and a hot key read thousands of times a second then costs
+   * no delete and insert each time (the Map shrank and rehashed on those).
+   */
+  #touch(key: string, held: Answer): void {
+    if (this.#moves - held.movedAt <= this.#answers.size >> 1) return;
     this.#answers.delete(key);
     this.#answers.set(key, held);
-    return held;
+    held.movedAt = ++this.#moves;
   }
 
   async #answer(
@@ -242,9 +257,7 @@ export class ReadCache {
     if (held !== undefined) {
       if (held.generation === generation) {
         readCacheCounts.hits++;
-        // Most recently used goes last; eviction takes from the front.
-        this.#answers.delete(key);
-        this.#answers.set(key, held);
+        this.#touch(key, held);
         return held;
       }
       this.#drop(key, held);
@@ -286,6 +299,7 @@ export class ReadCache {
     const previous = this.#answers.get(key);
     if (previous !== undefined) this.#drop(key, previous);
     this.#answers.set(key, answer);
+    answer.movedAt = ++this.#moves;
     this.#sizes.set(answer, 0);
     this.#grow(answer, answer.body.length + key.length * 2 + entryOverheadBytes);
   }
