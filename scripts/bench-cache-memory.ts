@@ -78,6 +78,7 @@ async function serverGrowth() {
 async function heldAfter(maxEntries: number): Promise<{ bytes: number; cache: ReadCache }> {
   const changes: ContentChanges = {
     generation: () => 0,
+    afterReads: (task) => task(),
     trustworthy: () => true,
     changed: () => undefined,
     close: async () => undefined,

@@ -3,7 +3,7 @@
  * server.ts does, and tests call the app in-process.
  */
 import { existsSync } from 'node:fs';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
@@ -17,6 +17,7 @@ import Fastify, {
   type FastifyReply,
   type onRouteHookHandler,
 } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { bulletinAdminRoutes } from './bulletins/admin-routes.js';
 import { bulletinRoutes } from './bulletins/routes.js';
 import { watchSchedule } from './bulletins/schedule.js';
@@ -30,6 +31,7 @@ import { downloadAdminRoutes } from './downloads/admin-routes.js';
 import type { RouteDeps } from './lib/deps.js';
 import type { Peers } from './cluster/peers.js';
 import { FastPath } from './lib/fast-path.js';
+import { clientAddress, logDestination, requestIds, roundedMs, trustedProxies } from './lib/request-log.js';
 import { ReadCache } from './lib/read-cache.js';
 import { securityHeaders } from './lib/security-headers.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
@@ -45,7 +47,7 @@ import { consoleRoutes } from './console/routes.js';
 import { AggregatorRegistry } from 'prom-client';
 import { observeQuery, registry, startMetering, watch } from './lib/metrics.js';
 import { healthRoutes } from './ops/health.js';
-import { metricsRoute, observeRequest } from './ops/metrics.js';
+import { metricsRoute, observeReplay, observeRequest } from './ops/metrics.js';
 import { apiDocsRoutes, openApiRoute, registerOpenApi } from './ops/openapi.js';
 import { storageFor } from './storage/index.js';
 
@@ -69,18 +71,28 @@ export interface BuildOptions {
   onRoute?: onRouteHookHandler;
   /** The other workers of this server, when it runs several (cluster/peers.ts). */
   peers?: Peers;
+  /** Where the log goes instead of standard output (tests that read the request lines). */
+  logStream?: DestinationStream;
 }
 
-export async function buildApp({ config, db, extraApiRoutes, onRoute, peers }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  extraApiRoutes,
+  onRoute,
+  peers,
+  logStream,
+}: BuildOptions): Promise<FastifyInstance> {
+  const nextRequestId = requestIds();
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      stream: logStream ?? (config.logLevel === 'silent' ? undefined : logDestination()),
+    },
     logController: new LogController({ disableRequestLogging: true }),
-    // A hop count believes only the addresses the operator's own proxies appended; never `true`,
-    // which would believe whatever a client wrote into X-Forwarded-For.
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
-        : config.trustProxy,
+    // Shared with the fast path's log lines (lib/request-log.ts).
+    genReqId: nextRequestId,
+    trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // A client that is slow to send its headers, or its whole request, gets 408 and is cut off.
     // Node checks for them every connectionsCheckingInterval, so that follows the timeouts.
@@ -142,6 +154,7 @@ export async function buildApp({ config, db, extraApiRoutes, onRoute, peers }: B
   }
   // One line per request, built only when it is written: at LOG_LEVEL=warn it costs nothing.
   const logged = ['info', 'debug', 'trace'].includes(config.logLevel);
+  const ipOf = clientAddress(config.trustProxy);
   if (metered || logged) {
     app.addHook('onResponse', (request, reply, done) => {
       if (metered) observeRequest(request, reply);
@@ -151,7 +164,7 @@ export async function buildApp({ config, db, extraApiRoutes, onRoute, peers }: B
             method: request.method,
             url: request.url,
             status: reply.statusCode,
-            ms: Math.round(reply.elapsedTime * 10) / 10,
+            ms: roundedMs(reply.elapsedTime),
             ip: request.ip,
           },
           'request',
@@ -161,10 +174,23 @@ export async function buildApp({ config, db, extraApiRoutes, onRoute, peers }: B
     });
   }
 
-  // Cached reads answered again before routing (lib/fast-path.ts): only while the onResponse hook
-  // above is not there, since replies that skip Fastify skip it too.
-  if (!metered && !logged && config.readCacheMaxBytes > 0) {
-    const fastPath = new FastPath(deps.cache, changes);
+  // Cached reads answered again before routing (lib/fast-path.ts), logged and metered as above.
+  if (config.readCacheMaxBytes > 0) {
+    const log = app.log;
+    const observe =
+      metered || logged
+        ? (req: IncomingMessage, status: number, route: string, ms: number) => {
+            const method = req.method ?? '';
+            if (metered) observeReplay(route, method, status, ms);
+            if (logged) {
+              log.info(
+                { reqId: nextRequestId(), method, url: req.url, status, ms: roundedMs(ms), ip: ipOf(req) },
+                'request',
+              );
+            }
+          }
+        : undefined;
+    const fastPath = new FastPath(deps.cache, changes, { observe });
     app.decorate('fastPath', fastPath);
     app.addHook('onResponse', (request, reply, done) => {
       fastPath.record(request, reply);

@@ -6,6 +6,7 @@
 import cluster from 'node:cluster';
 import net from 'node:net';
 import { pino } from 'pino';
+import { logDestination } from './lib/request-log.js';
 import type { FastifyInstance } from 'fastify';
 import { countUsers } from './accounts/repository.js';
 import { buildApp } from './app.js';
@@ -35,10 +36,10 @@ async function main(): Promise<void> {
 
   if (config.workers === 1) {
     const db = connect(config.database);
-    await prepare(config, db, pino({ level: config.logLevel }));
+    await prepare(config, db, pino({ level: config.logLevel }, logDestination()));
     await serve(config, db, await buildApp({ config, db }));
   } else if (cluster.isPrimary) {
-    const log = pino({ level: config.logLevel });
+    const log = pino({ level: config.logLevel }, logDestination());
     const db = connect(config.database);
     try {
       await prepare(config, db, log);

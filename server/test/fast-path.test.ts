@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import SQLite from 'better-sqlite3';
 import { createBulletin } from '../src/bulletins/repository.js';
 import type { FastPath } from '../src/lib/fast-path.js';
-import { bearer, startTestApp, type TestApp } from './helpers.js';
+import { bearer, dialect, startTestApp, type TestApp } from './helpers.js';
 
 interface Reply {
   status: number;
@@ -142,6 +143,28 @@ describe('the fast path for cached reads', () => {
     assert.equal(fast.replayed, before + 1);
   });
 
+  test(
+    'a commit by another process on the SQLite file is in the very next read',
+    { skip: dialect !== 'sqlite' },
+    async () => {
+      const path = `/v1/bulletin/detail?id=${id}`;
+      const other = new SQLite(t.config.database.kind === 'sqlite' ? t.config.database.path : '');
+      try {
+        for (let round = 1; round <= 5; round++) {
+          await warm(path);
+          // Another connection is what another process is to SQLite: this server learns of its
+          // commit only from data_version.
+          other.prepare('UPDATE bulletins SET title = ? WHERE id = ?').run(`别处改的 ${round}`, id);
+          const [fresh, again] = await Promise.all([send(base, path), send(base, path)]);
+          for (const reply of [fresh, again])
+            assert.equal((JSON.parse(reply.body.toString()) as { Title: string }).Title, `别处改的 ${round}`);
+        }
+      } finally {
+        other.close();
+      }
+    },
+  );
+
   test('another query order, unknown parameters or another method reach Fastify as before', async () => {
     await warm('/v1/bulletin/page?page_index=1&page_size=10');
     for (const path of [
@@ -167,5 +190,64 @@ describe('the fast path for cached reads', () => {
     const before = fast.replayed;
     await send(base, '/v1/bulletin/page?page_index=1&page_size=10', { 'x-no-compression': '1' });
     assert.equal(fast.replayed, before, 'x-no-compression goes to Fastify');
+  });
+});
+
+describe('the fast path with request lines and metrics on', () => {
+  let t: TestApp;
+  let base: string;
+  let id = 0;
+  const lines: Record<string, unknown>[] = [];
+  const metricsToken = 'm'.repeat(32);
+
+  before(async () => {
+    const logStream = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
+    t = await startTestApp({ env: { LOG_LEVEL: 'info', METRICS_TOKEN: metricsToken, TRUST_PROXY: '1' }, logStream });
+    id = await createBulletin(t.db.kysely, { title: '公告', content: '<p>正文</p>', pinned: false });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  after(() => t.close());
+
+  const requestLines = (url: string) => lines.filter((line) => line.msg === 'request' && line.url === url);
+
+  async function detailCount(): Promise<number> {
+    const text = await (
+      await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
+    ).text();
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('http_request_duration_seconds_count{') && l.includes('route="/v1/bulletin/detail"'));
+    return Number(line?.split(' ').at(-1) ?? 0);
+  }
+
+  test('a replay is logged like a reply from Fastify, and counted in the metrics', async () => {
+    const fast = t.app.fastPath;
+    assert.ok(fast !== undefined, 'on at LOG_LEVEL=info with METRICS_TOKEN');
+    const path = `/v1/bulletin/detail?id=${id}`;
+    const countBefore = await detailCount();
+    const headers = { 'x-forwarded-for': '203.0.113.7' };
+    let sent = 0;
+    for (let attempt = 0; attempt < 50 && fast.replayed < 3; attempt++) {
+      assert.equal((await send(base, path, headers)).status, 200);
+      sent += 1;
+      if (fast.replayed === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.ok(fast.replayed >= 3, 'replayed');
+    // Every request has its line: the first ones from Fastify's hook, the rest from the fast path.
+    const logged = requestLines(path);
+    assert.equal(logged.length, sent);
+    const ids = new Set(logged.map((line) => line.reqId));
+    assert.equal(ids.size, sent, 'no two lines share a request id');
+    for (const line of logged) {
+      assert.match(String(line.reqId), /^req-[0-9a-z]+$/);
+      assert.deepEqual(
+        { method: line.method, status: line.status, ip: line.ip, level: line.level },
+        { method: 'GET', status: 200, ip: '203.0.113.7', level: 30 },
+      );
+      assert.equal(typeof line.ms, 'number');
+      assert.deepEqual(Object.keys(line), Object.keys(logged[0] ?? {}), 'the same fields in the same order');
+    }
+    assert.equal((await detailCount()) - countBefore, sent, 'each request counted once under its route');
   });
 });

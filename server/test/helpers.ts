@@ -120,7 +120,12 @@ export interface TestApp {
 
 /** The app in-process on a fresh database, for `app.inject`. */
 export async function startTestApp(
-  options: { demo?: boolean; env?: Record<string, string>; onRoute?: BuildOptions['onRoute'] } = {},
+  options: {
+    demo?: boolean;
+    env?: Record<string, string>;
+    onRoute?: BuildOptions['onRoute'];
+    logStream?: BuildOptions['logStream'];
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig(testEnv(database, options.env));
@@ -128,7 +133,7 @@ export async function startTestApp(
   const storage = storageFor(config.storage);
   await migrate(db, storage);
   if (options.demo === true) await loadDemoContent(db.kysely, storage);
-  const app = await buildApp({ config, db, onRoute: options.onRoute });
+  const app = await buildApp({ config, db, onRoute: options.onRoute, logStream: options.logStream });
   await app.ready();
   return {
     app,

@@ -305,6 +305,7 @@ describe('the cache itself', () => {
   let generation = 0;
   const changes: ContentChanges = {
     generation: () => generation,
+    afterReads: (task) => task(),
     trustworthy: () => true,
     changed: () => void (generation += 1),
     close: async () => {},

@@ -17,6 +17,13 @@ export const changeChannel = 'chat_site_content';
 export interface ContentChanges {
   /** A number that moves whenever content may have changed; answers cached under an older one are stale. */
   generation(): number;
+  /**
+   * Runs `task` where one reading of the generation stands for every request read from the
+   * network before it (docs/architecture.md#how-a-request-flows-through-the-server). On SQLite,
+   * where a reading costs a statement, tasks wait for the end of the turn's network reads
+   * (setImmediate) and share one; on PostgreSQL, where it costs nothing, `task` runs at once.
+   */
+  afterReads(task: () => void): void;
   /** False while changes made elsewhere could go unnoticed. */
   trustworthy(): boolean;
   /** This process has committed a change. */
@@ -35,23 +42,51 @@ export function watchContentChanges(db: Db, log: Logger): ContentChanges {
   if (db.dialect === 'sqlite') {
     const dataVersion = db.sqliteDataVersion;
     let seen = dataVersion?.();
-    return {
-      generation() {
-        const now = dataVersion?.();
-        if (now !== seen) {
-          seen = now;
-          bump();
+    const read = () => {
+      const now = dataVersion?.();
+      if (now !== seen) {
+        seen = now;
+        bump();
+      }
+      return generation;
+    };
+    // While the waiting tasks run: the one reading they share. Every request they answer was read
+    // from its socket before it was taken, so a commit its client had seen finish is in it.
+    let shared: number | undefined;
+    let waiting: (() => void)[] = [];
+    const runWaiting = () => {
+      const tasks = waiting;
+      waiting = [];
+      shared = read();
+      // One task that throws must not leave the others' requests unanswered.
+      let failure: { error: unknown } | undefined;
+      for (const task of tasks) {
+        try {
+          task();
+        } catch (error) {
+          failure ??= { error };
         }
-        return generation;
+      }
+      shared = undefined;
+      if (failure !== undefined) throw failure.error;
+    };
+    return {
+      generation: () => shared ?? read(),
+      afterReads(task) {
+        if (waiting.push(task) === 1) setImmediate(runWaiting);
       },
       trustworthy: () => dataVersion !== undefined,
-      changed: bump,
+      changed() {
+        bump();
+        if (shared !== undefined) shared = generation;
+      },
       close: async () => {},
     };
   }
   const listener = new ChangeListener(db.postgresUrl ?? '', bump, log);
   return {
     generation: () => generation,
+    afterReads: (task) => task(),
     trustworthy: () => listener.listening,
     changed: bump,
     close: () => listener.close(),

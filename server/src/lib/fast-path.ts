@@ -7,8 +7,8 @@
  * hooks and reply machinery that would only produce them again. Anything else (a URL not seen, an
  * entry gone stale, a 304 or an encoding not sent yet for it) goes to Fastify unchanged.
  *
- * Replies that skip Fastify skip its onResponse hook too, so the app turns this on only when that
- * hook does nothing: no request log lines (LOG_LEVEL above info) and no metrics (no METRICS_TOKEN).
+ * Replies that skip Fastify skip its onResponse hook too: what that hook does for a reply (the
+ * request log line, the metrics) the app does for a replay in the ReplayObserver it gives here.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Server } from 'node:http';
@@ -26,9 +26,24 @@ declare module 'node:http' {
   }
 }
 
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
 interface Replay {
   status: number;
   headers: OutgoingHttpHeaders;
+  /** The route pattern Fastify matched, for the metrics. */
+  route: string;
+}
+
+/** Told of every reply sent without Fastify, with the time it took, to log and meter it as
+ * Fastify's onResponse hook does the others (app.ts). */
+export type ReplayObserver = (req: IncomingMessage, status: number, route: string, ms: number) => void;
+
+export interface FastPathOptions {
+  /** Replies remembered at most, all URLs together (each a header object of about a kilobyte);
+   * all are forgotten when one more comes. */
+  maxReplays?: number;
+  observe?: ReplayObserver;
 }
 
 interface Entry {
@@ -54,18 +69,21 @@ export class FastPath {
   readonly #cache: ReadCache;
   readonly #changes: ContentChanges;
   readonly #maxReplays: number;
+  readonly #observe: ReplayObserver | undefined;
+  #fastify: Handler = () => {
+    throw new Error('the fast path is not installed');
+  };
   readonly #urls = new Map<string, Entry>();
   /** Replays held, all URLs together. */
   #replays = 0;
   #open = true;
   #replayed = 0;
 
-  /** `maxReplays`: replies remembered at most, all URLs together (each a header object of about
-   * a kilobyte); all are forgotten when one more comes. */
-  constructor(cache: ReadCache, changes: ContentChanges, maxReplays = 10_000) {
+  constructor(cache: ReadCache, changes: ContentChanges, { maxReplays = 10_000, observe }: FastPathOptions = {}) {
     this.#cache = cache;
     this.#changes = changes;
     this.#maxReplays = maxReplays;
+    this.#observe = observe;
   }
 
   /** Replies sent without Fastify so far (tests). */
@@ -80,12 +98,13 @@ export class FastPath {
 
   /** Puts the fast path in front of the Fastify handler of `server`. */
   install(server: Server): void {
-    const handlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+    const handlers = server.listeners('request') as Handler[];
     const [fastify] = handlers;
     if (handlers.length !== 1 || fastify === undefined) throw new Error('expected one request handler (Fastify)');
     server.removeListener('request', fastify);
+    this.#fastify = fastify;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      if (!this.answer(req, res)) fastify(req, res);
+      if (!this.answer(req, res)) this.#toFastify(req, res);
     });
   }
 
@@ -95,35 +114,46 @@ export class FastPath {
     this.#forget();
   }
 
-  /** Sends the recorded reply for `req` and answers true; false leaves `req` to Fastify. */
+  /**
+   * Takes `req` when a reply recorded for it may still be current, and answers true; false leaves
+   * `req` to Fastify. Whether the entry is current is asked where one reading of the content's
+   * generation serves every request read so far (ContentChanges.afterReads): on SQLite, after the
+   * turn's network reads, so that data_version is read once for all of them.
+   */
   answer(req: IncomingMessage, res: ServerResponse): boolean {
     const method = req.method;
     if ((method !== 'GET' && method !== 'HEAD') || !this.#open) return false;
     // @fastify/compress leaves such answers alone: Fastify sends them.
     if (req.headers['x-no-compression'] !== undefined) return false;
-    const url = req.url ?? '';
-    const entry = this.#urls.get(url);
+    const entry = this.#urls.get(req.url ?? '');
     const answer = entry?.answer.deref();
-    if (entry === undefined || answer === undefined || !this.#cache.holds(entry.key, answer)) {
-      req[generationAtArrival] = this.#changes.generation();
-      return false;
-    }
+    if (entry === undefined || answer === undefined) return false;
     const { notModified, encoding } = choose(method, req.headers, answer);
     const replay = entry.replays.get(variantOf(req, notModified, encoding));
-    const body =
-      notModified || method === 'HEAD'
-        ? undefined
-        : encoding === undefined
-          ? answer.body
-          : answer.compressedCopy(encoding);
-    if (replay === undefined || (body === undefined && !notModified && method !== 'HEAD')) {
-      req[generationAtArrival] = this.#changes.generation();
-      return false;
+    if (replay === undefined) return false;
+    let body: Buffer | undefined;
+    if (!notModified && method !== 'HEAD') {
+      body = encoding === undefined ? answer.body : answer.compressedCopy(encoding);
+      if (body === undefined) return false;
     }
-    this.#replayed += 1;
-    res.writeHead(replay.status, replay.headers);
-    res.end(body);
+    const started = this.#observe === undefined ? 0 : performance.now();
+    const key = entry.key;
+    this.#changes.afterReads(() => {
+      if (!this.#open || !this.#cache.holds(key, answer)) {
+        this.#toFastify(req, res);
+        return;
+      }
+      this.#replayed += 1;
+      res.writeHead(replay.status, replay.headers);
+      res.end(body);
+      this.#observe?.(req, replay.status, replay.route, performance.now() - started);
+    });
     return true;
+  }
+
+  #toFastify(req: IncomingMessage, res: ServerResponse): void {
+    req[generationAtArrival] = this.#changes.generation();
+    this.#fastify(req, res);
   }
 
   #forget(): void {
@@ -162,6 +192,7 @@ export class FastPath {
     entry.replays.set(variant, {
       status,
       headers: { ...reply.getHeaders() } as OutgoingHttpHeaders,
+      route: request.routeOptions.url ?? '',
     });
   }
 }

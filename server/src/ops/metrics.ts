@@ -20,6 +20,11 @@ export function observeRequest(request: FastifyRequest, reply: FastifyReply): vo
   );
 }
 
+/** Records one answer the fast path sent without Fastify (lib/fast-path.ts). */
+export function observeReplay(route: string, method: string, status: number, ms: number): void {
+  httpRequestDuration.observe({ route, method, status }, ms / 1000);
+}
+
 /** `collect` gives the text to send: this process's registry, or with workers every worker's
  * added up by the supervisor (cluster/peers.ts). */
 export async function metricsRoute(
