@@ -22,7 +22,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -95,6 +95,15 @@ try {
     DATABASE_URL: `sqlite:${one.databasePath}`,
   });
   stops.push(() => all.stop());
+  // Its log written to a file, one line per request, at the defaults.
+  const serverLog = join(dir, 'server.log');
+  const shipped = await startBenchServer(
+    [],
+    serverScript,
+    { WORKERS: String(cores), DATABASE_URL: `sqlite:${one.databasePath}` },
+    { logFile: serverLog },
+  );
+  stops.push(() => shipped.stop());
   const nginx = await startNginx(dir, {
     workers: cores,
     http: [
@@ -106,14 +115,33 @@ try {
     ],
   });
   stops.push(() => nginx.stop());
+  // nginx as Debian configures it (/etc/nginx/nginx.conf): sendfile, tcp_nopush, gzip, and every
+  // request in the access log; keep-alive connections at nginx's default of 1,000 requests.
+  const debianDir = join(dir, 'debian');
+  mkdirSync(debianDir);
+  chmodSync(debianDir, 0o755);
+  symlinkSync(join(dir, 'www'), join(debianDir, 'www'));
+  const debianNginx = await startNginx(debianDir, {
+    workers: cores,
+    http: ['  sendfile on;', '  tcp_nopush on;', '  gzip on;', '  default_type "application/json; charset=utf-8";'],
+  });
+  stops.push(() => debianNginx.stop());
   const node = await startBareNode(join(dir, 'www'));
   stops.push(() => node.stop());
+  /** Request logs grow by megabytes a second under wrk: emptied after every run (both writers append). */
+  const logs = [serverLog, join(debianDir, 'access.log')];
 
   const subjects = [
     { name: 'nginx', url: nginx.url, pathOf: (t: (typeof targets)[number]) => `/${t.file}` },
     { name: 'bare Node', url: node.url, pathOf: (t: (typeof targets)[number]) => `/${t.file}` },
     { name: 'server, 1 worker', url: one.url, pathOf: (t: (typeof targets)[number]) => t.path },
     { name: `server, ${cores} workers`, url: all.url, pathOf: (t: (typeof targets)[number]) => t.path },
+    { name: 'nginx as Debian ships it', url: debianNginx.url, pathOf: (t: (typeof targets)[number]) => `/${t.file}` },
+    {
+      name: `server, ${cores} workers, defaults`,
+      url: shipped.url,
+      pathOf: (t: (typeof targets)[number]) => t.path,
+    },
   ];
   for (const target of targets) {
     for (const subject of subjects) {
@@ -136,6 +164,7 @@ try {
     for (const target of targets) {
       for (const subject of order) {
         const run = wrk(`${subject.url}${subject.pathOf(target)}`, load);
+        for (const log of logs) truncateSync(log);
         console.log(
           `  round ${r + 1} ${target.name} ${subject.name}: ${run.requestsPerSecond} req/s, p99 ${run.p99Ms} ms` +
             `${run.errors > 0 ? `, ${run.errors} errors` : ''} (load ${run.loadAverage.join(' ')})`,
@@ -166,11 +195,21 @@ try {
 
   const results = targets.map((target) => {
     const figures = Object.fromEntries(subjects.map((subject) => [subject.name, summary(target.name, subject.name)]));
-    const [nginxF, nodeF, oneF, allF] = subjects.map((subject) => summary(target.name, subject.name));
-    if (nginxF === undefined || nodeF === undefined || oneF === undefined || allF === undefined)
+    const [nginxF, nodeF, oneF, allF, debianF, shippedF] = subjects.map((subject) =>
+      summary(target.name, subject.name),
+    );
+    if (
+      nginxF === undefined ||
+      nodeF === undefined ||
+      oneF === undefined ||
+      allF === undefined ||
+      debianF === undefined ||
+      shippedF === undefined
+    )
       throw new Error('a subject was not measured');
     const oneWorkerOfNode = round(oneF.requestsPerSecond / nodeF.requestsPerSecond, 2);
     const allCoresOfNginx = round(allF.requestsPerSecond / nginxF.requestsPerSecond, 2);
+    const shippedOfDebianNginx = round(shippedF.requestsPerSecond / debianF.requestsPerSecond, 2);
     const ok =
       oneWorkerOfNode >= goals.oneWorkerOfNode &&
       allCoresOfNginx >= goals.allCoresOfNginx &&
@@ -183,6 +222,7 @@ try {
       figures,
       oneWorkerOfNode,
       allCoresOfNginx,
+      shippedOfDebianNginx,
       ok,
     };
   });
@@ -199,7 +239,8 @@ try {
   for (const result of results) {
     console.log(
       `${result.name} (${result.bytes} bytes): 1 worker / bare Node ${result.oneWorkerOfNode} (goal ≥ ${goals.oneWorkerOfNode}), ` +
-        `${cores} workers / nginx ${result.allCoresOfNginx} (goal ≥ ${goals.allCoresOfNginx}, p99 < ${goals.allCoresP99Ms} ms)`,
+        `${cores} workers / nginx ${result.allCoresOfNginx} (goal ≥ ${goals.allCoresOfNginx}, p99 < ${goals.allCoresP99Ms} ms), ` +
+        `both as shipped (server logging every request, nginx as Debian configures it) ${result.shippedOfDebianNginx}`,
     );
   }
   const out = writeResults('bench-api', {

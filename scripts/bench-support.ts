@@ -90,12 +90,15 @@ export function intFromEnv(name: string, fallback: number, min: number, max: num
 /**
  * `nodeArgs` go to node before the script, e.g. ['--trace-gc'] when looking into memory;
  * `script` is the server's entry (the built server, unless a benchmark wraps it); `env` adds to
- * or replaces the server's environment (e.g. where it stores files).
+ * or replaces the server's environment (e.g. where it stores files). The server logs only
+ * warnings, unless `logFile` is given: then it logs at its default level (one line per request)
+ * into that file, as a deployment would.
  */
 export async function startBenchServer(
   nodeArgs: string[] = [],
   script = 'server/dist/server.js',
   env: Record<string, string> = {},
+  { logFile }: { logFile?: string } = {},
 ): Promise<BenchServer> {
   requireBuild();
   const dir = mkdtempSync(join(tmpdir(), 'chat-site-bench-'));
@@ -127,7 +130,7 @@ export async function startBenchServer(
         WORKERS: '1',
         ...env,
       },
-      { nodeArgs, script, quiet: true },
+      logFile === undefined ? { nodeArgs, script, quiet: true } : { nodeArgs, script, logFile },
     );
   } catch (error) {
     process.removeListener('exit', removeDir);

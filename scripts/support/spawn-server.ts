@@ -4,6 +4,7 @@
  * use it without loading the server's test helpers (its sources and database drivers).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './free-port.js';
@@ -29,6 +30,12 @@ export interface SpawnOptions {
    * written, so the server gets a free port and is ready once /healthz answers.
    */
   quiet?: boolean;
+  /**
+   * Writes the server's standard output (its log, at the LOG_LEVEL given in `env`, info when none
+   * is) to this file rather than reading it here, as a deployment whose log goes to a file or a
+   * collector would: a benchmark of the server at its defaults. Ready once /healthz answers.
+   */
+  logFile?: string;
 }
 
 /** Servers still running. A test that fails half way (one of several servers did not start)
@@ -42,13 +49,17 @@ const startTimeoutMs = 20_000;
 
 /** Starts the built server (server/dist) as a real process on a free port. */
 export async function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
-  const { nodeArgs = [], script = 'server/dist/server.js', quiet = false } = options;
-  const port = quiet ? String(await freePort()) : '0';
+  const { nodeArgs = [], script = 'server/dist/server.js', quiet = false, logFile } = options;
+  const polled = quiet || logFile !== undefined;
+  const port = polled ? String(await freePort()) : '0';
+  const logLevel = quiet ? 'warn' : logFile !== undefined ? (env.LOG_LEVEL ?? 'info') : 'info';
+  const out = logFile === undefined ? 'pipe' : openSync(logFile, 'a');
   const child = spawn(process.execPath, [...nodeArgs, resolve(repoRoot, script)], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: port, HOST: '127.0.0.1', ...env, LOG_LEVEL: quiet ? 'warn' : 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: port, HOST: '127.0.0.1', ...env, LOG_LEVEL: logLevel },
+    stdio: ['ignore', out, 'pipe'],
   });
+  if (typeof out === 'number') closeSync(out);
   running.add(child);
   const logs: string[] = [];
   const exited = new Promise<number | null>((done) =>
@@ -57,7 +68,9 @@ export async function spawnServer(env: Record<string, string>, options: SpawnOpt
       done(code);
     }),
   );
-  const lines = [child.stdout, child.stderr].map((stream) => createInterface({ input: stream }));
+  const lines = [child.stdout, child.stderr]
+    .filter((stream) => stream !== null)
+    .map((stream) => createInterface({ input: stream }));
   for (const line of lines) line.on('line', (text) => logs.push(text));
   const url = await new Promise<string>((done, fail) => {
     let ready = false;
@@ -74,7 +87,7 @@ export async function spawnServer(env: Record<string, string>, options: SpawnOpt
       clearTimeout(timer);
       fail(new Error(`server exited with ${code} before listening:\n${logs.join('\n')}`));
     });
-    if (quiet) {
+    if (polled) {
       void (async () => {
         const address = `http://127.0.0.1:${port}`;
         while (!ready && child.exitCode === null && child.signalCode === null) {
