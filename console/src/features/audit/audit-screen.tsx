@@ -2,9 +2,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDocumentTitle } from '../../app/title';
 import { call } from '../../lib/api';
-import { Button } from '../../ui/button';
-import { inputClass } from '../../ui/field';
 import { Pager } from '../../ui/pager';
+import { SearchForm } from '../../ui/search-form';
 import { Problem, Waiting } from '../../ui/status';
 
 interface AuditEntry {
@@ -45,7 +44,6 @@ export function AuditScreen() {
   useDocumentTitle('审计日志');
   const [page, setPage] = useState(1);
   const [who, setWho] = useState('');
-  const [typed, setTyped] = useState('');
   const log = useQuery({
     queryKey: ['audit', who, page],
     queryFn: ({ signal }) =>
@@ -61,28 +59,17 @@ export function AuditScreen() {
       <h1 id="audit-heading" className="text-xl font-semibold">
         审计日志
       </h1>
-      <form
-        role="search"
-        className="flex gap-2 md:w-96"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setWho(typed.trim());
+      <SearchForm
+        id="audit-who"
+        label="按操作人或对象筛选"
+        placeholder="操作人或对象，例如 alice 或公告编号"
+        submit="筛选"
+        width="md:w-96"
+        onSearch={(text) => {
+          setWho(text);
           setPage(1);
         }}
-      >
-        <label htmlFor="audit-who" className="sr-only">
-          按操作人或对象筛选
-        </label>
-        <input
-          id="audit-who"
-          type="search"
-          value={typed}
-          placeholder="操作人或对象，例如 alice 或公告编号"
-          onChange={(event) => setTyped(event.target.value)}
-          className={inputClass}
-        />
-        <Button type="submit">筛选</Button>
-      </form>
+      />
       {log.isPending ? (
         <Waiting />
       ) : log.isError ? (

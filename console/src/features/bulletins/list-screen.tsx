@@ -1,11 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { useDocumentTitle } from '../../app/title';
 import { shortTime } from '../../lib/wire-time';
-import { Button, buttonClass } from '../../ui/button';
-import { inputClass } from '../../ui/field';
+import { buttonClass } from '../../ui/button';
 import { Pager } from '../../ui/pager';
+import { SearchForm } from '../../ui/search-form';
 import { PinnedBadge, Problem, StatusBadge, Waiting } from '../../ui/status';
 import { bulletinKeys, listBulletins, pageSize, type ListFilter } from './api';
 
@@ -55,7 +54,17 @@ export function BulletinListScreen() {
         </Link>
       </div>
       <div className="flex flex-col gap-3 md:flex-row md:items-center">
-        <SearchForm key={q} initial={q} onSearch={(text) => update({ q: text, page: 1 })} />
+        {/* Keyed by the search in the address, so going back to another search shows its words. */}
+        <SearchForm
+          key={q}
+          id="bulletin-search"
+          label="搜索标题"
+          placeholder="搜索标题"
+          submit="搜索"
+          width="md:w-80"
+          initial={q}
+          onSearch={(text) => update({ q: text, page: 1 })}
+        />
         <div role="group" aria-label="筛选" className="flex gap-1 overflow-x-auto">
           {filters.map((entry) => (
             <button
@@ -105,33 +114,5 @@ export function BulletinListScreen() {
       )}
       <Pager page={page} pages={pages} onPage={(next) => update({ page: next })} />
     </section>
-  );
-}
-
-/** Keyed by the search in the address, so going back to another search shows its words. */
-function SearchForm({ initial, onSearch }: { initial: string; onSearch: (text: string) => void }) {
-  const [typed, setTyped] = useState(initial);
-  return (
-    <form
-      role="search"
-      className="flex gap-2 md:w-80"
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSearch(typed.trim());
-      }}
-    >
-      <label htmlFor="bulletin-search" className="sr-only">
-        搜索标题
-      </label>
-      <input
-        id="bulletin-search"
-        type="search"
-        value={typed}
-        placeholder="搜索标题"
-        onChange={(event) => setTyped(event.target.value)}
-        className={inputClass}
-      />
-      <Button type="submit">搜索</Button>
-    </form>
   );
 }
