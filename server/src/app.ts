@@ -33,7 +33,7 @@ import type { Peers } from './cluster/peers.js';
 import { FastPath } from './lib/fast-path.js';
 import { clientAddress, logDestination, requestIds, roundedMs, trustedProxies } from './lib/request-log.js';
 import { ReadCache } from './lib/read-cache.js';
-import { securityHeaders } from './lib/security-headers.js';
+import { apiSecurityHeaders, isApiUrl, securityHeaders } from './lib/security-headers.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
 import { releaseAdminRoutes } from './packages/release-routes.js';
 import { pageRoutes } from './page/routes.js';
@@ -203,11 +203,12 @@ export async function buildApp({
     fastPath.install(app.server);
   }
 
-  // Helmet's headers and the permissions policy, the same for every answer: set from one object
-  // made at start (lib/security-headers.ts). Routes that need another CSP set theirs later.
-  const security = securityHeaders({ behindTls: config.behindTls });
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(security);
+  // Helmet's headers and the permissions policy, set from objects made at start, a smaller one
+  // for the JSON API (lib/security-headers.ts). Routes that need another CSP set theirs later.
+  const documentSecurity = securityHeaders({ behindTls: config.behindTls });
+  const apiSecurity = apiSecurityHeaders({ behindTls: config.behindTls });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isApiUrl(request.url) ? apiSecurity : documentSecurity);
     done();
   });
   await app.register(etag, { weak: true });

@@ -250,3 +250,35 @@ describe('HTTP behaviour of API reads', () => {
     assert.deepEqual(res.json(), { status: 'ok' });
   });
 });
+
+describe('security headers', () => {
+  const documentOnly = [
+    'cross-origin-opener-policy',
+    'origin-agent-cluster',
+    'referrer-policy',
+    'x-dns-prefetch-control',
+    'x-download-options',
+    'x-permitted-cross-domain-policies',
+    'x-xss-protection',
+    'permissions-policy',
+  ];
+
+  test('a JSON answer carries those that act on it, without the document-only ones', async () => {
+    for (const url of ['/v1/bulletin/page', '/v1/common/appconfig', '/v1/nope', '/v1/admin/bulletins']) {
+      const res = await get(url);
+      assert.equal(res.headers['content-security-policy'], "default-src 'none';frame-ancestors 'none'", url);
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', url);
+      assert.equal(res.headers['x-frame-options'], 'DENY', url);
+      assert.equal(res.headers['cross-origin-resource-policy'], 'cross-origin', url);
+      for (const name of documentOnly) assert.equal(res.headers[name], undefined, `${url}: ${name}`);
+    }
+  });
+
+  test('a document (the page, a hosted file) carries them all', async () => {
+    for (const url of ['/', '/v1/file/preview/nope.png']) {
+      const res = await get(url);
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', url);
+      for (const name of documentOnly) assert.ok(res.headers[name] !== undefined, `${url}: ${name}`);
+    }
+  });
+});
