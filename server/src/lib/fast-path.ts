@@ -10,7 +10,7 @@
  * Replies that skip Fastify skip its onResponse hook too: what that hook does for a reply (the
  * request log line, the metrics) the app does for a replay in the ReplayObserver it gives here.
  */
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ContentChanges } from '../db/changes.js';
@@ -30,7 +30,8 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 interface Replay {
   status: number;
-  headers: OutgoingHttpHeaders;
+  /** Names and values in turn, as writeHead takes them: no object to walk for each reply. */
+  headers: string[];
   /** The route pattern Fastify matched, for the metrics. */
   route: string;
 }
@@ -50,19 +51,38 @@ interface Entry {
   key: string;
   /** Weakly: an answer the cache has dropped must not stay in memory for a URL's sake. */
   answer: WeakRef<Answer>;
-  /** By variantOf: each is recorded from a reply Fastify sent. */
-  replays: Map<string, Replay>;
+  /**
+   * By the whole Accept-Encoding ('' when none), which @fastify/compress reads its own way, then
+   * by variantOf: each is recorded from a reply Fastify sent.
+   */
+  replays: Map<string, Map<string, Replay>>;
+  /** Replays held for this URL, all Accept-Encodings together. */
+  count: number;
 }
 
 /** Replays kept for one URL at most: one for each Accept-Encoding clients send, say. */
 const maxReplaysPerUrl = 32;
 
-/**
- * What tells apart the replies Fastify sends for one entry: the method, 304 or the encoding the
- * cache sends, and the whole Accept-Encoding, which @fastify/compress reads its own way.
- */
-function variantOf(req: IncomingMessage, notModified: boolean, encoding: Encoding | undefined): string {
-  return `${req.method} ${notModified ? '304' : (encoding ?? 'identity')} ${req.headers['accept-encoding'] ?? ''}`;
+/** The method, and 304 or the encoding the cache sends: made once, so a lookup builds no string. */
+const variants: Record<string, Record<Encoding | 'identity' | '304', string>> = {
+  GET: { '304': 'GET 304', br: 'GET br', gzip: 'GET gzip', identity: 'GET identity' },
+  HEAD: { '304': 'HEAD 304', br: 'HEAD br', gzip: 'HEAD gzip', identity: 'HEAD identity' },
+};
+
+/** What tells apart the replies Fastify sends for one entry and one Accept-Encoding. */
+function variantOf(method: string, notModified: boolean, encoding: Encoding | undefined): string | undefined {
+  return variants[method]?.[notModified ? '304' : (encoding ?? 'identity')];
+}
+
+/** The headers of a reply as names and values in turn; a list value gives its name once for each. */
+function flatHeaders(headers: Record<string, string | number | readonly string[] | undefined>): string[] {
+  const flat: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) flat.push(name, item);
+    else flat.push(name, String(value));
+  }
+  return flat;
 }
 
 export class FastPath {
@@ -129,7 +149,9 @@ export class FastPath {
     const answer = entry?.answer.deref();
     if (entry === undefined || answer === undefined) return false;
     const { notModified, encoding } = choose(method, req.headers, answer);
-    const replay = entry.replays.get(variantOf(req, notModified, encoding));
+    const variant = variantOf(method, notModified, encoding);
+    const replay =
+      variant === undefined ? undefined : entry.replays.get(req.headers['accept-encoding'] ?? '')?.get(variant);
     if (replay === undefined) return false;
     let body: Buffer | undefined;
     if (!notModified && method !== 'HEAD') {
@@ -177,21 +199,30 @@ export class FastPath {
     const url = raw.url ?? '';
     let entry = this.#urls.get(url);
     if (entry === undefined || entry.answer.deref() !== answer || entry.key !== key) {
-      if (entry !== undefined) this.#replays -= entry.replays.size;
-      entry = { key, answer: new WeakRef(answer), replays: new Map() };
+      if (entry !== undefined) this.#replays -= entry.count;
+      entry = { key, answer: new WeakRef(answer), replays: new Map(), count: 0 };
       this.#urls.set(url, entry);
     }
-    const variant = variantOf(raw, notModified, encoding);
-    if (entry.replays.has(variant) || entry.replays.size >= maxReplaysPerUrl) return;
+    const variant = variantOf(raw.method ?? '', notModified, encoding);
+    const acceptEncoding = raw.headers['accept-encoding'] ?? '';
+    if (variant === undefined || entry.count >= maxReplaysPerUrl) return;
+    if (entry.replays.get(acceptEncoding)?.has(variant) === true) return;
     if (this.#replays >= this.#maxReplays) {
       this.#forget();
       this.#urls.set(url, entry);
       entry.replays.clear();
+      entry.count = 0;
+    }
+    let forEncoding = entry.replays.get(acceptEncoding);
+    if (forEncoding === undefined) {
+      forEncoding = new Map();
+      entry.replays.set(acceptEncoding, forEncoding);
     }
     this.#replays += 1;
-    entry.replays.set(variant, {
+    entry.count += 1;
+    forEncoding.set(variant, {
       status,
-      headers: { ...reply.getHeaders() } as OutgoingHttpHeaders,
+      headers: flatHeaders(reply.getHeaders()),
       route: request.routeOptions.url ?? '',
     });
   }
