@@ -6,14 +6,17 @@
  * - Node's bare `http` module serving them from a buffer in one process
  *   (scripts/bench-api-server.ts);
  * - the server with WORKERS=1 (one process) and with WORKERS=<cores>, on one SQLite file with 50
- *   published announcements.
+ *   published announcements, logging only warnings;
+ * - both as shipped, without a goal: nginx as Debian configures it (access log, 1,000 requests a
+ *   connection) and the server with WORKERS=<cores> at its defaults (a log line per request, into
+ *   a file): what the request lines cost.
  * Targets: /v1/bulletin/detail (one announcement) and /v1/bulletin/page (the first 15), without
  * Accept-Encoding, as wrk asks: the bytes are those the server answers, written to files for
  * nginx and Node, and checked (SHA-256) on every subject before it is measured.
  *
  * Each round measures every subject on every target, the order of the subjects turned each round
  * so that drift on a shared machine hits all of them; reported is the median over BENCH_ROUNDS
- * (default 2) rounds, with the load average at the start of each run. Ratios: one worker / bare
+ * (default 3) rounds, with the load average at the start of each run. Ratios: one worker / bare
  * Node, and every core / nginx. Goals: both at least 0.5, and p99 under 20 ms with every core.
  * Results also go to .tmp/bench-api.json, or to the file BENCH_RESULTS names. Exits 1 when a goal
  * is missed or a run saw errors. nginx and wrk are installed by scripts/ensure-nginx.sh when
@@ -44,7 +47,7 @@ const load = {
   connections: intFromEnv('BENCH_CONNECTIONS', 64, 1, 10_000),
   seconds: intFromEnv('BENCH_SECONDS', 8, 1, 600),
 };
-const rounds = intFromEnv('BENCH_ROUNDS', 2, 1, 20);
+const rounds = intFromEnv('BENCH_ROUNDS', 3, 1, 20);
 const warmupSeconds = intFromEnv('BENCH_WARMUP_SECONDS', 2, 0, 60);
 const cores = availableParallelism();
 const goals = { oneWorkerOfNode: 0.5, allCoresOfNginx: 0.5, allCoresP99Ms: 20 };
