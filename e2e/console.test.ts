@@ -251,6 +251,8 @@ describe('writing announcements', () => {
     assert.equal(await picture.getAttribute('width'), '320');
     assert.equal(await picture.getAttribute('height'), '180');
     assert.ok(await picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth === 320));
+    // The caret is in the text after the picture, not on it: a paste must not replace it.
+    assert.equal(await body(page).locator('.ProseMirror-selectednode').count(), 0);
     await body(page).press('End');
     await pasteFromWord(page);
     await assertAccessible(page, 'editor');

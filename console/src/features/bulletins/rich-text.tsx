@@ -3,6 +3,7 @@ import { TableKit } from '@tiptap/extension-table';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { Selection, TextSelection } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
 import { LinkDialog } from './link-dialog';
 import { pictureTypes, uploadPicture } from './upload-image';
@@ -82,7 +83,22 @@ export function RichText({ initialHtml, onChange, resetKey, describedBy }: RichT
           };
           const position = at === undefined ? undefined : Math.min(at, editor.state.doc.content.size);
           const chain = editor.chain().focus();
-          (position === undefined ? chain.insertContent(node) : chain.insertContentAt(position, node)).run();
+          (position === undefined ? chain.insertContent(node) : chain.insertContentAt(position, node))
+            // The caret goes into the text after the picture, never onto the picture itself:
+            // what is typed or pasted next follows it rather than replacing it.
+            .command(({ tr }) => {
+              const end = tr.selection.to;
+              let after = Selection.findFrom(tr.doc.resolve(end), 1, true);
+              const paragraph = tr.doc.type.schema.nodes.paragraph;
+              if (after === null && paragraph !== undefined) {
+                // The picture ends the text: a paragraph after it takes the caret.
+                tr.insert(end, paragraph.create());
+                after = TextSelection.create(tr.doc, end + 1);
+              }
+              if (after !== null) tr.setSelection(after);
+              return true;
+            })
+            .run();
         })
         .catch((error: unknown) => set({ error: error instanceof Error ? error.message : '上传失败' }));
     }
