@@ -41,7 +41,7 @@ interface Replay {
 export type ReplayObserver = (req: IncomingMessage, status: number, route: string, ms: number) => void;
 
 export interface FastPathOptions {
-  /** Replies remembered at most, all URLs together (each a header object of about a kilobyte);
+  /** Replies remembered at most, all URLs together (each a header list of about a kilobyte);
    * all are forgotten when one more comes. */
   maxReplays?: number;
   observe?: ReplayObserver;
