@@ -23,7 +23,7 @@
  * missing. BENCH_SERVER names another build's server.js to measure (an older commit's, say).
  * See docs/performance.md#npm-run-benchapi.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -40,6 +40,7 @@ import {
   type WrkRun,
 } from './bench-support.js';
 import { freePort } from './support/free-port.js';
+import { spawnGroup } from './support/process-group.js';
 import { repoRoot } from './support/repo-root.js';
 
 const load = {
@@ -268,13 +269,15 @@ process.exit(exitCode);
 /** scripts/bench-api-server.ts on a free port, serving the files in `dir`. */
 async function startBareNode(filesDir: string): Promise<{ url: string; stop(): Promise<unknown> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/bench-api-server.ts')], {
-    cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), BENCH_FILES: filesDir },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise((done) => child.once('exit', done));
-  process.once('exit', () => child.kill('SIGKILL'));
+  const { child, stop } = spawnGroup(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'scripts/bench-api-server.ts')],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, PORT: String(port), BENCH_FILES: filesDir },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries++) {
     try {
@@ -285,11 +288,5 @@ async function startBareNode(filesDir: string): Promise<{ url: string; stop(): P
       await new Promise((wait) => setTimeout(wait, 100));
     }
   }
-  return {
-    url,
-    stop: () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
+  return { url, stop: () => stop() };
 }

@@ -4,13 +4,14 @@
  * the admin API, the server's RSS read from /proc, nginx and wrk as references, and where the
  * results go.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './support/free-port.js';
+import { spawnGroup } from './support/process-group.js';
 import { repoRoot } from './support/repo-root.js';
 import { spawnServer, type ServerProcess } from './support/spawn-server.js';
 
@@ -311,16 +312,14 @@ export async function startNginx(dir: string, { workers, http }: NginxOptions): 
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn('/usr/sbin/nginx', ['-p', dir, '-e', `${dir}/error.log`, '-c', conf], {
+  // Its own process group: a master killed by SIGKILL would leave its workers behind.
+  const nginx = spawnGroup('/usr/sbin/nginx', ['-p', dir, '-e', `${dir}/error.log`, '-c', conf], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  const { child } = nginx;
   const errors: string[] = [];
   if (child.stderr !== null) createInterface({ input: child.stderr }).on('line', (line) => errors.push(line));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  process.once('exit', kill);
+  const kill = () => void nginx.stop('SIGKILL');
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -341,11 +340,9 @@ export async function startNginx(dir: string, { workers, http }: NginxOptions): 
     pid: child.pid,
     stop: async () => {
       // SIGQUIT: nginx's graceful stop.
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGQUIT');
       const timer = setTimeout(kill, 5_000);
-      await exited;
+      await nginx.stop('SIGQUIT');
       clearTimeout(timer);
-      process.removeListener('exit', kill);
     },
   };
 }

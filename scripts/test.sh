@@ -9,6 +9,19 @@ cd "$(dirname "$0")/.."
 started=$SECONDS
 step() { printf '\n=== %s (at %d s)\n' "$*" $((SECONDS - started)); }
 
+# However the run ends: stop the PostgreSQL cluster, then fail the run if any process that a test
+# started is still running, naming it (docs/architecture.md#how-tests-start-and-stop-processes).
+pg_dir=""
+finish() {
+  local status=$?
+  [ -z "$pg_dir" ] || bash scripts/pg-cluster.sh stop "$pg_dir"
+  step "no process started by the tests is left"
+  node --import tsx scripts/support/leftover-processes.ts $$ || status=1
+  [ "$status" -ne 0 ] || step "all passed"
+  exit "$status"
+}
+trap finish EXIT
+
 # Runs one part under a time limit. A part that hangs (a test that leaves a process behind, a
 # browser that never answers) then fails CI with its name instead of using up CI's whole time.
 # `timeout` signals the part's whole process group, so servers and browsers it started go too.
@@ -41,7 +54,6 @@ within 15m npm run --silent test:server
 
 step "server tests on PostgreSQL"
 pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
-trap 'bash scripts/pg-cluster.sh stop "$pg_dir"' EXIT
 pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx scripts/support/free-port.ts)")
 TEST_POSTGRES_URL=$pg_url within 15m npm run --silent test:server
 
@@ -69,5 +81,3 @@ step "Lighthouse audit (fails under 95 in any category)"
 # a run scores 99-100 and the median of three stays far from the gate; five runs made CI three
 # minutes longer for nothing.
 within 15m npm run --silent audit
-
-step "all passed"

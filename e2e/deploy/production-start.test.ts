@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
 import { freePort } from '../../scripts/support/free-port.js';
+import { descendants, running } from '../../scripts/support/process-group.js';
 import { call, deployCheck, repoRoot, startProcess, type Running } from './support.js';
 
 let dir = '';
@@ -120,13 +121,24 @@ describe('the production install (npm ci --omit=dev of the built tree)', () => {
 
   test('npm start and npm run admin work there with NODE_ENV=production', async () => {
     const port = await freePort();
-    const env = { PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', ...dataEnv() };
+    const env = {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      WORKERS: '2',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...dataEnv(),
+    };
     const server = await startProcess('npm', ['start', '--silent'], { cwd: dir, url: `http://127.0.0.1:${port}`, env });
+    const started = descendants(server.child.pid ?? 0);
     try {
       assert.equal(await bulletinCount(server.url), 0);
     } finally {
       await server.stop();
     }
+    // npm, its shell, the supervisor and both workers: stopping npm stops every one of them.
+    assert.ok(started.length >= 3, `npm start runs the supervisor and two workers: ${started.join(', ')}`);
+    assert.deepEqual(started.filter(running), [], 'nothing npm start started is left running');
     const admin = spawnSync('npm', ['run', '--silent', 'admin', '--', 'bulletins', 'list'], {
       cwd: dir,
       env,

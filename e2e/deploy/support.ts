@@ -3,7 +3,7 @@
  * container image's steps without a container), nginx on deploy/nginx.conf, a PostgreSQL
  * database, and plain HTTP with a chosen client address.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request, type Agent, type OutgoingHttpHeaders } from 'node:http';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { freePort } from '../../scripts/support/free-port.js';
+import { spawnGroup } from '../../scripts/support/process-group.js';
 import { repoRoot } from '../../scripts/support/repo-root.js';
 
 export { repoRoot };
@@ -26,33 +27,27 @@ export interface Running {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-const children = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-});
-
-/** Starts a long-running process and waits until `url` + `probe` answers 200. */
+/** Starts a long-running process in a process group of its own (stopping it stops all it
+ * started: npm's script, a supervisor's workers) and waits until `url` + `probe` answers 200. */
 export async function startProcess(
   command: string,
   args: string[],
   options: { url: string; probe?: string; cwd?: string; env?: Record<string, string | undefined> },
 ): Promise<Running> {
-  const child = spawn(command, args, {
+  const group = spawnGroup(command, args, {
     cwd: options.cwd ?? repoRoot,
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.add(child);
+  const { child } = group;
+  // 128 for a process ended by a signal, as a shell reports it.
+  const exitCode = (code: number | null) => code ?? (child.signalCode === null ? null : 128);
+  const exited = group.exited.then(exitCode);
+  const stop = async (signal?: NodeJS.Signals) => exitCode(await group.stop(signal));
   const logs: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => logs.push(line));
+    if (stream !== null) createInterface({ input: stream }).on('line', (line) => logs.push(line));
   }
-  const exited = new Promise<number | null>((done) =>
-    child.once('exit', (code, signal) => {
-      children.delete(child);
-      done(code ?? (signal === null ? null : 128));
-    }),
-  );
   const probe = `${options.url}${options.probe ?? '/healthz'}`;
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -64,21 +59,12 @@ export async function startProcess(
       // not listening yet
     }
     if (attempt > 300) {
-      child.kill('SIGKILL');
+      await stop('SIGKILL');
       throw new Error(`${probe} did not answer within 30 s:\n${logs.join('\n')}`);
     }
     await new Promise((wait) => setTimeout(wait, 100));
   }
-  return {
-    url: options.url,
-    child,
-    logs,
-    exited,
-    stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
-    },
-  };
+  return { url: options.url, child, logs, exited, stop };
 }
 
 /** Debian's nginx on deploy/nginx.conf in front of `upstreams` (host:port), on a free port. */

@@ -3,11 +3,12 @@
  * scripts and the server's own tests. It lives outside server/test so that e2e/ and scripts/ can
  * use it without loading the server's test helpers (its sources and database drivers).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './free-port.js';
+import { spawnGroup } from './process-group.js';
 import { repoRoot } from './repo-root.js';
 
 export interface ServerProcess {
@@ -38,13 +39,6 @@ export interface SpawnOptions {
   logFile?: string;
 }
 
-/** Servers still running. A test that fails half way (one of several servers did not start)
- * must not leave the others behind: they would outlive the test file and keep CI waiting. */
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-
 const startTimeoutMs = 20_000;
 
 /** Starts the built server (server/dist) as a real process on a free port. */
@@ -54,20 +48,15 @@ export async function spawnServer(env: Record<string, string>, options: SpawnOpt
   const port = polled ? String(await freePort()) : '0';
   const logLevel = quiet ? 'warn' : logFile !== undefined ? (env.LOG_LEVEL ?? 'info') : 'info';
   const out = logFile === undefined ? 'pipe' : openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...nodeArgs, resolve(repoRoot, script)], {
+  // Its own process group: a test that fails half way (one of several servers did not start)
+  // leaves none of them, nor their workers, behind (process-group.ts).
+  const { child, exited, stop } = spawnGroup(process.execPath, [...nodeArgs, resolve(repoRoot, script)], {
     cwd: repoRoot,
     env: { ...process.env, PORT: port, HOST: '127.0.0.1', ...env, LOG_LEVEL: logLevel },
     stdio: ['ignore', out, 'pipe'],
   });
   if (typeof out === 'number') closeSync(out);
-  running.add(child);
   const logs: string[] = [];
-  const exited = new Promise<number | null>((done) =>
-    child.once('exit', (code) => {
-      running.delete(child);
-      done(code);
-    }),
-  );
   const lines = [child.stdout, child.stderr]
     .filter((stream) => stream !== null)
     .map((stream) => createInterface({ input: stream }));
@@ -80,7 +69,7 @@ export async function spawnServer(env: Record<string, string>, options: SpawnOpt
       done(address);
     };
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      void stop('SIGKILL');
       fail(new Error(`server did not start within ${startTimeoutMs / 1000} s:\n${logs.join('\n')}`));
     }, startTimeoutMs);
     void exited.then((code) => {
@@ -104,16 +93,7 @@ export async function spawnServer(env: Record<string, string>, options: SpawnOpt
       }
     }
   });
-  return {
-    url,
-    child,
-    logs,
-    exited,
-    stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null) child.kill(signal);
-      return exited;
-    },
-  };
+  return { url, child, logs, exited, stop };
 }
 
 async function answersHealth(address: string): Promise<boolean> {
