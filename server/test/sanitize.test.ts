@@ -292,6 +292,9 @@ describe('markup nested too deep to clean quickly', () => {
       '</br>',
       '<!-- <b> -->',
       '<a title="<b>">',
+      '<h2>',
+      '<h3>',
+      '</h2>',
       'x',
     ];
     fc.assert(

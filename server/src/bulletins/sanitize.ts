@@ -88,6 +88,7 @@ const voidElements = new Set([
   ...['isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr'],
 ]);
 const paragraph = ['p'];
+const headings = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 const formTags = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
 /** Opening the key closes the open element on top while it is one of these. */
 const openImpliesClose = new Map<string, Set<string>>([
@@ -95,7 +96,9 @@ const openImpliesClose = new Map<string, Set<string>>([
   ['th', new Set(['th'])],
   ['td', new Set(['thead', 'th', 'td'])],
   ['body', new Set(['head', 'link', 'script'])],
+  ['a', new Set(['a'])],
   ['li', new Set(['li'])],
+  ...headings.map((tag): [string, Set<string>] => [tag, new Set([...headings, ...paragraph])]),
   ['option', new Set(['option'])],
   ['optgroup', new Set(['optgroup', 'option'])],
   ...['dd', 'dt'].map((tag): [string, Set<string>] => [tag, new Set(['dd', 'dt'])]),
@@ -106,7 +109,7 @@ const openImpliesClose = new Map<string, Set<string>>([
     new Set(formTags),
   ]),
   ...[
-    ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'address', 'article', 'aside', 'blockquote', 'details', 'div'],
+    ...['p', 'address', 'article', 'aside', 'blockquote', 'details', 'div'],
     ...['dl', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre'],
     ...['section', 'table', 'ul'],
   ].map((tag): [string, Set<string>] => [tag, new Set(paragraph)]),

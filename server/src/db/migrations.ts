@@ -1,12 +1,5 @@
-import {
-  Migrator,
-  sql,
-  type ColumnDefinitionBuilder,
-  type Kysely,
-  type Migration,
-  type MigrationProvider,
-  type MigrationResultSet,
-} from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
 import type { FileStorage } from '../storage/index.js';
 import { changeChannel } from './changes.js';
 import type { Db, Dialect } from './connect.js';
