@@ -1,36 +1,43 @@
 # syntax=docker/dockerfile:1
 # The site's server as a container image (docs/operations.md#container-image). Three stages: the
-# build with every package, the runtime packages alone (better-sqlite3 is compiled there, so the
-# compilers stay out of the image), and the image itself. scripts/deploy-check.sh performs the
-# same steps without a container; e2e/deploy/ tests them.
+# build with every package, the server's runtime packages alone, and the image itself.
+# scripts/deploy-check.sh stages the same tree from these COPY and RUN lines without a container;
+# scripts/container-check.sh builds and runs this file with podman; e2e/deploy/ tests both.
 #
 #   docker build -t chat-site .
 #   docker run -p 8080:8080 -e DATABASE_URL=postgres://… -e STORAGE_URL=s3://… chat-site
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node.js 24 LTS on Debian bookworm, pinned by version and by the digest of its multi-platform
+# index. A machine that cannot pull it builds a local one (scripts/container-base.sh) and passes
+# --build-arg NODE_IMAGE=<that tag>.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553
 
 FROM ${NODE_IMAGE} AS build
-# better-sqlite3 compiles its addon when no prebuilt one can be downloaded.
+# node-gyp configures better-sqlite3 on install (its Node-API binary is prebuilt: nothing
+# compiles), with the headers the base image ships rather than a download.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*
+ENV npm_config_nodedir=/usr/local
 WORKDIR /src
 COPY package.json package-lock.json ./
 COPY packages/contract/package.json packages/contract/
 COPY server/package.json server/
 COPY web/package.json web/
-RUN npm ci --no-audit --no-fund
+COPY console/package.json console/
+RUN npm ci --engine-strict --no-audit --no-fund
 COPY . .
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime-packages
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
-    && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/contract/package.json packages/contract/
 COPY server/package.json server/
 COPY web/package.json web/
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY console/package.json console/
+# The server's packages only (the site and the console are built files by now). No install
+# script runs: better-sqlite3 loads the Node-API binary its package ships, so no compiler either.
+RUN npm ci --omit=dev --workspace=server --include-workspace-root --ignore-scripts --engine-strict --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
@@ -39,13 +46,14 @@ ENV NODE_ENV=production \
     DATABASE_URL=sqlite:/app/data/site.db \
     STORAGE_URL=file:/app/data/files
 WORKDIR /app
-# What a deployment ships: keep in step with `shipped` in scripts/deploy-check.sh.
+# What a deployment ships: scripts/deploy-check.sh reads these lines.
 COPY --from=runtime-packages /app ./
 COPY --from=build /src/site.config.json ./
 COPY --from=build /src/packages/contract/dist packages/contract/dist
 COPY --from=build /src/server/dist server/dist
 COPY --from=build /src/server/demo-assets server/demo-assets
 COPY --from=build /src/web/dist web/dist
+COPY --from=build /src/console/dist console/dist
 COPY --from=build /src/scripts/start.mjs /src/scripts/ensure-built.mjs scripts/
 # The image's user (the node image's own, uid 1000) owns only the data directory: the SQLite
 # file and the file store when DATABASE_URL and STORAGE_URL are left as they are.

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The container image's steps without a container (these machines cannot pull a base image), for
+# The container image's steps without a container (scripts/container-check.sh builds the image), for
 # the deployment tests (e2e/deploy/) and for anyone checking a deployment by hand
 # (docs/operations.md#deploy). After `npm run build`:
 #
 #   deploy-check.sh stage DIR     copies what the Dockerfile's runtime stage copies into DIR and
-#                                 runs `npm ci --omit=dev` there: no build tools, no sources
+#                                 runs its `npm ci --omit=dev` there: no build tools, no sources
 #   deploy-check.sh start DIR     runs the server from DIR as the image does: NODE_ENV=production,
 #                                 `node server/dist/server.js`, as nobody when run as root (the
 #                                 image's non-root user); the other settings come from the
@@ -18,46 +18,34 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-# What a deployment ships: keep in step with the COPY lines of the Dockerfile's runtime stage.
-shipped=(
-  package.json package-lock.json site.config.json
-  packages/contract/package.json packages/contract/dist
-  server/package.json server/dist server/demo-assets
-  web/package.json web/dist
-  scripts/start.mjs scripts/ensure-built.mjs
-)
+# What a deployment ships, read from the Dockerfile itself (one list, not two): the package files
+# the runtime-packages stage copies, and what the image copies from the build stage.
+dockerfile="$root/Dockerfile"
+mapfile -t shipped < <(awk '
+  /^FROM .* AS runtime-packages/ { stage = "packages"; next }
+  /^FROM / { stage = (stage == "packages" ? "image" : "") }
+  stage == "packages" && /^COPY / && !/--from/ { for (i = 2; i < NF; i++) print $i }
+  stage == "image" && /^COPY --from=build / { for (i = 3; i < NF; i++) { sub(/^\/src\//, "", $i); print $i } }
+' "$dockerfile")
+# The runtime-packages stage's npm ci, as the Dockerfile writes it.
+npm_ci=$(sed -n 's/^RUN \(npm ci --omit=dev[^&]*\).*/\1/p' "$dockerfile")
 
 stage() {
   local dir=$1
+  [ ${#shipped[@]} -gt 0 ] && [ -n "$npm_ci" ] || { echo "could not read the Dockerfile's runtime stage" >&2; exit 1; }
   for path in "${shipped[@]}"; do
     [ -e "$root/$path" ] || { echo "$path is missing: run npm run build first" >&2; exit 1; }
     mkdir -p "$dir/$(dirname "$path")"
     cp -R "$root/$path" "$dir/$path"
   done
   # The image's npm ci; --prefer-offline takes what npm's cache already holds.
-  offer_sqlite_prebuild
-  (cd "$dir" && npm ci --omit=dev --prefer-offline --no-audit --no-fund --loglevel=error >&2)
-  [ -z "$prebuilds" ] || rm -rf "$prebuilds"
+  (cd "$dir" && $npm_ci --prefer-offline --loglevel=error >&2)
   # The one place the server writes to (the default SQLite file and file store), as in the image.
   mkdir -p "$dir/data"
   if [ "$(id -u)" -eq 0 ]; then
     chown nobody: "$dir/data"
     chmod 755 "$dir"
   fi
-}
-
-# better-sqlite3's install takes a prebuilt binary from GitHub, which these machines cannot
-# reach, and then compiles one (two minutes here). The checkout's own compiled binary of the same
-# version is offered instead, where prebuild-install looks first for a local prebuild.
-# DEPLOY_CHECK_COMPILE=1 compiles it as a machine without GitHub would.
-prebuilds=""
-offer_sqlite_prebuild() {
-  local package="$root/node_modules/better-sqlite3" name
-  [ "${DEPLOY_CHECK_COMPILE:-0}" != 1 ] && [ -f "$package/build/Release/better_sqlite3.node" ] || return 0
-  prebuilds=$(mktemp -d)
-  name=$(node -p "'better-sqlite3-v' + require('$package/package.json').version + '-node-v' + process.versions.modules + '-' + process.platform + '-' + process.arch")
-  tar -czf "$prebuilds/$name.tar.gz" -C "$package" build/Release/better_sqlite3.node
-  export npm_config_better_sqlite3_local_prebuilds=$prebuilds
 }
 
 start() {

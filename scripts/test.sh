@@ -52,6 +52,12 @@ within 5m npm run --silent test:web
 step "server tests on SQLite"
 within 15m npm run --silent test:server
 
+step "server tests on Node.js 22, the oldest supported, on SQLite"
+# Everything else runs on the Node.js 24 that package.json pins; this one fetches 22 the same way,
+# from the npm registry (docs/operations.md#nodejs).
+node22=$(npm exec --yes --package=node@22.23.3 -- sh -c 'command -v node')
+within 15m "$node22" --conditions=source --import tsx --test --test-force-exit --test-reporter=spec server/test/*.test.ts
+
 step "server tests on PostgreSQL"
 pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
 pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx scripts/support/free-port.ts)")
@@ -62,11 +68,14 @@ step "file and backup tests on the S3 store (an s3rver the tests start), on SQLi
 TEST_STORAGE=s3 within 5m npm run --silent test:files
 TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files
 
-step "deployment tests: the production install (npm ci --omit=dev), two servers behind nginx"
-# The container image's steps without a container (scripts/deploy-check.sh), and deploy/nginx.conf
-# in front of two servers on this PostgreSQL cluster (docs/operations.md#several-servers-on-one-postgresql).
+step "deployment tests: the container image built and run, the production install, two servers behind nginx"
+# The Dockerfile built with podman on a local base and run (scripts/container-check.sh); its steps
+# without a container (scripts/deploy-check.sh); deploy/nginx.conf in front of two servers on this
+# PostgreSQL cluster (docs/operations.md#several-servers-on-one-postgresql). The first image build
+# on a machine makes the base and installs every package inside: about ten minutes.
 within 5m bash scripts/ensure-nginx.sh
-TEST_POSTGRES_URL=$pg_url within 10m npm run --silent test:deploy
+within 5m bash scripts/ensure-container-tools.sh
+TEST_POSTGRES_URL=$pg_url within 30m npm run --silent test:deploy
 
 step "first-load budget of the landing page"
 within 5m npm run --silent budget

@@ -32,9 +32,6 @@ export class S3Storage implements FileStorage {
 
   constructor(private readonly target: S3Target) {
     this.description = `s3://${target.bucket}/${target.prefix}`;
-    // The SDK is pinned on purpose to a release that runs on Node 20 (docs/operations.md#the-s3-store-s3);
-    // its warning that later releases need Node 22 would be printed by every admin command.
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     this.client = new S3Client({
       region: target.region,
       endpoint: target.endpoint,
