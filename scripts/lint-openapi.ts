@@ -39,7 +39,9 @@ async function openApiDocument(): Promise<string> {
 }
 
 const config = await loadRedoclyConfig({ configPath: join(repoRoot, 'redocly.yaml') });
-const problems = await lintFromString({ source: await openApiDocument(), absoluteRef: 'openapi.json', config });
+// Indented, so that a problem's line and column point somewhere readable.
+const source = JSON.stringify(JSON.parse(await openApiDocument()), null, 2);
+const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config });
 const totals = getTotals(problems);
 if (problems.length > 0)
   formatProblems(problems, { format: 'stylish', totals, version: '', color: false, maxProblems: 1000 });
