@@ -74,6 +74,18 @@ function sharedResponses(route: RouteOptions, own: Record<string, unknown>, guar
   };
 }
 
+/** Who may make an admin call (docs/behaviour.md#operator-accounts). */
+function whoMay(route: RouteOptions): string {
+  const who =
+    route.config?.access === 'editor'
+      ? 'The bearer ADMIN_TOKEN, or the session of an editor or an admin.'
+      : 'The bearer ADMIN_TOKEN, or the session of an admin.';
+  const change = bodyMethods.has(methodOf(route))
+    ? " With the session, an Origin header naming the console's origin."
+    : '';
+  return who + change;
+}
+
 /** A route's tag, security and shared answers; internal routes are left out. */
 export function describeOperation(schema: FastifySchema | undefined, url: string, route: RouteOptions): FastifySchema {
   const own = schema ?? {};
@@ -93,6 +105,7 @@ export function describeOperation(schema: FastifySchema | undefined, url: string
   return {
     tags: [tag],
     security: guarded ? [{ adminToken: [] }, { session: [] }] : [],
+    ...(guarded && { description: whoMay(route) }),
     ...own,
     // @fastify/swagger suffixes a HEAD route's own operationId with -head; ours are unique already.
     ...(own.operationId !== undefined && { operationId: own.operationId.replace(/-head$/, '') }),
