@@ -4,13 +4,14 @@
  * only it gives.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { hashPassword } from '../src/accounts/passwords.js';
 import { addUser } from '../src/accounts/repository.js';
 import { bearer, repoRoot, startTestApp, type TestApp } from './helpers.js';
+import { dmg, uploadCalls } from './openapi-upload-calls.js';
 
 export interface Call {
   status: number;
@@ -32,12 +33,13 @@ const png = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
-const dmg = () => Buffer.concat([Buffer.alloc(600), Buffer.from('koly'), Buffer.alloc(508)]);
 const apk = readFileSync(join(repoRoot, 'server/test/fixtures/reference-version.apk'));
-const tus = { ...bearer, 'tus-resumable': '1.0.0' };
-const chunk = { ...tus, 'content-type': 'application/offset+octet-stream' };
-const metadata = (name: string) => `filename ${Buffer.from(name).toString('base64')}`;
-const json = (method: InjectOptions['method'], url: string, payload: unknown, headers = bearer): InjectOptions => ({
+const json = (
+  method: InjectOptions['method'],
+  url: string,
+  payload: unknown,
+  headers: Record<string, string> = bearer,
+): InjectOptions => ({
   method,
   url,
   headers,
@@ -65,7 +67,7 @@ export async function prepare(): Promise<Fixture> {
   const cookieOf = async (name: string, role: 'admin' | 'editor') => {
     await addUser(t.db.kysely, { name, role, passwordHash: await hashPassword(`${name}-password-1`) });
     const payload = { name, password: `${name}-password-1` };
-    const res = await inject({ ...json('POST', '/v1/admin/session', payload, { origin } as never) }, 200);
+    const res = await inject({ ...json('POST', '/v1/admin/session', payload, { origin }) }, 200);
     return `chat_site_session=${res.cookies.find((c) => c.name === 'chat_site_session')?.value}`;
   };
   const adminCookie = await cookieOf('alice', 'admin');
@@ -105,31 +107,12 @@ export async function prepare(): Promise<Fixture> {
   const usedKey = await upload('app.apk', apk);
   await release('android', { file_key: usedKey, version: '5.0.0' });
 
-  /** A new resumable upload of a 1112-byte disk image; answers its address. */
-  const started = async () => {
-    const headers = { ...tus, 'upload-length': String(dmg().length), 'upload-metadata': metadata('app.dmg') };
-    return String((await inject({ method: 'POST', url: '/v1/admin/uploads', headers }, 201)).headers.location);
-  };
-  /** One that expired: its start moved back a year. */
-  const expired = async () => {
-    const location = await started();
-    const id = location.split('/').at(-1) ?? '';
-    const info = readdirSync(uploadDir).find((name) => name === `${id}.json`);
-    assert.ok(info !== undefined, readdirSync(uploadDir).join());
-    const stored = JSON.parse(readFileSync(join(uploadDir, info), 'utf8')) as { creation_date: string };
-    stored.creation_date = new Date(Date.now() - 365 * 86_400_000).toISOString();
-    writeFileSync(join(uploadDir, info), JSON.stringify(stored));
-    return location;
-  };
-  const bytes = dmg();
-  const none = '/v1/admin/uploads/0123456789abcdef0123456789abcdef';
-
   const samples: Record<string, string> = {
     '/v1/admin/bulletins/{id}': `/v1/admin/bulletins/${bulletinId}`,
     '/v1/admin/bulletins/{id}/restore': `/v1/admin/bulletins/${bulletinId}/restore`,
     '/v1/admin/releases/{id}/rollback': `/v1/admin/releases/${iosRelease}/rollback`,
     '/v1/admin/files/{key}': `/v1/admin/files/${pngKey}`,
-    '/v1/admin/uploads/{id}': none,
+    '/v1/admin/uploads/{id}': '/v1/admin/uploads/0123456789abcdef0123456789abcdef',
     '/v1/file/preview/{key}': `/v1/file/preview/${pngKey}`,
   };
   const get = (url: string, headers: Record<string, string> = {}): InjectOptions => ({ url, headers });
@@ -169,7 +152,7 @@ export async function prepare(): Promise<Fixture> {
     'GET /v1/openapi.json': async () => [ok(get('/v1/openapi.json'))],
     'POST /v1/admin/session': async () => {
       const sign = (password: string, headers: Record<string, string>, remoteAddress = '192.0.2.1') => ({
-        ...json('POST', '/v1/admin/session', { name: 'alice', password }, headers as never),
+        ...json('POST', '/v1/admin/session', { name: 'alice', password }, headers),
         remoteAddress,
       });
       const wrong = sign('wrong-password', { origin }, '192.0.2.2');
@@ -186,7 +169,7 @@ export async function prepare(): Promise<Fixture> {
     'DELETE /v1/admin/session': async () => [ok({ method: 'DELETE', url: '/v1/admin/session', headers: bearer }, 204)],
     'PUT /v1/admin/session/password': async () => {
       const name = 'carol';
-      const headers = { cookie: await cookieOf(name, 'editor'), origin } as never;
+      const headers = { cookie: await cookieOf(name, 'editor'), origin };
       const change = (current: string, more = headers) =>
         json('PUT', '/v1/admin/session/password', { current, next: 'a-new-password-1' }, more);
       return [ok(change('wrong-password'), 400), ok(change(`${name}-password-1`), 204)];
@@ -278,56 +261,7 @@ export async function prepare(): Promise<Fixture> {
       ok(admin('/v1/admin/stats/downloads')),
       ok(admin('/v1/admin/stats/downloads?days=5'), 400),
     ],
-    'POST /v1/admin/uploads': async () => {
-      const post = (headers: Record<string, string>, payload?: Buffer): InjectOptions => ({
-        method: 'POST',
-        url: '/v1/admin/uploads',
-        headers,
-        ...(payload !== undefined && { payload }),
-      });
-      const length = { 'upload-length': String(bytes.length) };
-      return [
-        ok(post({ ...tus, ...length, 'upload-metadata': metadata('app.dmg') }), 201),
-        ok(post({ ...tus, ...length, 'upload-metadata': metadata('notes.txt') }), 400),
-        ok(post({ ...bearer, ...length, 'upload-metadata': metadata('app.dmg') }), 412),
-        ok(post({ ...tus, 'upload-length': String(10 ** 12), 'upload-metadata': metadata('app.dmg') }), 413),
-      ];
-    },
-    'HEAD /v1/admin/uploads/{id}': async () => [
-      ok({ method: 'HEAD', url: await started(), headers: tus }),
-      ok({ method: 'HEAD', url: none, headers: tus }, 404),
-      ok({ method: 'HEAD', url: await expired(), headers: tus }, 410),
-      ok({ method: 'HEAD', url: await started(), headers: bearer }, 412),
-    ],
-    'PATCH /v1/admin/uploads/{id}': async () => {
-      const patch = (url: string, offset: number, payload: Buffer, headers: Record<string, string> = chunk) => ({
-        method: 'PATCH' as const,
-        url,
-        headers: { ...headers, 'upload-offset': String(offset) },
-        payload,
-      });
-      const first = await started();
-      const refused = async () => {
-        const headers = { ...tus, 'upload-length': '1112', 'upload-metadata': metadata('fake.dmg') };
-        return String((await inject({ method: 'POST', url: '/v1/admin/uploads', headers }, 201)).headers.location);
-      };
-      return [
-        ok(patch(first, 0, bytes.subarray(0, 100)), 204),
-        ok(patch(first, 100, bytes.subarray(100))),
-        ok(patch(await refused(), 0, Buffer.alloc(1112, 1)), 400),
-        ok(patch(await started(), 0, Buffer.alloc(0), tus), 403),
-        ok(patch(none, 0, bytes), 404),
-        ok(patch(await started(), 5, bytes), 409),
-        ok(patch(await expired(), 0, bytes), 410),
-        ok(patch(await started(), 0, bytes, { ...bearer, 'content-type': 'application/offset+octet-stream' }), 412),
-        ok(patch(await started(), 0, Buffer.concat([bytes, bytes])), 413),
-      ];
-    },
-    'DELETE /v1/admin/uploads/{id}': async () => [
-      ok({ method: 'DELETE', url: await started(), headers: tus }, 204),
-      ok({ method: 'DELETE', url: none, headers: tus }, 404),
-      ok({ method: 'DELETE', url: await started(), headers: bearer }, 412),
-    ],
+    ...uploadCalls({ inject, uploadDir }),
     'GET /healthz': async () => [ok(get('/healthz'))],
     'GET /readyz': async () => [ok(get('/readyz')), ...(await notReady())],
     'GET /dl/{os}': async () => [
