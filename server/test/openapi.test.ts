@@ -98,7 +98,7 @@ describe('the OpenAPI document', () => {
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         if (!path.startsWith('/v1/admin/')) {
-          assert.equal(operation.security, undefined, `${method} ${path}`);
+          assert.deepEqual(operation.security, [], `${method} ${path}`);
           continue;
         }
         assert.deepEqual(operation.tags, ['admin'], `${method} ${path}`);

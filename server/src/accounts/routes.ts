@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { clientKey, FailureLimiter } from '../lib/admin-guard.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/errors.js';
-import { errorResponses } from '../lib/schemas.js';
+import { errorResponse } from '../lib/schemas.js';
 import { fromOwnOrigin, sessionCookie } from './door.js';
 import { hashPassword, passwordProblem, unmatchableHash, verifyPassword } from './passwords.js';
 import { countAudit, endSession, findUser, listAudit, recordAudit, setPassword, startSession } from './repository.js';
@@ -37,8 +37,15 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     {
       config: { access: 'public' },
       schema: {
+        operationId: 'signIn',
+        summary: 'Sign in to the console: sets the session cookie',
         body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }), password: Password }),
-        response: { 200: Me, ...errorResponses, 403: errorResponses[401], 429: errorResponses[401] },
+        response: {
+          200: Me,
+          401: errorResponse('Wrong user name or password'),
+          403: errorResponse("The Origin header names another origin than the console's"),
+          429: errorResponse('Too many wrong passwords for this account or client; Retry-After says when to try again'),
+        },
       },
     },
     async (request, reply) => {
@@ -73,7 +80,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
 
   app.get(
     '/session',
-    { config: { access: 'editor' }, schema: { response: { 200: Me, ...errorResponses } } },
+    {
+      config: { access: 'editor' },
+      schema: { operationId: 'getSession', summary: 'Who is signed in, and their role', response: { 200: Me } },
+    },
     async (request) => {
       const operator = request.operator;
       return operator?.kind === 'user'
@@ -84,7 +94,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
 
   app.delete(
     '/session',
-    { config: { access: 'editor' }, schema: { response: { 204: Type.Null(), ...errorResponses } } },
+    {
+      config: { access: 'editor' },
+      schema: {
+        operationId: 'signOut',
+        summary: 'Sign out: ends the session and clears its cookie',
+        response: { 204: Type.Null() },
+      },
+    },
     async (request, reply) => signOut(request, reply),
   );
 
@@ -98,8 +115,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     {
       config: { access: 'editor' },
       schema: {
+        operationId: 'changePassword',
+        summary: "Change the signed-in operator's own password (ends their other sessions)",
         body: Type.Object({ current: Password, next: Password }, { additionalProperties: false }),
-        response: { 204: Type.Null(), ...errorResponses },
+        response: { 204: Type.Null() },
       },
     },
     async (request, reply) => {
@@ -132,12 +151,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     '/audit',
     {
       schema: {
+        operationId: 'listAuditEntries',
+        summary: 'One page of the audit log, newest first, optionally of one operator',
         querystring: Type.Object({
           who: Type.String({ maxLength: 200, default: '' }),
           page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
           page_size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
         }),
-        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(AuditEntry) }), ...errorResponses },
+        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(AuditEntry) }) },
       },
     },
     async (request) => {

@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import { audit } from '../accounts/door.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
-import { errorResponses, Id } from '../lib/schemas.js';
+import { errorResponse, Id } from '../lib/schemas.js';
 import { fromWireTime, nowIso } from '../lib/time.js';
 import { AdminBulletin, adminBulletinPage, toAdminBulletin } from './admin-view.js';
 import {
@@ -55,6 +55,8 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     {
       config: editor,
       schema: {
+        operationId: 'listAdminBulletins',
+        summary: 'One page of all announcements: drafts, scheduled and published; searched and filtered',
         querystring: Type.Object({
           q: Type.String({ maxLength: 200, default: '' }),
           filter: Type.Union(
@@ -70,7 +72,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
           page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
           page_size: Type.Integer({ minimum: 1, maximum: paging.maxPageSize, default: 20 }),
         }),
-        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(AdminBulletin) }), ...errorResponses },
+        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(AdminBulletin) }) },
       },
     },
     async (request) => {
@@ -91,7 +93,12 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     '/bulletins/:id',
     {
       config: editor,
-      schema: { params: Type.Object({ id: Id }), response: { 200: AdminBulletin, ...errorResponses } },
+      schema: {
+        operationId: 'getAdminBulletin',
+        summary: 'One announcement, in any state, with its version as ETag',
+        params: Type.Object({ id: Id }),
+        response: { 200: AdminBulletin, 404: errorResponse('No announcement has this id') },
+      },
     },
     async (request, reply) => {
       const bulletin = await view(request.params.id);
@@ -104,6 +111,8 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     {
       config: editor,
       schema: {
+        operationId: 'createBulletin',
+        summary: 'Write an announcement: published, a draft, or scheduled',
         body: Type.Object(
           {
             title: Title,
@@ -114,7 +123,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
           },
           { additionalProperties: false },
         ),
-        response: { 201: Type.Object({ id: Type.Integer(), version: Type.Integer() }), ...errorResponses },
+        response: { 201: Type.Object({ id: Type.Integer(), version: Type.Integer() }) },
       },
     },
     async (request, reply) => {
@@ -137,6 +146,8 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     {
       config: editor,
       schema: {
+        operationId: 'updateBulletin',
+        summary: 'Change an announcement, from the version named by If-Match or body/version',
         params: Type.Object({ id: Id }),
         body: Type.Object(
           {
@@ -149,7 +160,11 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
           },
           { additionalProperties: false, minProperties: 1 },
         ),
-        response: { 200: AdminBulletin, 409: Conflict, ...errorResponses },
+        response: {
+          200: AdminBulletin,
+          404: errorResponse('No announcement has this id'),
+          409: { ...Conflict, description: 'Someone saved a newer version first; current is that version' },
+        },
       },
     },
     async (request, reply) => {
@@ -187,7 +202,12 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     '/bulletins/:id',
     {
       config: editor,
-      schema: { params: Type.Object({ id: Id }), response: { 204: Type.Null(), ...errorResponses } },
+      schema: {
+        operationId: 'deleteBulletin',
+        summary: 'Delete an announcement (it can be restored for 10 minutes)',
+        params: Type.Object({ id: Id }),
+        response: { 204: Type.Null(), 404: errorResponse('No announcement has this id') },
+      },
     },
     async (request, reply) => {
       const before = await findBulletin(db.kysely, request.params.id);
@@ -207,7 +227,15 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     '/bulletins/:id/restore',
     {
       config: editor,
-      schema: { params: Type.Object({ id: Id }), response: { 200: AdminBulletin, ...errorResponses } },
+      schema: {
+        operationId: 'restoreBulletin',
+        summary: 'Bring back an announcement deleted in the last 10 minutes',
+        params: Type.Object({ id: Id }),
+        response: {
+          200: AdminBulletin,
+          404: errorResponse('No announcement with this id was deleted in the last 10 minutes'),
+        },
+      },
     },
     async (request) => {
       const since = new Date(Date.now() - undoWindowMs).toISOString();

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { notFound } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
-import { errorResponses, Id } from '../lib/schemas.js';
+import { errorResponse, Id } from '../lib/schemas.js';
 import { countBulletins, findPublishedBulletin, listBulletinPage, toDetail, toListItem } from './repository.js';
 
 export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
@@ -11,11 +11,13 @@ export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     '/bulletin/page',
     {
       schema: {
+        operationId: 'listBulletins',
+        summary: 'One page of the published announcements, pinned ones first',
         querystring: Type.Object({
           page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: paging.defaultPageIndex }),
           page_size: Type.Integer({ minimum: 1, maximum: paging.maxPageSize, default: paging.defaultPageSize }),
         }),
-        response: { 200: BulletinPage, ...errorResponses },
+        response: { 200: BulletinPage },
       },
     },
     async (request, reply) => {
@@ -35,8 +37,10 @@ export const bulletinRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     '/bulletin/detail',
     {
       schema: {
+        operationId: 'getBulletin',
+        summary: 'One published announcement',
         querystring: Type.Object({ id: Id }),
-        response: { 200: BulletinDetail, ...errorResponses },
+        response: { 200: BulletinDetail, 404: errorResponse('No published announcement has this id') },
       },
     },
     async (request, reply) => {

@@ -6,7 +6,6 @@ import { operatingSystems } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../lib/deps.js';
-import { errorResponses } from '../lib/schemas.js';
 import { toWireTime } from '../lib/time.js';
 import { dayBefore, downloadsPerDay, type DayCounts } from './repository.js';
 
@@ -31,6 +30,8 @@ export const downloadAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     '/stats/downloads',
     {
       schema: {
+        operationId: 'getDownloadStats',
+        summary: 'Downloads per day and platform through /dl/{os}, as JSON or CSV',
         querystring: Type.Object(
           {
             days: Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90)], { default: 30 }),
@@ -38,7 +39,15 @@ export const downloadAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Union([Stats, Type.String()]), ...errorResponses },
+        response: {
+          200: {
+            description: 'The counts, as JSON or, with format=csv, as CSV',
+            content: {
+              'application/json': { schema: Stats },
+              'text/csv': { schema: Type.String() },
+            },
+          },
+        },
       },
     },
     async (request, reply) => {

@@ -1,9 +1,10 @@
-import { ErrorBody, operatingSystems, type OperatingSystem } from '@chat-site/contract';
+import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isbot } from 'isbot';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/errors.js';
+import { errorResponse } from '../lib/schemas.js';
 import { isPrimaryHost } from '../lib/host-rule.js';
 import { downloadsTotal } from '../lib/metrics.js';
 import { apiBase } from '../lib/origin.js';
@@ -30,7 +31,19 @@ function locationOf(target: string, base: string): string {
  * download is counted and a new package takes effect at once.
  */
 export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
-  const schema = { params: Type.Object({ os: Type.String({ maxLength: 32 }) }), response: { 404: ErrorBody } };
+  const schema = {
+    operationId: 'downloadApp',
+    summary: "Redirect to the platform's download of today, counting it",
+    params: Type.Object({ os: Type.String({ maxLength: 32 }) }),
+    response: {
+      302: {
+        type: 'null',
+        description: 'To the install package (Location), never cached',
+        headers: { location: { type: 'string', description: 'Where the download is today' } },
+      },
+      404: errorResponse('Not a platform, no package published for it, or not offered on the primary domain'),
+    },
+  };
   app.get('/dl/:os', { schema }, async (request, reply) => {
     const os = request.params.os.toLowerCase();
     if (!isOperatingSystem(os)) {

@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
-import { ErrorBody } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, audit } from '../accounts/door.js';
 import { Type } from 'typebox';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
-import { errorResponses } from '../lib/schemas.js';
+import { errorResponse } from '../lib/schemas.js';
 import { contentDisposition, httpDate, ifRangeHolds, notModified, parseRange } from './conditional.js';
 import { imageTypes, packageTypes, uploadKindOf } from './content-types.js';
 import {
@@ -32,58 +32,84 @@ const fileCsp = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
  */
 export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const storage = storageFor(config.storage);
-  app.route({
-    method: ['GET', 'HEAD'],
+  const preview = (method: 'GET' | 'HEAD', operationId: string, summary: string) => ({
+    method,
     url: '/file/preview/:key',
     exposeHeadRoute: false,
-    compress: false,
-    schema: { params: Type.Object({ key: Type.String({ maxLength: 200 }) }) },
-    handler: async (request, reply) => {
-      const file = await findFile(db.kysely, request.params.key);
-      if (file === undefined) throw notFound('file');
-      const size = Number(file.size);
-      const etag = `"${file.sha256}"`;
-      const lastModified = httpDate(file.created_at);
-      const cacheHeaders = {
-        etag,
-        'last-modified': lastModified,
-        'cache-control': 'public, max-age=31536000, immutable',
-        'accept-ranges': 'bytes',
-      };
-      if (notModified(request.headers, etag, lastModified)) return reply.status(304).headers(cacheHeaders).send();
-
-      let answer = parseRange(request.headers.range, size);
-      if (answer.kind !== 'whole' && !ifRangeHolds(firstValue(request.headers['if-range']), etag, lastModified)) {
-        answer = { kind: 'whole' };
-      }
-      if (answer.kind === 'unsatisfiable') {
-        return reply
-          .status(416)
-          .headers({ 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' })
-          .send({ status: 416, msg: `the range is past the end of the file (${size} bytes)` });
-      }
-      const range = answer.kind === 'partial' ? answer.range : undefined;
-      const length = range === undefined ? size : range.end - range.start + 1;
-      const body = request.method === 'HEAD' ? undefined : await storage.open(file.key, range);
-      if (request.method !== 'HEAD' && body === undefined) {
-        request.log.error({ key: file.key, storage: storage.description }, 'hosted file missing from the storage');
-        throw notFound('file');
-      }
-      const inline = file.content_type.startsWith('image/');
-      reply
-        .status(range === undefined ? 200 : 206)
-        .headers(cacheHeaders)
-        .header('content-type', file.content_type)
-        .header('content-length', String(length))
-        .header('content-security-policy', fileCsp)
-        .header(
-          'content-disposition',
-          contentDisposition(inline ? 'inline' : 'attachment', file.name, cleanFileName(file.name)),
-        );
-      if (range !== undefined) reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
-      return reply.send(body);
+    compress: false as const,
+    // Documented on its own, like the upload's HEAD.
+    config: { swagger: { exposeHeadRoute: true } },
+    schema: {
+      operationId,
+      summary,
+      params: Type.Object({ key: Type.String({ maxLength: 200 }) }),
+      response: previewResponses,
     },
   });
+  app.route({
+    ...preview('GET', 'getFile', 'A hosted file: install package or picture, whole or one byte range'),
+    handler: serve,
+  });
+  app.route({ ...preview('HEAD', 'headFile', "A hosted file's headers, without its bytes"), handler: serve });
+
+  async function serve(
+    request: FastifyRequest<{ Params: { key: string } }>,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const file = await findFile(db.kysely, request.params.key);
+    if (file === undefined) throw notFound('file');
+    const size = Number(file.size);
+    const etag = `"${file.sha256}"`;
+    const lastModified = httpDate(file.created_at);
+    const cacheHeaders = {
+      etag,
+      'last-modified': lastModified,
+      'cache-control': 'public, max-age=31536000, immutable',
+      'accept-ranges': 'bytes',
+    };
+    if (notModified(request.headers, etag, lastModified)) return reply.status(304).headers(cacheHeaders).send();
+
+    let answer = parseRange(request.headers.range, size);
+    if (answer.kind !== 'whole' && !ifRangeHolds(firstValue(request.headers['if-range']), etag, lastModified)) {
+      answer = { kind: 'whole' };
+    }
+    if (answer.kind === 'unsatisfiable') {
+      return reply
+        .status(416)
+        .headers({ 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' })
+        .send({ status: 416, msg: `the range is past the end of the file (${size} bytes)` });
+    }
+    const range = answer.kind === 'partial' ? answer.range : undefined;
+    const length = range === undefined ? size : range.end - range.start + 1;
+    const body = request.method === 'HEAD' ? undefined : await storage.open(file.key, range);
+    if (request.method !== 'HEAD' && body === undefined) {
+      request.log.error({ key: file.key, storage: storage.description }, 'hosted file missing from the storage');
+      throw notFound('file');
+    }
+    const inline = file.content_type.startsWith('image/');
+    reply
+      .status(range === undefined ? 200 : 206)
+      .headers(cacheHeaders)
+      .header('content-type', file.content_type)
+      .header('content-length', String(length))
+      .header('content-security-policy', fileCsp)
+      .header(
+        'content-disposition',
+        contentDisposition(inline ? 'inline' : 'attachment', file.name, cleanFileName(file.name)),
+      );
+    if (range !== undefined) reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+    return reply.send(body);
+  }
+};
+
+/** For the OpenAPI document only: the bytes go out as they are, never serialized. */
+const fileBytes = { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+const previewResponses = {
+  200: { description: 'The whole file; its ETag is its SHA-256, kept for a year', ...fileBytes },
+  206: { description: 'The one byte range asked for (Range, when If-Range still holds)', ...fileBytes },
+  304: { type: 'null', description: 'Not modified: If-None-Match or If-Modified-Since matched' },
+  404: errorResponse('No hosted file has this key'),
+  416: errorResponse('The range starts past the end of the file; Content-Range names its size'),
 };
 
 const uploadContentTypes = [
@@ -115,11 +141,17 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       config: { access: 'editor' },
       decompress: false,
       schema: {
+        operationId: 'uploadFile',
+        summary: 'Host a picture or an install package, streamed in the body',
         querystring: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^/\\\\]+$' }) }),
         response: {
           201: Type.Object({ key: Type.String(), path: Type.String(), size: Type.Integer(), sha256: Type.String() }),
-          ...errorResponses,
-          507: ErrorBody,
+          403: errorResponse('An editor may upload pictures only; install packages need an admin'),
+          413: errorResponse('The file is larger than the limit for its kind'),
+          415: errorResponse(
+            'The body is sent with a Content-Encoding, or with a Content-Type this call does not take',
+          ),
+          507: errorResponse('The file storage is full'),
         },
       },
     },
@@ -176,11 +208,13 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     '/files',
     {
       schema: {
+        operationId: 'listFiles',
+        summary: 'One page of the hosted files, newest first, with what uses each',
         querystring: Type.Object({
           page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
           page_size: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
         }),
-        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(FileEntry) }), ...errorResponses },
+        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(FileEntry) }) },
       },
     },
     async (request) => {
@@ -209,11 +243,16 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     '/files/:key',
     {
       schema: {
+        operationId: 'deleteFile',
+        summary: 'Remove a hosted file that nothing uses any more',
         params: Type.Object({ key: Type.String({ maxLength: 200 }) }),
         response: {
           204: Type.Null(),
-          ...errorResponses,
-          409: Type.Object({ status: Type.Integer(), msg: Type.String(), used_by: Type.Array(Type.String()) }),
+          404: errorResponse('No hosted file has this key'),
+          409: Type.Object(
+            { status: Type.Integer(), msg: Type.String(), used_by: Type.Array(Type.String()) },
+            { description: 'An install package or announcement still uses the file; used_by names them' },
+          ),
         },
       },
     },

@@ -26,6 +26,7 @@ import type { RouteDeps } from '../lib/deps.js';
 import { IntakeError, StorageFullError, storageFor } from '../storage/index.js';
 import { packageTypes, uploadKindOf } from './content-types.js';
 import { storeFile } from './repository.js';
+import { uploadSchemas } from './upload-schemas.js';
 
 export const uploadsPath = '/v1/admin/uploads';
 
@@ -127,8 +128,16 @@ export const uploadAdminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null, undefined));
 
   // GET would serve an upload's bytes back; nothing needs it. OPTIONS is the admin API's own.
-  app.post('/uploads', handle);
-  app.route({ method: ['HEAD', 'PATCH', 'DELETE'], url: '/uploads/:id', exposeHeadRoute: false, handler: handle });
+  app.post('/uploads', { schema: uploadSchemas.create }, handle);
+  const upload = { url: '/uploads/:id', exposeHeadRoute: false, handler: handle };
+  app.route({
+    method: 'HEAD',
+    schema: uploadSchemas.offset,
+    config: { swagger: { exposeHeadRoute: true } },
+    ...upload,
+  });
+  app.route({ method: 'PATCH', schema: uploadSchemas.append, ...upload });
+  app.route({ method: 'DELETE', schema: uploadSchemas.cancel, ...upload });
 
   async function handle(request: FastifyRequest, reply: FastifyReply) {
     reply.hijack();

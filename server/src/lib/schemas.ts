@@ -7,13 +7,12 @@ export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
 export const HttpUrlString = Type.String({ pattern: '^https?://[^\\s/?#]+[^\\s]*$', maxLength: 2048 });
 
-export const errorResponses = {
-  400: ErrorBody,
-  401: ErrorBody,
-  404: ErrorBody,
-  413: ErrorBody,
-  415: ErrorBody,
-} as const;
+/**
+ * An error a route's handler answers ({status, msg}), described for the OpenAPI document. The
+ * errors every route of a kind shares (invalid input, the admin door) are added there
+ * (ops/openapi-operations.ts).
+ */
+export const errorResponse = (description: string) => ({ ...ErrorBody, description });
 
 /**
  * Where an install package entry may point: an absolute http(s) URL, or a path relative to the
@@ -43,3 +42,9 @@ function safeDecode(segment: string): string {
     return segment;
   }
 }
+
+/** A text answer (a page, a feed, a script), for the OpenAPI document: Fastify sends it as it is. */
+export const textResponse = (contentType: string, description: string) => ({
+  description,
+  content: { [contentType]: { schema: { type: 'string' } } },
+});

@@ -18,16 +18,21 @@ const Checks = Type.Object({ database: Check, storage: Check, migrations: Check 
 
 const schemas = {
   healthz: {
+    operationId: 'checkHealth',
     summary: 'Whether the process answers (touches nothing else)',
     tags: ['health'],
-    response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+    response: { 200: Type.Object({ status: Type.Literal('ok') }, { description: 'The process answers' }) },
   },
   readyz: {
+    operationId: 'checkReadiness',
     summary: 'Whether the server can serve: database reachable, file storage usable, migrations done',
     tags: ['health'],
     response: {
-      200: Type.Object({ status: Type.Literal('ok'), checks: Checks }),
-      503: Type.Object({ status: Type.Literal(503), msg: Type.String(), checks: Checks }),
+      200: Type.Object({ status: Type.Literal('ok'), checks: Checks }, { description: 'Every check passed' }),
+      503: Type.Object(
+        { status: Type.Literal(503), msg: Type.String(), checks: Checks },
+        { description: 'A check failed or timed out (3 s); checks says which' },
+      ),
     },
   },
 };

@@ -7,19 +7,26 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import swagger from '@fastify/swagger';
-import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sessionCookie } from '../accounts/door.js';
-
-const adminPrefix = '/v1/admin';
+import { describeOperation } from './openapi-operations.js';
 
 /** Both ways into the admin API (docs/behaviour.md#operator-accounts). */
 const securitySchemes = {
-  adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN, for scripts' },
+  adminToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'ADMIN_TOKEN, for scripts: an admin on every call. An Authorization header is checked even beside a session cookie.',
+  },
   session: {
     type: 'apiKey',
     in: 'cookie',
     name: sessionCookie,
-    description: 'The console session, from POST /v1/admin/session',
+    description:
+      'The console session that POST /v1/admin/session sets. A call that changes something must also send an ' +
+      "Origin header naming the console's own origin. An editor's session reaches announcements, pictures and " +
+      'its own session; every other call needs an admin account.',
   },
 } as const;
 
@@ -32,8 +39,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: 'Chat site API',
         version: '1',
         description:
-          'The public API the site and the apps read, the admin API, the download links, feeds and health checks.',
+          'The public API the site and the apps read, the admin API, the download links, feeds and health checks. ' +
+          'Errors are JSON {status, msg}. Besides the answers each call lists, any call may answer 500 ' +
+          '(an unexpected failure, details only in the log) or 503 (the server is stopping; try another).',
       },
+      // Relative: the document describes whichever server serves it.
+      servers: [{ url: '/', description: 'This server' }],
       components: { securitySchemes },
       tags: [
         { name: 'public', description: 'Public reads, CORS for any origin' },
@@ -44,21 +55,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     // const is OpenAPI 3.1's own; the contract's literals stay literals.
     convertConstToEnum: false,
-    transform: ({ schema, url, route }) => ({ schema: describe(schema, url, route), url }),
+    transform: ({ schema, url, route }) => ({ schema: describeOperation(schema, url, route), url }),
   });
-}
-
-/** A route's tag and, under the admin API, who may call it; internal routes are left out. */
-function describe(schema: FastifySchema | undefined, url: string, route: RouteOptions): FastifySchema {
-  const own = schema ?? {};
-  // Preflight catch-alls and static files are plumbing, not API.
-  if (route.method === 'OPTIONS' || url.endsWith('*')) return { ...own, hide: true };
-  if (url.startsWith(adminPrefix)) {
-    const open = route.config?.access === 'public';
-    return { tags: ['admin'], security: open ? [] : [{ adminToken: [] }, { session: [] }], ...own };
-  }
-  const tag = url.startsWith('/v1/') ? 'public' : url === '/healthz' || url === '/readyz' ? 'health' : 'site';
-  return { tags: [tag], ...own };
 }
 
 /** The document, made once on the first request (every route is known by then). */
@@ -66,7 +64,13 @@ export async function openApiRoute(api: FastifyInstance): Promise<void> {
   let document: string | undefined;
   api.get(
     '/openapi.json',
-    { schema: { summary: 'This API as an OpenAPI 3.1 document', tags: ['public'] } },
+    {
+      schema: {
+        operationId: 'getOpenApiDocument',
+        summary: 'This API as an OpenAPI 3.1 document',
+        response: { 200: { description: 'The document', type: 'object' } },
+      },
+    },
     async (_request, reply) => {
       document ??= JSON.stringify(api.swagger());
       return reply

@@ -24,7 +24,7 @@ import { findFile } from '../files/repository.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
 import { apiBase } from '../lib/origin.js';
-import { errorResponses, HttpUrlString, Id } from '../lib/schemas.js';
+import { errorResponse, HttpUrlString, Id } from '../lib/schemas.js';
 import { fromWireTime, nowIso, toWireTime } from '../lib/time.js';
 import { getAppConfig } from '../settings/repository.js';
 import { storageFor, type FileStorage } from '../storage/index.js';
@@ -123,7 +123,13 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
 
   app.get(
     '/releases',
-    { schema: { response: { 200: Type.Object({ platforms: Type.Array(Card) }) } } },
+    {
+      schema: {
+        operationId: 'listReleases',
+        summary: "Each platform's current release and its history",
+        response: { 200: Type.Object({ platforms: Type.Array(Card) }) },
+      },
+    },
     async (request) => {
       const [entries, releases, appConfig] = await Promise.all([
         listPackages(db.kysely),
@@ -147,7 +153,14 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
 
   app.post(
     '/releases',
-    { schema: { body: ReleaseBody, response: { 201: Release, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'publishRelease',
+        summary: 'Publish a release of one platform: a hosted file or an address, made current',
+        body: ReleaseBody,
+        response: { 201: Release },
+      },
+    },
     async (request, reply) => {
       const body = request.body;
       const release = await releaseFrom(body, { db, storage, zone });
@@ -168,8 +181,14 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     '/releases/:id/rollback',
     {
       schema: {
+        operationId: 'rollBackRelease',
+        summary: 'Make an earlier release current again',
         params: Type.Object({ id: Id }),
-        response: { 200: Release, ...errorResponses, 409: errorResponses[400] },
+        response: {
+          200: Release,
+          404: errorResponse('No release has this id'),
+          409: errorResponse("The release's hosted file was deleted; it cannot be served again"),
+        },
       },
     },
     async (request) => {

@@ -5,7 +5,7 @@ import { actorOf, audit } from '../accounts/door.js';
 import { badRequest } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { apiBase } from '../lib/origin.js';
-import { downloadUrlProblem, errorResponses, HttpUrlString } from '../lib/schemas.js';
+import { downloadUrlProblem, HttpUrlString } from '../lib/schemas.js';
 import { fromWireTime } from '../lib/time.js';
 import {
   listPackages,
@@ -18,7 +18,13 @@ import {
 export const packageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
   app.get(
     '/common/getInstallPackageAddrs',
-    { schema: { response: { 200: InstallPackageList } } },
+    {
+      schema: {
+        operationId: 'listInstallPackages',
+        summary: 'The install package of each platform, with absolute download addresses',
+        response: { 200: InstallPackageList },
+      },
+    },
     async (request, reply) => {
       // Hosted files are named by absolute URLs, so the answer depends on the address asked.
       const base = apiBase(request, config.publicUrl);
@@ -49,8 +55,10 @@ export const packageAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     '/packages',
     {
       schema: {
+        operationId: 'setInstallPackages',
+        summary: 'Replace the install package list, one entry per platform',
         body: Type.Array(EntryBody, { maxItems: operatingSystems.length }),
-        response: { 200: InstallPackageList, ...errorResponses },
+        response: { 200: InstallPackageList },
       },
     },
     async (request) => {

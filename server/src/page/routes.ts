@@ -21,6 +21,7 @@ import { pageCsp } from './csp.js';
 import { inlineHashes, type InlineHashes } from './inline-hashes.js';
 import { pageLanguage } from './language.js';
 import { withPrimaryHostMark } from './primary-host.js';
+import { textResponse } from '../lib/schemas.js';
 
 /** Shown at / until the site is built: proof that the server runs, with the API's entry points. */
 function placeholderPage(site: SiteConfig): string {
@@ -105,6 +106,13 @@ export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, confi
       'text/html; charset=utf-8',
     );
   };
-  app.get('/', handler);
-  app.get('/index.html', handler);
+  const page = (operationId: string) => ({
+    schema: {
+      operationId,
+      summary: "The site's page, in the visitor's language (?lang=, its cookie, Accept-Language)",
+      response: { 200: textResponse('text/html', 'The page') },
+    },
+  });
+  app.get('/', page('getPage'), handler);
+  app.get('/index.html', page('getIndexPage'), handler);
 };

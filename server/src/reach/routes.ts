@@ -6,6 +6,7 @@ import type { RouteDeps } from '../lib/deps.js';
 import { originMark, publicOrigin, withOrigin } from '../lib/origin.js';
 import { getAppConfig } from '../settings/repository.js';
 import { announcementsPath, reachPaths, sharePath } from './addresses.js';
+import { textResponse } from '../lib/schemas.js';
 import { publishBulletin, type PublishContext } from './content.js';
 import { buildAtomFeed, buildRssFeed, type FeedData } from './feeds.js';
 import { bulletinStamps, lastBulletinChange, latestBulletins } from './repository.js';
@@ -76,22 +77,22 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
     );
   };
 
-  app.get(reachPaths.atom, async (request, reply) =>
+  app.get(reachPaths.atom, { schema: schemas.atom }, async (request, reply) =>
     cached(request, reply, 'atom', 'application/atom+xml; charset=utf-8', async () =>
       buildAtomFeed(await feedData(reachPaths.atom)),
     ),
   );
-  app.get(reachPaths.rss, async (request, reply) =>
+  app.get(reachPaths.rss, { schema: schemas.rss }, async (request, reply) =>
     cached(request, reply, 'rss', 'application/rss+xml; charset=utf-8', async () =>
       buildRssFeed(await feedData(reachPaths.rss)),
     ),
   );
 
-  app.get(reachPaths.continueScript, async (_request, reply) =>
+  app.get(reachPaths.continueScript, { schema: schemas.continueScript }, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=86400').send(continueScript),
   );
 
-  app.get<{ Params: { id: string } }>(reachPaths.share, async (request, reply) => {
+  app.get<{ Params: { id: string } }>(reachPaths.share, { schema: schemas.share }, async (request, reply) => {
     const id = parseId(request.params.id);
     reply.header('content-security-policy', sharePageCsp);
     const notFound = () => send(reply.status(404), 'text/html; charset=utf-8', renderShareNotFound(product));
@@ -109,7 +110,7 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
     }
   });
 
-  app.get(reachPaths.sitemap, async (request, reply) =>
+  app.get(reachPaths.sitemap, { schema: schemas.sitemap }, async (request, reply) =>
     cached(request, reply, 'sitemap', 'application/xml; charset=utf-8', sitemap),
   );
 
@@ -129,11 +130,48 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
     return buildSitemap(urls);
   }
 
-  app.get(reachPaths.robots, async (request, reply) =>
+  app.get(reachPaths.robots, { schema: schemas.robots }, async (request, reply) =>
     send(
       reply,
       'text/plain; charset=utf-8',
       buildRobotsTxt(`${publicOrigin(request, config.publicUrl)}${reachPaths.sitemap}`),
     ),
   );
+};
+
+/** What the OpenAPI document says of these routes. */
+const schemas = {
+  atom: {
+    operationId: 'getAtomFeed',
+    summary: 'The published announcements as an Atom feed',
+    response: { 200: textResponse('application/atom+xml', 'The feed') },
+  },
+  rss: {
+    operationId: 'getRssFeed',
+    summary: 'The published announcements as an RSS 2.0 feed',
+    response: { 200: textResponse('application/rss+xml', 'The feed') },
+  },
+  continueScript: {
+    operationId: 'getShareScript',
+    summary: "The share pages' one script: on to the announcement in the site",
+    response: { 200: textResponse('text/javascript', 'The script') },
+  },
+  share: {
+    operationId: 'getSharePage',
+    summary: 'An announcement as a page of its own, for search engines and link previews',
+    response: {
+      200: textResponse('text/html', 'The page'),
+      404: textResponse('text/html', 'No published announcement has this id: a page that says so'),
+    },
+  },
+  sitemap: {
+    operationId: 'getSitemap',
+    summary: 'The sitemap: the site and every published announcement',
+    response: { 200: textResponse('application/xml', 'The sitemap') },
+  },
+  robots: {
+    operationId: 'getRobotsTxt',
+    summary: 'robots.txt, naming the sitemap',
+    response: { 200: textResponse('text/plain', 'The file') },
+  },
 };

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { badRequest } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { publicOrigin } from '../lib/origin.js';
-import { errorResponses, HttpUrlString } from '../lib/schemas.js';
+import { HttpUrlString } from '../lib/schemas.js';
 import { audit } from '../accounts/door.js';
 import { isHttpUrl } from '../config.js';
 import { storageFor } from '../storage/index.js';
@@ -13,21 +13,49 @@ import { regionDocumentProblem } from './region-check.js';
 import { getAppConfig, getRegionDocument, setAppConfig, setRegionDocument } from './repository.js';
 
 export const settingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
-  app.get('/ping', { schema: { response: { 200: PingAnswer } } }, async () => ({ status: 200 as const }));
+  app.get(
+    '/ping',
+    {
+      schema: {
+        operationId: 'ping',
+        summary: 'Whether this API answers (how the apps probe an address)',
+        response: { 200: PingAnswer },
+      },
+    },
+    async () => ({ status: 200 as const }),
+  );
 
-  app.get('/common/appconfig', { schema: { response: { 200: AppConfig } } }, async (request, reply) =>
-    cache.sendForUrl(request, reply, 'appconfig', () => getAppConfig(db.kysely)),
+  app.get(
+    '/common/appconfig',
+    {
+      schema: {
+        operationId: 'getAppConfig',
+        summary: 'The app config: whether addresses go through the CDN, and its bucket',
+        response: { 200: AppConfig },
+      },
+    },
+    async (request, reply) => cache.sendForUrl(request, reply, 'appconfig', () => getAppConfig(db.kysely)),
   );
 
   // Until the operator publishes a region document, this server names itself.
-  app.get('/region', { schema: { response: { 200: RegionDocument } } }, async (request, reply) => {
-    const origin = publicOrigin(request, config.publicUrl);
-    return cache.send(request, reply, `region ${origin}`, async () => {
-      const stored = await getRegionDocument(db.kysely);
-      if (stored !== undefined) return stored;
-      return { api_addrs: [{ addr: origin }], allocator_addrs: [{ addr: `${origin}/v1/region` }] };
-    });
-  });
+  app.get(
+    '/region',
+    {
+      schema: {
+        operationId: 'getRegion',
+        summary: 'The region document: the API and allocator addresses',
+        response: { 200: RegionDocument },
+      },
+    },
+    async (request, reply) => {
+      const origin = publicOrigin(request, config.publicUrl);
+      return cache.send(request, reply, `region ${origin}`, async () => {
+        const stored = await getRegionDocument(db.kysely);
+        if (stored !== undefined) return stored;
+        return { api_addrs: [{ addr: origin }], allocator_addrs: [{ addr: `${origin}/v1/region` }] };
+      });
+    },
+  );
 };
 
 // Addresses are checked by regionDocumentProblem, whose messages name the field.
@@ -51,7 +79,13 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
   const storage = storageFor(config.storage);
   app.get(
     '/site-config',
-    { schema: { response: { 200: Type.Object({ path: Type.String(), config: SiteConfig }) } } },
+    {
+      schema: {
+        operationId: 'getSiteConfig',
+        summary: 'The site config file this server read at start, and its path',
+        response: { 200: Type.Object({ path: Type.String(), config: SiteConfig }) },
+      },
+    },
     async () => ({ path: config.siteConfigPath, config: config.site }),
   );
 
@@ -59,6 +93,8 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     '/settings/cdn-check',
     {
       schema: {
+        operationId: 'checkCdn',
+        summary: 'Fetch a probe file through a CDN bucket address and report what came back',
         body: Type.Optional(
           Type.Object(
             {
@@ -68,7 +104,7 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
             { additionalProperties: false },
           ),
         ),
-        response: { 200: CdnCheckAnswer, ...errorResponses },
+        response: { 200: CdnCheckAnswer },
       },
     },
     async (request) => {
@@ -85,6 +121,8 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     '/appconfig',
     {
       schema: {
+        operationId: 'setAppConfig',
+        summary: 'Replace the app config',
         body: Type.Object(
           {
             use_cdn: Type.Union([Type.Literal(0), Type.Literal(1)]),
@@ -92,7 +130,7 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
           },
           { additionalProperties: false },
         ),
-        response: { 200: AppConfig, ...errorResponses },
+        response: { 200: AppConfig },
       },
     },
     async (request) => {
@@ -111,8 +149,10 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     '/region',
     {
       schema: {
+        operationId: 'setRegion',
+        summary: 'Replace the region document',
         body: Type.Object({ api_addrs: AddrList, allocator_addrs: AddrList }, { additionalProperties: false }),
-        response: { 200: RegionDocument, ...errorResponses },
+        response: { 200: RegionDocument },
       },
     },
     async (request) => {
