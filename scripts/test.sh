@@ -36,6 +36,11 @@ within 5m npm run --silent test:contract
 step "web unit tests (cards, platform, i18n, saved answers, class variants)"
 within 5m npm run --silent test:web
 
+step "tools the tests check with: nginx, promtool, docker-compose (installed when missing)"
+# promtool checks a real scrape of /metrics in the server tests; the deployment tests run
+# docker-compose and nginx -t on deploy/ (scripts/ensure-tools.sh).
+within 5m bash scripts/ensure-tools.sh
+
 step "server tests on SQLite"
 within 15m npm run --silent test:server
 
@@ -53,7 +58,6 @@ TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files
 step "deployment tests: the production install (npm ci --omit=dev), two servers behind nginx"
 # The container image's steps without a container (scripts/deploy-check.sh), and deploy/nginx.conf
 # in front of two servers on this PostgreSQL cluster (docs/operations.md#several-servers-on-one-postgresql).
-within 5m bash scripts/ensure-nginx.sh
 TEST_POSTGRES_URL=$pg_url within 10m npm run --silent test:deploy
 
 step "first-load budget of the landing page"
