@@ -55,9 +55,10 @@ step "file and backup tests on the S3 store (an s3rver the tests start), on SQLi
 TEST_STORAGE=s3 within 5m npm run --silent test:files
 TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files
 
-step "deployment tests: the production install (npm ci --omit=dev), two servers behind nginx"
-# The container image's steps without a container (scripts/deploy-check.sh), and deploy/nginx.conf
-# in front of two servers on this PostgreSQL cluster (docs/operations.md#several-servers-on-one-postgresql).
+step "deployment tests: the production install (npm ci --omit=dev), two servers behind nginx, deploy/ files"
+# The container image's steps without a container (scripts/deploy-check.sh), deploy/nginx.conf
+# in front of two servers on this PostgreSQL cluster (docs/operations.md#several-servers-on-one-postgresql),
+# and deploy/compose.yaml and nginx.conf through their own tools (docs/operations.md#compose).
 TEST_POSTGRES_URL=$pg_url within 10m npm run --silent test:deploy
 
 step "first-load budget of the landing page"
