@@ -8,7 +8,7 @@
 #                                   with the image's own user and defaults; other settings come
 #                                   from the environment (ADMIN_TOKEN, DEMO_CONTENT)
 #
-# Needs root, podman and runc (Debian's packages, installed by scripts/ensure-container-tools.sh).
+# Needs root, podman and runc (Debian's packages, installed by scripts/ensure-tools.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 

@@ -49,6 +49,11 @@ within 5m npm run --silent test:contract
 step "web unit tests (cards, platform, i18n, saved answers, class variants)"
 within 5m npm run --silent test:web
 
+step "tools the tests check with: nginx, promtool, docker-compose, podman (installed when missing)"
+# promtool checks a real scrape of /metrics in the server tests; the deployment tests run
+# docker-compose and nginx -t on deploy/ (scripts/ensure-tools.sh).
+within 5m bash scripts/ensure-tools.sh
+
 step "server tests on SQLite"
 within 15m npm run --silent test:server
 
@@ -68,13 +73,12 @@ step "file and backup tests on the S3 store (an s3rver the tests start), on SQLi
 TEST_STORAGE=s3 within 5m npm run --silent test:files
 TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files
 
-step "deployment tests: the container image built and run, the production install, two servers behind nginx"
+step "deployment tests: the container image, the production install, two servers behind nginx, deploy/ files"
 # The Dockerfile built with podman on a local base and run (scripts/container-check.sh); its steps
 # without a container (scripts/deploy-check.sh); deploy/nginx.conf in front of two servers on this
-# PostgreSQL cluster (docs/operations.md#several-servers-on-one-postgresql). The first image build
-# on a machine makes the base and installs every package inside: about ten minutes.
-within 5m bash scripts/ensure-nginx.sh
-within 5m bash scripts/ensure-container-tools.sh
+# PostgreSQL cluster (docs/operations.md#several-servers-on-one-postgresql); deploy/compose.yaml
+# and nginx.conf through their own tools (docs/operations.md#compose). The first image build on a
+# machine makes the base and installs every package inside: about ten minutes.
 TEST_POSTGRES_URL=$pg_url within 30m npm run --silent test:deploy
 
 step "first-load budget of the landing page"

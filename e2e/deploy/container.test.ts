@@ -18,8 +18,7 @@ const containerCheck = join(repoRoot, 'scripts/container-check.sh');
 const adminToken = 'container-test-token-0123456789abcdef';
 
 const root = process.getuid?.() === 0;
-const tools =
-  root && spawnSync('bash', [join(repoRoot, 'scripts/ensure-container-tools.sh')], { stdio: 'inherit' }).status === 0;
+const tools = root && spawnSync('bash', [join(repoRoot, 'scripts/ensure-tools.sh')], { stdio: 'inherit' }).status === 0;
 const skip = !root ? 'needs root to run podman' : !tools ? 'podman could not be installed' : false;
 
 let server: Running | undefined;

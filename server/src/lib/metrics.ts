@@ -14,12 +14,21 @@ export const registry = new Registry();
 
 let metering = false;
 
+/** prom-client's gauges named like counters, which `promtool check metrics` rejects; the gauges of
+ * the same name without `_total` hold the same counts by type (docs/operations.md#metrics). */
+const countsNamedLikeCounters = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
 /** Turns on what costs something when nobody scrapes: Node's own metrics. Called by an app built
  * with METRICS_TOKEN; the command line and other apps never pay for them. */
 export function startMetering(): void {
   if (metering) return;
   metering = true;
   collectDefaultMetrics({ register: registry });
+  for (const name of countsNamedLikeCounters) registry.removeSingleMetric(name);
 }
 
 /** Seconds: from a cached answer (well under a millisecond) to a slow upload or download. */

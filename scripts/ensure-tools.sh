@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The tools the tests check the deployment files and the metrics with, installed from Debian when
+# missing (as root): nginx, curl and wrk (scripts/ensure-nginx.sh), promtool (package prometheus:
+# `promtool check metrics` on a real scrape, docs/operations.md#metrics), docker-compose
+# (`docker-compose config` on deploy/compose.yaml, docs/operations.md#compose) and unshare
+# (util-linux: `nginx -t` on deploy/nginx.conf with its upstream names in a private /etc/hosts),
+# podman, runc and debootstrap (the container image built and run, docs/operations.md#container-image).
+set -euo pipefail
+bash "$(dirname "$0")/ensure-nginx.sh"
+missing=()
+command -v promtool >/dev/null || missing+=(prometheus)
+command -v docker-compose >/dev/null || missing+=(docker-compose)
+command -v unshare >/dev/null || missing+=(util-linux)
+# podman with its recommends (conmon's helpers, the overlay and network plugins).
+containers=()
+command -v podman >/dev/null || containers+=(podman)
+command -v runc >/dev/null || containers+=(runc)
+command -v debootstrap >/dev/null || containers+=(debootstrap)
+[ $((${#missing[@]} + ${#containers[@]})) -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "Missing ${missing[*]} ${containers[*]} and this is not root: run 'apt-get install -y ${missing[*]} ${containers[*]}' first" >&2
+  exit 1
+fi
+echo "Installing Debian's ${missing[*]} ${containers[*]}…" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+# Without recommends: promtool is all the tests use of prometheus (no node exporter, no service).
+[ ${#missing[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+[ ${#containers[@]} -eq 0 ] || apt-get install -y -qq "${containers[@]}" >&2
