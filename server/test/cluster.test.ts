@@ -9,7 +9,17 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
-import { bearer, createTestDatabase, spawnServer, testEnv, type ServerProcess, type TestDatabase } from './helpers.js';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  bearer,
+  createTestDatabase,
+  repoRoot,
+  spawnServer,
+  testEnv,
+  type ServerProcess,
+  type TestDatabase,
+} from './helpers.js';
 import { uploadAcrossStop } from './stopping.js';
 import { workerExecArgv } from '../src/cluster/supervisor.js';
 
@@ -228,6 +238,23 @@ describe('WORKERS=2 stopping', () => {
       const stopped = lines(server).filter((line) => line.msg === 'stopped');
       assert.equal(stopped.length, 3, 'both workers and the supervisor stopped cleanly');
       await assert.rejects(fetch(`${server.url}/v1/ping`), 'the port is closed after the stop');
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe('WORKERS=2 stopped while starting', () => {
+  test('SIGTERM while a worker is still starting is a clean stop: exit 0', async () => {
+    const database = await createTestDatabase();
+    try {
+      const hold = pathToFileURL(join(repoRoot, 'server/test/fixtures/hold-second-worker.mjs')).href;
+      // quiet: ready once /healthz answers, which the first worker does while the second is held.
+      const server = await spawnServer(testEnv(database, { WORKERS: '2' }), {
+        quiet: true,
+        nodeArgs: ['--import', hold],
+      });
+      assert.equal(await server.stop('SIGTERM'), 0, server.logs.join('\n'));
     } finally {
       await database.drop();
     }

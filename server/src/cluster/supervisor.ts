@@ -139,14 +139,17 @@ export function supervise({ workers, shutdownTimeoutMs, log }: SupervisorOptions
     }, shutdownTimeoutMs + 2000);
     timer.unref();
     const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
-    const codes = await Promise.all(
+    const cleanly = await Promise.all(
       alive.map((worker) => {
+        // A worker still starting has no SIGTERM handler yet and ends by the signal itself: with
+        // nothing to finish, that is a clean stop too.
+        const starting = !listening.has(worker);
         const exited = exitOf(worker);
         worker.process.kill('SIGTERM');
-        return exited;
+        return exited.then(({ code, signal }) => code === 0 || (starting && signal === 'SIGTERM'));
       }),
     );
-    const clean = codes.every((exitCode) => exitCode === 0);
+    const clean = cleanly.every(Boolean);
     log.info({ workers: alive.length, clean }, 'stopped');
     process.exit(clean ? code : 1);
   };
@@ -175,10 +178,12 @@ function listens(worker: Worker, listening: Set<Worker>): Promise<boolean> {
   });
 }
 
-/** Resolves with the worker's exit code (null when a signal ended it). */
-function exitOf(worker: Worker): Promise<number | null> {
-  if (worker.isDead()) return Promise.resolve(worker.process.exitCode);
-  return new Promise((done) => worker.once('exit', (code: number | null) => done(code)));
+/** Resolves with how the worker ended: its exit code, or the signal that ended it. */
+function exitOf(worker: Worker): Promise<{ code: number | null; signal: string | null }> {
+  if (worker.isDead()) return Promise.resolve({ code: worker.process.exitCode, signal: worker.process.signalCode });
+  return new Promise((done) =>
+    worker.once('exit', (code: number | null, signal: string | null) => done({ code, signal })),
+  );
 }
 
 /**
