@@ -3,6 +3,7 @@
  * WORKERS above 1 this process prepares the database once, then supervises that many workers
  * (cluster/supervisor.ts), each of which runs this file again and serves on the shared port.
  */
+import './lib/node-version.js';
 import cluster from 'node:cluster';
 import net from 'node:net';
 import { pino } from 'pino';

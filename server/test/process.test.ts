@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import type { BulletinDetail, BulletinPage } from '@chat-site/contract';
 import { adminToken, createTestDatabase, repoRoot, spawnServer, testEnv } from './helpers.js';
@@ -95,6 +96,19 @@ describe('the server process', () => {
     assert.equal(result.status, 2);
     for (const name of ['PORT', 'DATABASE_URL', 'ADMIN_TOKEN', 'SITE_CONFIG'])
       assert.match(result.stderr, new RegExp(name));
+  });
+
+  test('on a Node.js older than 22 the server and the command line refuse to start, exit 2', () => {
+    const pretend = pathToFileURL(join(repoRoot, 'server/test/fixtures/pretend-node-20.mjs')).href;
+    for (const entry of ['server/dist/server.js', 'server/dist/admin.js']) {
+      const result = spawnSync(process.execPath, ['--import', pretend, join(repoRoot, entry), '--help'], {
+        env: { ...process.env, PORT: '0' },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      assert.equal(result.status, 2, entry);
+      assert.match(result.stderr, /needs Node\.js 22 or newer .* this is Node\.js 20\.20\.2/, entry);
+    }
   });
 
   test('SIGTERM finishes a request in flight before the process exits', async () => {

@@ -4,6 +4,7 @@
  * DATABASE_URL directly, so it needs neither the site config nor the admin token, and it works
  * whether or not a server is running. Exit codes: 0 done, 2 bad input, 1 anything else.
  */
+import '../lib/node-version.js';
 import { Command, CommanderError } from 'commander';
 import { registerAppConfigCommands } from './appconfig.js';
 import { registerBackupCommands } from './backup.js';
