@@ -1,3 +1,4 @@
+import { readJsonOrText } from '@chat-site/contract';
 import { timeouts } from '../config/constants';
 import { apiCalls, apiUrl, fetchApi } from './api-calls';
 import { earlyAnswers } from './early-answers';
@@ -56,10 +57,10 @@ function request(url: string, signal: AbortSignal, cache: RequestCache): Promise
 }
 
 /**
- * GET a JSON answer with the `os: WEB` header every call carries. The timeout is built by hand
- * rather than with AbortSignal.timeout/any, which older phone browsers lack.
+ * GET an answer with the `os: WEB` header every call carries, read by `read`. The timeout is
+ * built by hand rather than with AbortSignal.timeout/any, which older phone browsers lack.
  */
-export async function getJson(url: string, timeoutMs: number = timeouts.defaultMs): Promise<unknown> {
+async function get(url: string, timeoutMs: number, read: (response: Response) => Promise<unknown>): Promise<unknown> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
   try {
@@ -71,10 +72,21 @@ export async function getJson(url: string, timeoutMs: number = timeouts.defaultM
       throw error;
     }
     if (!response.ok) throw new HttpError(response.status, url);
-    return (await response.json()) as unknown;
+    return await read(response);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** GET a JSON answer. */
+export function getJson(url: string, timeoutMs: number = timeouts.defaultMs): Promise<unknown> {
+  return get(url, timeoutMs, (response) => response.json() as Promise<unknown>);
+}
+
+/** GET an answer that some server builds send as bare text which is no JSON: kept as the text,
+ * as their own clients keep it (docs/behaviour.md#reading-other-server-builds). */
+export function getJsonOrText(url: string, timeoutMs: number = timeouts.defaultMs): Promise<unknown> {
+  return get(url, timeoutMs, async (response) => readJsonOrText(await response.text()));
 }
 
 /** A ping succeeds only on status 200, within the ping timeout. */
