@@ -523,6 +523,10 @@ describe('bad input', () => {
         ['packages', 'set', 'ios', '--url', 'ftp://dl.example.com/a'],
         ['packages', 'set', 'ios', '--url', 'https://dl.example.com/a', '--release-notes-url', 'javascript:alert(1)'],
         ['appconfig', 'set', '--use-cdn', 'on', '--cdn-url', 'not a url'],
+        ['appconfig', 'set', '--use-cdn', 'on', '--cdn-url', 'https://cdn.example.com/b?'],
+        ['appconfig', 'set', '--use-cdn', 'on', '--cdn-url', 'https://cdn.example.com/b#x'],
+        ['packages', 'set', 'ios', '--url', 'https:evil.example/x.ipa'],
+        ['packages', 'set', 'ios', '--url', '"><svg/onload=alert(1)>'],
         ['region', 'set', '--api-addr', 'ftp://a.example.com', '--allocator-addr', 'https://a.example.com'],
         [
           'region',
