@@ -57,10 +57,16 @@ function request(url: string, signal: AbortSignal, cache: RequestCache): Promise
 }
 
 /**
- * GET an answer with the `os: WEB` header every call carries, read by `read`. The timeout is
- * built by hand rather than with AbortSignal.timeout/any, which older phone browsers lack.
+ * GET a JSON answer with the `os: WEB` header every call carries. The timeout is built by hand
+ * rather than with AbortSignal.timeout/any, which older phone browsers lack. With `keepText`, a
+ * body that is no JSON comes back as its text, as the HTTP clients of some server builds keep it
+ * (docs/behaviour.md#reading-other-server-builds).
  */
-async function get(url: string, timeoutMs: number, read: (response: Response) => Promise<unknown>): Promise<unknown> {
+export async function getJson(
+  url: string,
+  timeoutMs: number = timeouts.defaultMs,
+  keepText?: boolean,
+): Promise<unknown> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
   try {
@@ -72,21 +78,10 @@ async function get(url: string, timeoutMs: number, read: (response: Response) =>
       throw error;
     }
     if (!response.ok) throw new HttpError(response.status, url);
-    return await read(response);
+    return keepText ? readJsonOrText(await response.text()) : ((await response.json()) as unknown);
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** GET a JSON answer. */
-export function getJson(url: string, timeoutMs: number = timeouts.defaultMs): Promise<unknown> {
-  return get(url, timeoutMs, (response) => response.json() as Promise<unknown>);
-}
-
-/** GET an answer that some server builds send as bare text which is no JSON: kept as the text,
- * as their own clients keep it (docs/behaviour.md#reading-other-server-builds). */
-export function getJsonOrText(url: string, timeoutMs: number = timeouts.defaultMs): Promise<unknown> {
-  return get(url, timeoutMs, async (response) => readJsonOrText(await response.text()));
 }
 
 /** A ping succeeds only on status 200, within the ping timeout. */
