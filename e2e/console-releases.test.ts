@@ -19,7 +19,8 @@ import { repoRoot, startServer, type RunningServer } from './support/server.js';
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
-  server = await startServer();
+  // The CDN stand-in listens on loopback, which the CDN check reaches only when allowed.
+  server = await startServer({ CDN_CHECK_ALLOW_ADDRESSES: '127.0.0.1' });
   addOperator(server, 'alice', 'admin', 'alice-password-1');
   browser = await launchBrowser();
 });

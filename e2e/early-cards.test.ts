@@ -128,6 +128,30 @@ describe('the download cards before the script', () => {
     assertNoProblems(open);
   });
 
+  test('the string form as a bare text body, no JSON as a whole, is drawn early and by the script', async (t) => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    t.after(() => open.close());
+    const { page } = open;
+    const entries = [
+      { OS: 'android', DownloadURL: 'https://example.test/app.apk', version: '6.1.0' },
+      { OS: 'windows', DownloadURL: 'https://example.test/setup.exe' },
+      { OS: 'mac', DownloadURL: 'https://example.test/mac.dmg' },
+    ];
+    await page.route(packagesCall, (route) =>
+      route.fulfill({ contentType: 'text/plain', body: entries.map((entry) => JSON.stringify(entry)).join(', ') }),
+    );
+    const cards = await drawnThenTakenOver(page);
+    assert.deepEqual(
+      cards.filter((card) => card.platform !== 'ios').map((card) => [card.platform, card.href]),
+      [
+        ['android', 'https://example.test/app.apk'],
+        ['windows', 'https://example.test/setup.exe'],
+        ['mac', 'https://example.test/mac.dmg'],
+      ],
+    );
+    assertNoProblems(open);
+  });
+
   test('the primary domain: the fixed APK’s card, with the facts of the entry that names it', async (t) => {
     const browser = await launchBrowser([`--host-resolver-rules=MAP ${settings.primaryDomain} 127.0.0.1`]);
     const open = await openPage(browser, 'phone', { prerendered: true });

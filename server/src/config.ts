@@ -77,6 +77,9 @@ export interface ServerConfig {
   /** A console session ends after this long without a request, and this long after sign-in. */
   adminSessionIdleMs: number;
   adminSessionMaxMs: number;
+  /** Addresses and CIDR ranges the admin CDN check may reach though they are not public
+   * (docs/operations.md#checking-the-cdn). */
+  cdnCheckAllowAddresses: string[];
   /** Server processes answering on the port, each with its own read cache; 1 runs no supervisor. */
   workers: number;
 }
@@ -144,6 +147,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     adminSessionIdleMs: int('ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60) * 60_000,
     adminSessionMaxMs: int('ADMIN_SESSION_HOURS', 12, 1, 30 * 24) * 3_600_000,
     workers: int('WORKERS', availableParallelism(), 1, 256),
+    cdnCheckAllowAddresses: parseCdnCheckAllowAddresses(env.CDN_CHECK_ALLOW_ADDRESSES, problems),
   };
 
   // Beside the hosted files when they are on this disk (same file system: no copy across disks),
@@ -302,6 +306,19 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): false | n
       (raw === 'true' ? ': "true" would let any client choose its own address through X-Forwarded-For' : ''),
   );
   return false;
+}
+
+/** Comma-separated IP addresses and CIDR ranges; proxy-addr's names mean nothing here. */
+function parseCdnCheckAllowAddresses(raw: string | undefined, problems: string[]): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const entries = raw.split(',').map((part) => part.trim());
+  const bad = entries.filter((entry) => proxyAddressNames.includes(entry) || !isProxyAddress(entry));
+  if (bad.length === 0) return entries;
+  problems.push(
+    `CDN_CHECK_ALLOW_ADDRESSES must be a comma-separated list of IP addresses and CIDR ranges ` +
+      `(127.0.0.1, 10.0.0.0/8, fd00::/8); not ${bad.map((entry) => `"${entry}"`).join(', ')}`,
+  );
+  return [];
 }
 
 const proxyAddressNames = ['loopback', 'linklocal', 'uniquelocal'];

@@ -12,12 +12,14 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { dayBefore } from '../src/downloads/repository.js';
 import { toWireTime } from '../src/lib/time.js';
+import { allowList, guardedLookup } from '../src/settings/cdn-address.js';
 import { probeKey } from '../src/settings/cdn-check.js';
 import { bearer, repoRoot, startTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
 before(async () => {
-  t = await startTestApp({ demo: true, env: { TIME_ZONE: 'Asia/Shanghai' } });
+  // The stand-in CDNs listen on loopback, which the check refuses unless it is allowed.
+  t = await startTestApp({ demo: true, env: { TIME_ZONE: 'Asia/Shanghai', CDN_CHECK_ALLOW_ADDRESSES: '127.0.0.1' } });
 });
 after(() => t.close());
 
@@ -142,15 +144,115 @@ describe('the CDN check', () => {
       const result = await check({ url: `${redirecting.url}/b` });
       assert.equal(result.ok, false);
       assert.equal(result.status, 301);
-      assert.equal(result.redirected_to, `${cdn.url}/b/${probeKey}`);
-      const away = await serve((_req, res) => res.writeHead(302, { location: `${elsewhere.url}/x` }).end());
+      assert.equal(result.redirected_to, cdn.url, 'its origin only');
+      const away = await serve((_req, res) => res.writeHead(302, { location: `${elsewhere.url}/x?token=1` }).end());
       const moved = await check({ url: `${away.url}/b` });
-      assert.equal(moved.redirected_to, `${elsewhere.url}/x`);
+      assert.equal(moved.redirected_to, elsewhere.url);
       assert.deepEqual(other, [], 'the other host was never asked');
       await close(away.server);
     } finally {
       await close(redirecting.server);
       await close(elsewhere.server);
+    }
+  });
+});
+
+describe('the addresses the CDN check may reach', () => {
+  let bare: TestApp;
+  let stub: { url: string; server: Server };
+  const asked: string[] = [];
+  before(async () => {
+    bare = await startTestApp();
+    stub = await serve((req, res) => {
+      asked.push(req.url ?? '');
+      res.end('x');
+    });
+  });
+  after(async () => {
+    await close(stub.server);
+    await bare.close();
+  });
+
+  const checkOn = async (app: TestApp, url: string) => {
+    const res = await app.app.inject({
+      method: 'POST',
+      url: '/v1/admin/settings/cdn-check',
+      headers: bearer,
+      payload: { url, timeout_ms: 2000 },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json<Check>();
+  };
+
+  test('without CDN_CHECK_ALLOW_ADDRESSES, loopback, private, link-local and metadata addresses are never asked', async () => {
+    const port = new URL(stub.url).port;
+    for (const url of [
+      `${stub.url}/b`,
+      `http://localhost:${port}/b`,
+      `http://2130706433:${port}/b`,
+      `http://[::1]:${port}/b`,
+      `http://[::ffff:127.0.0.1]:${port}/b`,
+      `http://0.0.0.0:${port}/b`,
+      'http://10.1.2.3/b',
+      'http://172.16.0.1/b',
+      'http://192.168.1.1/b',
+      'http://100.64.0.1/b',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[fe80::1]/b',
+      'http://[fd00::1]/b',
+      'http://[::ffff:169.254.169.254]/b',
+    ]) {
+      const result = await checkOn(bare, url);
+      assert.equal(result.answered, false, url);
+      assert.match(result.error ?? '', /is not a public address .*CDN_CHECK_ALLOW_ADDRESSES/, url);
+    }
+    assert.deepEqual(asked, [], 'no request reached the stand-in');
+  });
+
+  test('a redirect to a metadata address is not followed, and only its origin is reported', async () => {
+    const redirecting = await serve((_req, res) =>
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/role' }).end(),
+    );
+    try {
+      const result = await check({ url: `${redirecting.url}/b` });
+      assert.equal(result.status, 302);
+      assert.equal(result.redirected_to, 'http://169.254.169.254');
+      assert.equal(result.ok, false);
+    } finally {
+      await close(redirecting.server);
+    }
+  });
+
+  test('the allow list lets its addresses through and no others', async () => {
+    assert.equal((await check({ url: `${stub.url}/b` })).status, 200, '127.0.0.1 is listed');
+    const other = await check({ url: `http://127.0.0.2:${new URL(stub.url).port}/b` });
+    assert.match(other.error ?? '', /^127\.0\.0\.2 is not a public address/);
+    assert.equal(other.answered, false);
+  });
+
+  test('each connection resolves the name and gets only an address that was checked', async () => {
+    const resolve = (allowed: string[]) =>
+      new Promise<string>((done) =>
+        guardedLookup(allowList(allowed))('localhost', { all: true }, (error) =>
+          done(error === null ? 'connect' : error.message),
+        ),
+      );
+    assert.match(await resolve([]), /^localhost is not a public address/);
+    assert.match(await resolve(['10.0.0.0/8']), /^localhost is not a public address/);
+    assert.equal(await resolve(['127.0.0.0/8', '::1']), 'connect');
+  });
+
+  test('a bucket URL with a query or fragment is refused, checked or saved', async () => {
+    for (const url of [`${stub.url}/b?`, `${stub.url}/b?x=1`, `${stub.url}/b#`, `${stub.url}/b#x`]) {
+      const checked = await call('POST', '/v1/admin/settings/cdn-check', { url });
+      assert.equal(checked.statusCode, 400, url);
+      assert.match(checked.json<{ msg: string }>().msg, /^body\/url: must not have a query or fragment/);
+      const saved = await call('PUT', '/v1/admin/appconfig', { use_cdn: 0, common_cdn_bucket_url: url });
+      assert.equal(saved.statusCode, 400, url);
+      assert.match(
+        saved.json<{ msg: string }>().msg,
+        /^body\/common_cdn_bucket_url: must not have a query or fragment/,
+      );
     }
   });
 });

@@ -615,7 +615,12 @@ describe('the command line', () => {
 });
 
 /** A copy of an uncompressed archive with its manifest changed by `edit`. */
-async function withManifest(from: string, to: string, edit: (manifest: Manifest) => void): Promise<void> {
+async function withManifest(
+  from: string,
+  to: string,
+  edit: (manifest: Manifest) => void,
+  rewrite = (text: string) => text,
+): Promise<void> {
   const bytes = readFileSync(from);
   const entries = tarEntries(bytes);
   const pack = tar.pack();
@@ -627,7 +632,7 @@ async function withManifest(from: string, to: string, edit: (manifest: Manifest)
     if (entry.name === 'manifest.json') {
       const manifest = JSON.parse(data.toString('utf8')) as Manifest;
       edit(manifest);
-      data = Buffer.from(JSON.stringify(manifest));
+      data = Buffer.from(rewrite(JSON.stringify(manifest)));
     }
     pack.entry({ name: entry.name, size: data.byteLength }, data);
   }
@@ -701,6 +706,46 @@ describe('schemas of other builds', () => {
       const key = await admin(target, ['restore', '--from', badKey]);
       assert.equal(key.code, 2);
       assert.match(key.stderr, /manifest\.json names a file "\.\.\/escape"/);
+      await isEmpty(target);
+    } finally {
+      await target.drop();
+    }
+  });
+
+  test('a manifest whose fields have the wrong type or range is refused, naming the field', async () => {
+    const plain = join(work, 'types.tar');
+    assert.equal((await admin(source.database, ['backup', '--to', plain])).code, 0);
+    type Edit = (manifest: Manifest & Record<string, unknown>) => void;
+    const table = (manifest: Manifest) => manifest.tables.bulletins as unknown as Record<string, unknown>;
+    const file = (manifest: Manifest) => manifest.files[0] as unknown as Record<string, unknown>;
+    const cases: [string, Edit, RegExp, ((text: string) => string)?][] = [
+      [
+        'next-id-huge',
+        (m) => void (table(m).next_id = 424242),
+        /manifest\.json \/tables\/bulletins\/next_id: /,
+        (text) => text.replace('424242', '9223372036854775807'),
+      ],
+      ['next-id-string', (m) => void (table(m).next_id = '5'), /manifest\.json \/tables\/bulletins\/next_id: /],
+      ['next-id-zero', (m) => void (table(m).next_id = 0), /manifest\.json \/tables\/bulletins\/next_id: /],
+      ['next-id-fraction', (m) => void (table(m).next_id = 7.5), /manifest\.json \/tables\/bulletins\/next_id: /],
+      ['columns-string', (m) => void (table(m).columns = 'id,title'), /manifest\.json \/tables\/bulletins\/columns: /],
+      ['column-name', (m) => void (table(m).columns = ['id', 'x"; drop']), /\/tables\/bulletins\/columns\/1: /],
+      ['rows-negative', (m) => void (table(m).rows = -1), /manifest\.json \/tables\/bulletins\/rows: /],
+      ['sha-number', (m) => void (table(m).sha256 = 1), /manifest\.json \/tables\/bulletins\/sha256: /],
+      ['size-string', (m) => void (file(m).size = '12'), /manifest\.json \/files\/0\/size: /],
+      ['dialect', (m) => void (m.source_dialect = 'mysql'), /manifest\.json \/source_dialect: /],
+      ['migration', (m) => void ((m.migrations as unknown[])[0] = 7), /manifest\.json \/migrations\/0: /],
+      ['skipped', (m) => void (m.skipped_files = 'none' as never), /manifest\.json \/skipped_files: /],
+    ];
+    const target = await createTestDatabase();
+    try {
+      for (const [name, edit, message, rewrite] of cases) {
+        const edited = join(work, `${name}.tar`);
+        await withManifest(plain, edited, edit as (manifest: Manifest) => void, rewrite);
+        const run = await admin(target, ['restore', '--from', edited]);
+        assert.equal(run.code, 2, `${name}: ${run.stderr}`);
+        assert.match(run.stderr, message, name);
+      }
       await isEmpty(target);
     } finally {
       await target.drop();

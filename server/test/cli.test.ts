@@ -214,6 +214,35 @@ describe('bulletins', () => {
     assert.match(shown, /\n\n<p>hi<\/p>\n$/);
   });
 
+  test('control and bidi characters from the database are shown as escapes, never sent to the terminal', async () => {
+    const database = await freshDatabase();
+    const title =
+      'Fake\n999  published  yes  2000-01-01 00:00:00  Forged row \x1b[31mred\x1b]0;owned\x07 \u202eevil\x7f\x9b';
+    const id = (
+      await ok(database, 'bulletins', 'add', '--title', title, '--content', '<p>a</p>\n<p>\x1b[2J</p>')
+    ).trim();
+    // Line breaks are the output's own; any other control or bidi character came from the title.
+    const raw = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+    const clean = (text: string) => !raw.test(text.replaceAll('\n', ''));
+    const list = await ok(database, 'bulletins', 'list');
+    assert.ok(clean(list), list);
+    assert.equal(list.split('\n').length, 3, 'the header, one row, the final line break');
+    assert.ok(
+      list.includes(
+        'Fake\\n999  published  yes  2000-01-01 00:00:00  Forged row \\x1b[31mred\\x1b]0;owned\\x07 \\u202eevil\\x7f\\x9b',
+      ),
+      list,
+    );
+    const shown = await ok(database, 'bulletins', 'show', id);
+    assert.ok(clean(shown), shown);
+    assert.match(shown, /\n<p>a<\/p>\n<p>\\x1b\[2J<\/p>\n$/, 'the content keeps its lines');
+    const asJson = await ok(database, 'bulletins', 'list', '--json');
+    assert.ok(clean(asJson), asJson);
+    assert.equal((JSON.parse(asJson) as CliBulletin[])[0]?.title, title, 'JSON keeps the text, escaped');
+    const error = await refused(database, ['bulletins', 'show', '1\x1b[31m']);
+    assert.ok(clean(error), error);
+  });
+
   test('edit, pin, unpin and remove', async () => {
     const database = await freshDatabase();
     const id = (await ok(database, 'bulletins', 'add', '--title', 'Draft', '--content', 'v1')).trim();
@@ -494,6 +523,10 @@ describe('bad input', () => {
         ['packages', 'set', 'ios', '--url', 'ftp://dl.example.com/a'],
         ['packages', 'set', 'ios', '--url', 'https://dl.example.com/a', '--release-notes-url', 'javascript:alert(1)'],
         ['appconfig', 'set', '--use-cdn', 'on', '--cdn-url', 'not a url'],
+        ['appconfig', 'set', '--use-cdn', 'on', '--cdn-url', 'https://cdn.example.com/b?'],
+        ['appconfig', 'set', '--use-cdn', 'on', '--cdn-url', 'https://cdn.example.com/b#x'],
+        ['packages', 'set', 'ios', '--url', 'https:evil.example/x.ipa'],
+        ['packages', 'set', 'ios', '--url', '"><svg/onload=alert(1)>'],
         ['region', 'set', '--api-addr', 'ftp://a.example.com', '--allocator-addr', 'https://a.example.com'],
         [
           'region',

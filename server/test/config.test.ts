@@ -101,6 +101,20 @@ describe('loadConfig', () => {
     assert.equal(problems.length, 9);
   });
 
+  test('CDN_CHECK_ALLOW_ADDRESSES: addresses and CIDR ranges, anything else named in the problem', () => {
+    const config = loadConfig({
+      SITE_CONFIG: siteConfigPath,
+      CDN_CHECK_ALLOW_ADDRESSES: '127.0.0.1, 10.0.0.0/8,fd00::/8',
+    });
+    assert.deepEqual(config.cdnCheckAllowAddresses, ['127.0.0.1', '10.0.0.0/8', 'fd00::/8']);
+    assert.deepEqual(loadConfig({ SITE_CONFIG: siteConfigPath }).cdnCheckAllowAddresses, []);
+    const problems = problemsOf({ CDN_CHECK_ALLOW_ADDRESSES: '127.0.0.1,cdn.internal,10.0.0.0/33,loopback' });
+    assert.deepEqual(problems, [
+      'CDN_CHECK_ALLOW_ADDRESSES must be a comma-separated list of IP addresses and CIDR ranges ' +
+        '(127.0.0.1, 10.0.0.0/8, fd00::/8); not "cdn.internal", "10.0.0.0/33", "loopback"',
+    ]);
+  });
+
   test('a database password never appears in the message', () => {
     const [problem] = problemsOf({ DATABASE_URL: 'mysql://admin:s3cret@db/x' });
     assert.ok(problem !== undefined && !problem.includes('s3cret'));

@@ -50,6 +50,21 @@ interface Card {
   history: Release[];
 }
 
+/** Download addresses a browser, a page or the public list would read as something else. */
+const badAddresses = [
+  'https:evil.example/x.exe',
+  'https:\\\\evil.example\\x.exe',
+  'https://evil.example\\x.exe',
+  ' https://dl.example.com/a.exe',
+  'https://dl.example.com/a b.exe',
+  'https://dl.example.com/a\tb.exe',
+  'https://dl.example.com/a.exe\n',
+  'https://dl.example.com/"><svg onload=alert(1)>',
+  'https://dl.example.com/"><svg/onload=alert(1)>',
+  '"><svg/onload=alert(1)>',
+  'https://dl.example.com/\u202egpj.exe',
+];
+
 let t: TestApp;
 before(async () => {
   t = await startTestApp({ demo: true });
@@ -215,6 +230,8 @@ describe('publishing a release', () => {
         /^body\/released_at: .* not a real date/,
       ],
       [{ os: 'linux', url: 'https://dl.example.com/a' }, /os/],
+      [{ os: 'windows', url: 'apk/setup.exe' }, /^body\/url: must be an http\(s\) URL/],
+      ...badAddresses.map((url): [object, RegExp] => [{ os: 'windows', url }, /^body\/url: must /]),
     ];
     for (const [payload, message] of cases) {
       const res = await post('/v1/admin/releases', payload);
@@ -279,6 +296,19 @@ describe('rolling back', () => {
 });
 
 describe('the package list admin API and other servers', () => {
+  test('PUT /v1/admin/packages refuses the addresses releases refuse, by the same rule', async () => {
+    for (const url of badAddresses) {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/v1/admin/packages',
+        headers: bearer,
+        payload: [{ OS: 'windows', DownloadURL: url }],
+      });
+      assert.equal(res.statusCode, 400, url);
+      assert.match(res.json<{ msg: string }>().msg, /^body\/0\/DownloadURL must /, url);
+    }
+  });
+
   test('PUT /v1/admin/packages still works, and records a release only for entries that changed', async () => {
     const before = await cards();
     const list = (await t.app.inject({ url: '/v1/common/getInstallPackageAddrs' })).json<InstallPackageList>();

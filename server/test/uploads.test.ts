@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -218,5 +218,53 @@ describe('a resumable upload', () => {
     assert.equal(await removeExpiredUploads(t.config.uploadDir, t.config.uploadExpiryMs), 1);
     assert.equal(existsSync(join(t.config.uploadDir, id)), false);
     assert.equal((await call('HEAD', location, bearer)).status, 404);
+  });
+
+  test('only the ids the server makes name an upload: anything else is a 404 that touches nothing', async () => {
+    const created = await create('kept.exe', 5000);
+    const location = created.headers.location ?? '';
+    const id = location.split('/').pop() ?? '';
+    assert.match(id, /^[0-9a-f]{32}$/);
+    assert.equal((await patch(location, 0, installer(5000).subarray(0, 1000))).status, 204);
+    const files = () =>
+      readdirSync(t.config.uploadDir)
+        .filter((name) => name.startsWith(id))
+        .sort();
+    const before = files();
+    assert.deepEqual(before, [id, `${id}.json`]);
+    for (const other of [`${id}.json`, id.toUpperCase(), `${id}0`, id.slice(1), '..%2f..%2fsite.db', 'x']) {
+      for (const method of ['DELETE', 'HEAD', 'PATCH']) {
+        const answer = await call(method, `/v1/admin/uploads/${other}`, {
+          ...bearer,
+          'upload-offset': '0',
+          'content-type': 'application/offset+octet-stream',
+        });
+        assert.equal(answer.status, 404, `${method} ${other}`);
+        if (method !== 'HEAD') assert.deepEqual(JSON.parse(answer.body), { status: 404, msg: 'upload not found' });
+      }
+    }
+    assert.deepEqual(files(), before, 'nothing was removed');
+    const head = await call('HEAD', location, bearer);
+    assert.equal(head.headers['upload-offset'], '1000', 'the upload carries on');
+    assert.equal((await call('DELETE', location, bearer)).status, 204);
+    assert.deepEqual(files(), []);
+  });
+
+  test('a data file whose metadata is gone is removed once it is older than the expiry', async () => {
+    const ids: string[] = [];
+    for (const name of ['orphan-old.exe', 'orphan-new.exe']) {
+      const created = await create(name, 5000);
+      const location = created.headers.location ?? '';
+      assert.equal((await patch(location, 0, installer(5000).subarray(0, 1000))).status, 204);
+      const id = location.split('/').pop() ?? '';
+      unlinkSync(join(t.config.uploadDir, `${id}.json`));
+      ids.push(id);
+    }
+    const [old = '', recent = ''] = ids;
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    utimesSync(join(t.config.uploadDir, old), twoDaysAgo, twoDaysAgo);
+    assert.equal(await removeExpiredUploads(t.config.uploadDir, t.config.uploadExpiryMs), 1);
+    assert.equal(existsSync(join(t.config.uploadDir, old)), false, 'the old orphan is gone');
+    assert.equal(existsSync(join(t.config.uploadDir, recent)), true, 'a recent one may still be written to');
   });
 });

@@ -23,6 +23,7 @@ import {
   prerenderOffClass,
   readAppConfig,
   readInstallPackages,
+  readJsonOrText,
   resolveDownloadUrl,
   rootId,
   runningAttribute,
@@ -86,7 +87,8 @@ async function draw(early: EarlyAnswers): Promise<void> {
   const data = await early.data;
   if (!data?.ok || root.hasAttribute(runningAttribute)) return;
   const [packagesBody, configBody] = await Promise.all([
-    data.clone().json() as Promise<unknown>,
+    // Bare text that is no JSON is kept as text, as getJsonOrText keeps it.
+    data.clone().text().then(readJsonOrText),
     // The config failing means no CDN, as for the script (init-api.ts): readAppConfig says so.
     bodyOf(early, apiCalls.appConfig).catch(() => undefined),
   ]);

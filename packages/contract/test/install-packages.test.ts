@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ApiFailure, WrongShapeError, readInstallPackages, type InstallPackageEntry } from '../src/index.js';
+import {
+  ApiFailure,
+  WrongShapeError,
+  readInstallPackages,
+  readJsonOrText,
+  type InstallPackageEntry,
+} from '../src/index.js';
 
 const android = { OS: 'android', DownloadURL: 'https://d.example.com/app.apk' };
 const ios = { OS: 'ios', DownloadURL: 'https://d.example.com/ios' };
@@ -30,6 +36,15 @@ describe('readInstallPackages shapes', () => {
     const text = `${JSON.stringify(android)}, ${JSON.stringify(ios)}`;
     assert.deepEqual(readInstallPackages(text), expected);
     assert.deepEqual(readInstallPackages({ code: 0, data: text }), expected);
+  });
+
+  test('both string forms as a body: JSON-quoted, and the bare text that is no JSON as a whole', () => {
+    const text = `${JSON.stringify(android)}, ${JSON.stringify(ios)}`;
+    assert.throws(() => JSON.parse(text), SyntaxError);
+    assert.deepEqual(readInstallPackages(readJsonOrText(text)), expected);
+    assert.deepEqual(readInstallPackages(readJsonOrText(JSON.stringify(text))), expected);
+    assert.deepEqual(readInstallPackages(readJsonOrText(JSON.stringify([android, ios]))), expected);
+    assert.deepEqual(readInstallPackages(readJsonOrText(` ${text}\n`)), expected);
   });
 
   test('the string form where a value contains ", "', () => {

@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serverRoot } from '../paths.js';
+import { fileKeyPattern, manifestProblem, sqlNamePattern } from './manifest-schema.js';
 
 export const archiveFormat = 'chat-site-backup';
 export const formatVersion = 1;
@@ -94,7 +95,8 @@ export class ArchiveError extends Error {
   override name = 'ArchiveError';
 }
 
-/** Checks what manifest.json says before anything is written. */
+/** Checks what manifest.json says before anything is written: its format, then every field
+ * (./manifest-schema.ts). */
 export function parseManifest(text: string): Manifest {
   let manifest: Partial<Manifest>;
   try {
@@ -102,23 +104,27 @@ export function parseManifest(text: string): Manifest {
   } catch {
     throw new ArchiveError('manifest.json is not valid JSON');
   }
+  if (manifest === null || typeof manifest !== 'object') throw new ArchiveError(`not a ${archiveFormat} archive`);
   if (manifest.format !== archiveFormat) throw new ArchiveError(`not a ${archiveFormat} archive`);
   if (manifest.format_version !== formatVersion) {
     throw new ArchiveError(
       `archive format version ${manifest.format_version} is not ${formatVersion}, the one this build reads`,
     );
   }
-  if (!Array.isArray(manifest.migrations) || typeof manifest.tables !== 'object' || !Array.isArray(manifest.files)) {
+  if (!Array.isArray(manifest.migrations) || !isObject(manifest.tables) || !Array.isArray(manifest.files)) {
     throw new ArchiveError('manifest.json lacks migrations, tables or files');
   }
   // Names become paths in a scratch directory and keys in the storage: nothing that could leave them.
   const badTable = Object.keys(manifest.tables).find((name) => !tableName.test(name));
   if (badTable !== undefined) throw new ArchiveError(`manifest.json names a table "${badTable}"`);
-  const badKey = manifest.files.find((file) => !fileKey.test(String(file.key)));
-  if (badKey !== undefined) throw new ArchiveError(`manifest.json names a file "${String(badKey.key)}"`);
+  const badKey = manifest.files.find((file) => !isObject(file) || !fileKey.test(String(file.key)));
+  if (badKey !== undefined) throw new ArchiveError(`manifest.json names a file "${String(badKey?.key)}"`);
+  const problem = manifestProblem(manifest);
+  if (problem !== undefined) throw new ArchiveError(`manifest.json ${problem}`);
   return manifest as Manifest;
 }
 
-const tableName = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-/** A file key as files/repository.ts makes them: no slash, no leading dot. */
-const fileKey = /^[0-9a-f]{16}-[A-Za-z0-9._-]{1,120}$/;
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const tableName = new RegExp(sqlNamePattern);
+const fileKey = new RegExp(fileKeyPattern);

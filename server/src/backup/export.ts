@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -111,6 +111,7 @@ async function backupOnce(options: BackupOptions): Promise<BackupSummary> {
       })),
     };
     await writeArchive(temporary, manifest, scratch, storage);
+    await chmod(temporary, 0o600); // a .tmp left by an earlier run keeps its own mode when reused
     await rename(temporary, to);
     await syncPath(dirname(to));
     return { path: to, manifest, bytes: (await stat(to)).size };
@@ -239,7 +240,9 @@ async function writeArchive(path: string, manifest: Manifest, scratch: string, s
   // Destroyed with the error that stops the archive, which the caller throws; not an event for
   // nobody to hear.
   pack.on('error', () => undefined);
-  const out = createWriteStream(path);
+  // It holds password and session hashes and the audit log: the server's user's alone
+  // (docs/operations.md#file-permissions).
+  const out = createWriteStream(path, { mode: 0o600 });
   const bytes = Readable.from(pack, { objectMode: false });
   const written = isGzipName(path.replace(/\.tmp$/, '')) ? pipeline(bytes, createGzip(), out) : pipeline(bytes, out);
   // Awaited below. A failure of the output (no such folder, a full disk) also breaks the entries,

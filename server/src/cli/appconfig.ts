@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import { getAppConfig, setAppConfig } from '../settings/repository.js';
 import { UsageError, withDb } from './context.js';
 import { printFields, printJson } from './output.js';
-import { parseHttpUrl } from './parse.js';
+import { parseBucketUrl } from './parse.js';
 
 interface SetOptions {
   useCdn: 'on' | 'off';
@@ -32,7 +32,7 @@ function setCommand(command: Command): void {
   command
     .description('turn the CDN on or off')
     .addOption(new Option('--use-cdn <on|off>', 'whether to use the CDN').choices(['on', 'off']).makeOptionMandatory())
-    .option('--cdn-url <url>', 'the CDN bucket URL; needed for "on" unless one is stored already', parseHttpUrl)
+    .option('--cdn-url <url>', 'the CDN bucket URL; needed for "on" unless one is stored already', parseBucketUrl)
     .action(async (options: SetOptions) => {
       const config = await withDb(async (db) => {
         // Turning the CDN off keeps the bucket URL, so that turning it on again needs no URL.

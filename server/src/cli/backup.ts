@@ -6,7 +6,7 @@ import { ArchiveError } from '../backup/archive.js';
 import { backup } from '../backup/export.js';
 import { restore, RestoreRefusedError } from '../backup/import.js';
 import { UsageError, withConnection } from './context.js';
-import { print, printFields } from './output.js';
+import { print, printFields, printProblem } from './output.js';
 
 const backupHelp = `
 The archive is a tar file (gzip-compressed when FILE ends in .gz or .tgz) holding manifest.json,
@@ -33,7 +33,7 @@ export function registerBackupCommands(program: Command): void {
     .action(async (options: { to: string }) => {
       const started = Date.now();
       const summary = await withConnection((db, { storage }) =>
-        backup({ db, storage, to: options.to, warn: (message) => process.stderr.write(`warning: ${message}\n`) }),
+        backup({ db, storage, to: options.to, warn: (message) => printProblem('warning', message) }),
       );
       const { manifest } = summary;
       print(summary.path);

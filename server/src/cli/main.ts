@@ -10,6 +10,7 @@ import { registerAppConfigCommands } from './appconfig.js';
 import { registerBackupCommands } from './backup.js';
 import { registerBulletinCommands } from './bulletins.js';
 import { UsageError } from './context.js';
+import { printProblem } from './output.js';
 import { registerDemoCommands } from './demo.js';
 import { registerFileCommands } from './files.js';
 import { registerPackageCommands } from './packages.js';
@@ -59,7 +60,7 @@ function report(error: unknown): number {
 }
 
 function fail(message: string, code: number): number {
-  process.stderr.write(`error: ${message}\n`);
+  printProblem('error', message);
   return code;
 }
 

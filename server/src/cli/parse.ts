@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { Value } from 'typebox/value';
 import { isHttpUrl } from '../config.js';
-import { HttpUrlString } from '../lib/schemas.js';
+import { bucketUrlProblem, HttpUrlString } from '../lib/schemas.js';
 import { fromWireTime } from '../lib/time.js';
 import { timeZone, UsageError } from './context.js';
 
@@ -33,6 +33,13 @@ export function isHttpAddress(text: string): boolean {
 
 export function parseHttpUrl(text: string): string {
   if (!isHttpAddress(text)) throw new InvalidArgumentError('expected an http:// or https:// URL');
+  return text;
+}
+
+/** A CDN bucket URL, by the admin API's rule (lib/schemas.ts). */
+export function parseBucketUrl(text: string): string {
+  const problem = bucketUrlProblem(text);
+  if (problem !== undefined) throw new InvalidArgumentError(`a CDN bucket URL ${problem}`);
   return text;
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
@@ -53,7 +53,15 @@ export function connect(target: DatabaseTarget): Db {
 }
 
 function openSqlite(path: string): SQLite.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const onDisk = path !== ':memory:';
+  if (onDisk) {
+    // The file holds password and session hashes and the audit log: the server's user's alone,
+    // whatever the umask (docs/operations.md#file-permissions). Made 0600 before SQLite opens it;
+    // SQLite gives -wal and -shm the database file's mode.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    closeSync(openSync(path, 'a', 0o600));
+    keepPrivate(path);
+  }
   const database = new SQLite(path);
   // The busy timeout comes first: switching a new file to WAL needs its lock, which another
   // server starting at the same moment may hold.
@@ -63,5 +71,17 @@ function openSqlite(path: string): SQLite.Database {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
+  // Made by an earlier build with the umask's mode: closed to others now.
+  if (onDisk) for (const suffix of ['-wal', '-shm']) keepPrivate(`${path}${suffix}`);
   return database;
+}
+
+/** chmod 0600 when others may read `path`; a file that is missing or someone else's is left. */
+function keepPrivate(path: string): void {
+  try {
+    if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'EPERM') throw error;
+  }
 }

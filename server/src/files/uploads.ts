@@ -17,12 +17,16 @@
  * bodies: @tus/server reads the request stream itself.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+import { readdir, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { Server, type ServerOptions } from '@tus/server';
 import type { Upload } from '@tus/utils';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, audit } from '../accounts/door.js';
 import type { RouteDeps } from '../lib/deps.js';
+import { notFound } from '../lib/errors.js';
 import { IntakeError, StorageFullError, storageFor } from '../storage/index.js';
 import { packageTypes, uploadKindOf } from './content-types.js';
 import { storeFile } from './repository.js';
@@ -41,10 +45,32 @@ const refusal = (status: number, msg: string): TusRefusal => ({
   body: JSON.stringify({ status, msg }),
 });
 
-/** Removes the uploads in `dir` started longer than `expiryMs` ago and still unfinished; answers
- * how many. */
-export function removeExpiredUploads(dir: string, expiryMs: number): Promise<number> {
-  return new FileStore({ directory: dir, expirationPeriodInMilliseconds: expiryMs }).deleteExpired();
+/** The ids this server gives uploads: 16 random bytes in hex. Anything else in a URL names no
+ * upload (it could name an upload's metadata file, `<id>.json`, or a path). */
+const uploadIdPattern = /^[0-9a-f]{32}$/;
+const newUploadId = () => randomBytes(16).toString('hex');
+
+/** Removes the uploads in `dir` started longer than `expiryMs` ago and still unfinished, and data
+ * files whose metadata is gone that were last written as long ago; answers how many. */
+export async function removeExpiredUploads(dir: string, expiryMs: number): Promise<number> {
+  const expired = await new FileStore({ directory: dir, expirationPeriodInMilliseconds: expiryMs }).deleteExpired();
+  return expired + (await removeOrphans(dir, Date.now() - expiryMs));
+}
+
+/** Data files without their `<id>.json`, last written before `before`: nothing can resume or
+ * expire them any more (docs/operations.md#resumable-uploads). */
+async function removeOrphans(dir: string, before: number): Promise<number> {
+  const names = await readdir(dir).catch(() => []);
+  const present = new Set(names);
+  let removed = 0;
+  for (const name of names) {
+    if (!uploadIdPattern.test(name) || present.has(`${name}.json`)) continue;
+    const facts = await stat(join(dir, name)).catch(() => undefined);
+    if (facts === undefined || !facts.isFile() || facts.mtimeMs >= before) continue;
+    await unlink(join(dir, name)).catch(() => undefined);
+    removed++;
+  }
+  return removed;
 }
 
 export const uploadAdminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
@@ -99,6 +125,9 @@ export const uploadAdminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
       path: uploadsPath,
       datastore,
       maxSize: config.packageMaxBytes,
+      namingFunction: newUploadId,
+      // The routes below let only such ids through; this keeps @tus/server to them as well.
+      getFileIdFromRequest: (_req, id) => (id !== undefined && uploadIdPattern.test(id) ? id : undefined),
       relativeLocation: true,
       respectForwardedHeaders: false,
       // Same-origin only: no cross-origin page is told it may call the admin API.
@@ -129,7 +158,12 @@ export const uploadAdminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
 
   // GET would serve an upload's bytes back; nothing needs it. OPTIONS is the admin API's own.
   app.post('/uploads', { schema: uploadSchemas.create }, handle);
-  const upload = { url: '/uploads/:id', exposeHeadRoute: false, handler: handle };
+  // Only the ids this server makes reach @tus/server: any other is a 404 that touches nothing.
+  const checked = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    if (!uploadIdPattern.test(request.params.id)) throw notFound('upload');
+    await handle(request, reply);
+  };
+  const upload = { url: '/uploads/:id', exposeHeadRoute: false, handler: checked };
   app.route({
     method: 'HEAD',
     schema: uploadSchemas.offset,

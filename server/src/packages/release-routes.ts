@@ -24,7 +24,7 @@ import { findFile } from '../files/repository.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
 import { apiBase } from '../lib/origin.js';
-import { errorResponse, HttpUrlString, Id } from '../lib/schemas.js';
+import { downloadUrlProblem, errorResponse, HttpUrlString, Id } from '../lib/schemas.js';
 import { fromWireTime, nowIso, toWireTime } from '../lib/time.js';
 import { getAppConfig } from '../settings/repository.js';
 import { storageFor, type FileStorage } from '../storage/index.js';
@@ -271,7 +271,10 @@ async function releaseFrom(
     minOs: body.min_os,
   };
   if (body.url !== undefined) {
-    if (!isHttpUrl(body.url)) throw badRequest('body/url: must be an http(s) URL');
+    // The package list's rule, and absolute: a hosted file comes as file_key, with its own facts.
+    const problem =
+      downloadUrlProblem(body.url) ?? (/^https?:\/\//i.test(body.url) ? undefined : 'must be an http(s) URL');
+    if (problem !== undefined) throw badRequest(`body/url: ${problem}`);
     return { ...common, downloadUrl: body.url, version: body.version, size: body.size, sha256: body.sha256 };
   }
   if (body.size !== undefined || body.sha256 !== undefined) {
@@ -332,14 +335,5 @@ async function withLocalFile<T>(storage: FileStorage, key: string, read: (path: 
     return await read(path);
   } finally {
     await rm(dir, { recursive: true, force: true });
-  }
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
   }
 }

@@ -4,13 +4,18 @@
  * exactly as the site would rewrite its address (`<bucket>/<key>`), with a short timeout. The
  * answer says whether it answered, with what status, in how long, and whether the bytes were the
  * probe's. Redirects are followed only within the bucket's own origin; one to another host is
- * reported, not followed.
+ * reported (its origin only), not followed. Every connection goes to a public address, or to one
+ * the operator allowed (./cdn-address.ts).
  */
 import { createHash } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type BlockList } from 'node:net';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { bytesBody, findFile, storeFile } from '../files/repository.js';
 import type { FileStorage } from '../storage/index.js';
+import { AddressRefusedError, guardedLookup, mayConnect, refusedMessage } from './cdn-address.js';
 
 const probeText = "chat-site CDN probe: if you can read this, the CDN serves the site's hosted files.\n";
 const probeBytes = Buffer.from(probeText, 'utf8');
@@ -32,7 +37,7 @@ export interface CdnCheck {
   ms: number;
   /** The answer was 200 with exactly the probe's bytes. */
   ok: boolean;
-  /** A redirect to another origin, reported and not followed. */
+  /** The origin of a redirect to another origin, reported and not followed. */
   redirected_to: string | null;
   error: string | null;
 }
@@ -49,7 +54,7 @@ export async function ensureProbe(db: Kysely<Database>, storage: FileStorage): P
   });
 }
 
-export async function checkCdn(bucketUrl: string, timeoutMs: number): Promise<CdnCheck> {
+export async function checkCdn(bucketUrl: string, timeoutMs: number, allowed: BlockList): Promise<CdnCheck> {
   const probeUrl = `${bucketUrl.replace(/\/+$/, '')}/${probeKey}`;
   const started = performance.now();
   const result = (fields: Partial<CdnCheck>): CdnCheck => ({
@@ -67,16 +72,18 @@ export async function checkCdn(bucketUrl: string, timeoutMs: number): Promise<Cd
   let url = new URL(probeUrl);
   try {
     for (let hop = 0; ; hop++) {
-      const answer = await fetch(url, { redirect: 'manual', signal, headers: { 'user-agent': 'chat-site-cdn-check' } });
-      const location = answer.headers.get('location');
-      if (answer.status >= 300 && answer.status < 400 && location !== null) {
-        await answer.body?.cancel();
+      const answer = await get(url, signal, allowed);
+      const status = answer.statusCode ?? 0;
+      const location = answer.headers.location;
+      if (status >= 300 && status < 400 && location !== undefined) {
+        answer.destroy();
         const next = new URL(location, url);
+        // Only where it points, never its path or query: those are the redirecting server's to tell.
         if (next.origin !== url.origin) {
-          return result({ answered: true, status: answer.status, redirected_to: next.href });
+          return result({ answered: true, status, redirected_to: next.origin });
         }
         if (hop >= maxRedirects) {
-          return result({ answered: true, status: answer.status, error: `more than ${maxRedirects} redirects` });
+          return result({ answered: true, status, error: `more than ${maxRedirects} redirects` });
         }
         url = next;
         continue;
@@ -85,34 +92,52 @@ export async function checkCdn(bucketUrl: string, timeoutMs: number): Promise<Cd
       const same = createHash('sha256').update(body).digest('hex') === probeSha256;
       return result({
         answered: true,
-        status: answer.status,
-        ok: answer.status === 200 && same,
-        error: answer.status === 200 && !same ? 'it answered, but not with the probe file' : null,
+        status,
+        ok: status === 200 && same,
+        error: status === 200 && !same ? 'it answered, but not with the probe file' : null,
       });
     }
   } catch (error) {
+    if (error instanceof AddressRefusedError) return result({ error: error.message });
     const timedOut = signal.aborted;
     return result({ error: timedOut ? `no answer within ${timeoutMs} ms` : reasonOf(error) });
   }
 }
 
-async function readAtMost(answer: Response, limit: number): Promise<Buffer> {
+/** One GET, over a connection of its own to an address the check may connect to: a name goes
+ * through guardedLookup, an address written in the URL is checked here (Node connects to one
+ * without a lookup). */
+function get(url: URL, signal: AbortSignal, allowed: BlockList): Promise<IncomingMessage> {
+  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(literal) !== 0 && !mayConnect(literal, allowed)) {
+    return Promise.reject(new AddressRefusedError(refusedMessage(url.hostname)));
+  }
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(url, {
+      agent: false,
+      lookup: guardedLookup(allowed),
+      signal,
+      headers: { 'user-agent': 'chat-site-cdn-check' },
+    });
+    request.once('response', resolve).once('error', reject).end();
+  });
+}
+
+async function readAtMost(answer: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
-  if (answer.body === null) return Buffer.alloc(0);
-  for await (const chunk of answer.body) {
+  for await (const chunk of answer as AsyncIterable<Buffer>) {
     total += chunk.byteLength;
-    chunks.push(Buffer.from(chunk));
-    if (total > limit) {
-      await answer.body.cancel().catch(() => undefined);
-      break;
-    }
+    chunks.push(chunk);
+    if (total > limit) break;
   }
+  answer.destroy();
   return Buffer.concat(chunks);
 }
 
-/** fetch's own message is "fetch failed"; the reason is in its cause (ECONNREFUSED, ENOTFOUND). */
+/** The system's code (ECONNREFUSED, ENOTFOUND) says more to an operator than its sentence. */
 function reasonOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  const { code, message } = error as { code?: string; message?: string };
+  return code ?? message ?? String(error);
 }

@@ -4,10 +4,11 @@ import { Type } from 'typebox';
 import { badRequest } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { publicOrigin } from '../lib/origin.js';
-import { HttpUrlString } from '../lib/schemas.js';
+import { bucketUrlProblem, HttpUrlString } from '../lib/schemas.js';
 import { audit } from '../accounts/door.js';
 import { isHttpUrl } from '../config.js';
 import { storageFor } from '../storage/index.js';
+import { allowList } from './cdn-address.js';
 import { checkCdn, ensureProbe } from './cdn-check.js';
 import { regionDocumentProblem } from './region-check.js';
 import { getAppConfig, getRegionDocument, setAppConfig, setRegionDocument } from './repository.js';
@@ -77,6 +78,7 @@ const CdnCheckAnswer = Type.Object({
 
 export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const storage = storageFor(config.storage);
+  const cdnCheckAllowed = allowList(config.cdnCheckAllowAddresses);
   app.get(
     '/site-config',
     {
@@ -112,8 +114,10 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       const bucket = given ?? (await getAppConfig(db.kysely)).common_cdn_bucket_url;
       if (bucket === '') throw badRequest('body/url: give a CDN bucket URL; none is saved in the app config');
       if (!isHttpUrl(bucket)) throw badRequest(`body/url: "${bucket}" is not an http(s) URL`);
+      const problem = bucketUrlProblem(bucket);
+      if (problem !== undefined) throw badRequest(`body/url: ${problem}`);
       await ensureProbe(db.kysely, storage);
-      return checkCdn(bucket, request.body?.timeout_ms ?? 5000);
+      return checkCdn(bucket, request.body?.timeout_ms ?? 5000, cdnCheckAllowed);
     },
   );
 
@@ -134,6 +138,9 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       },
     },
     async (request) => {
+      const given = request.body.common_cdn_bucket_url;
+      const problem = given === '' ? undefined : bucketUrlProblem(given);
+      if (problem !== undefined) throw badRequest(`body/common_cdn_bucket_url: ${problem}`);
       const body = { ...request.body, common_cdn_bucket_url: request.body.common_cdn_bucket_url.replace(/\/+$/, '') };
       if (body.use_cdn === 1 && body.common_cdn_bucket_url === '') {
         throw badRequest('body/common_cdn_bucket_url: a CDN bucket URL is needed when use_cdn is 1');

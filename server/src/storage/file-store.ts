@@ -8,6 +8,11 @@ import { pipeline } from 'node:stream/promises';
 import { feed, Intake } from './intake.js';
 import { StorageFullError, type ByteRange, type FileStorage, type IntakeRules, type StagedFile } from './types.js';
 
+/** Hosted files are readable by the server's user only, whatever the umask
+ * (docs/operations.md#file-permissions): directories 0700, files 0600. */
+const privateDir = 0o700;
+const privateFile = 0o600;
+
 /** Files named after their key in one directory. An upload is written to a temporary file in the
  * same directory (same file system, so the rename is atomic), flushed to disk, and renamed to
  * its key only once complete and hashed: no reader ever sees half a file. Temporary names start
@@ -20,12 +25,12 @@ export class DirectoryStorage implements FileStorage {
   }
 
   async stage(body: Readable, rules: IntakeRules): Promise<StagedFile> {
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: privateDir });
     const temporary = join(this.dir, `.incoming-${randomUUID()}`);
     const intake = new Intake(rules);
     try {
       feed(body, intake);
-      await pipeline(intake, createWriteStream(temporary, { flags: 'wx' }));
+      await pipeline(intake, createWriteStream(temporary, { flags: 'wx', mode: privateFile }));
       await syncFile(temporary);
     } catch (error) {
       await removeQuietly(temporary);
@@ -77,7 +82,7 @@ export class DirectoryStorage implements FileStorage {
   /** The directory exists (made as the first upload would make it) and may be listed, read and
    * written: a missing mount, a file in its place or a read-only file system fail. */
   async check(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: privateDir });
     await access(this.dir, constants.R_OK | constants.W_OK | constants.X_OK);
   }
 

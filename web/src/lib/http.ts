@@ -1,3 +1,4 @@
+import { readJsonOrText } from '@chat-site/contract';
 import { timeouts } from '../config/constants';
 import { apiCalls, apiUrl, fetchApi } from './api-calls';
 import { earlyAnswers } from './early-answers';
@@ -57,9 +58,15 @@ function request(url: string, signal: AbortSignal, cache: RequestCache): Promise
 
 /**
  * GET a JSON answer with the `os: WEB` header every call carries. The timeout is built by hand
- * rather than with AbortSignal.timeout/any, which older phone browsers lack.
+ * rather than with AbortSignal.timeout/any, which older phone browsers lack. With `keepText`, a
+ * body that is no JSON comes back as its text, as the HTTP clients of some server builds keep it
+ * (docs/behaviour.md#reading-other-server-builds).
  */
-export async function getJson(url: string, timeoutMs: number = timeouts.defaultMs): Promise<unknown> {
+export async function getJson(
+  url: string,
+  timeoutMs: number = timeouts.defaultMs,
+  keepText?: boolean,
+): Promise<unknown> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
   try {
@@ -71,7 +78,7 @@ export async function getJson(url: string, timeoutMs: number = timeouts.defaultM
       throw error;
     }
     if (!response.ok) throw new HttpError(response.status, url);
-    return (await response.json()) as unknown;
+    return keepText ? readJsonOrText(await response.text()) : ((await response.json()) as unknown);
   } finally {
     clearTimeout(timer);
   }

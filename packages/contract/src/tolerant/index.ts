@@ -4,6 +4,7 @@
  */
 export { ApiFailure, WrongShapeError } from './types.js';
 export type { Bulletin, CdnSettings, InstallPackageEntry, RegionAddrs } from './types.js';
+export { readJsonOrText } from './body.js';
 export { unwrapEnvelope } from './envelope.js';
 export { readFlag, readId } from './scalars.js';
 export { formatDate, formatMonthDay, readTimestamp, wallClock } from './timestamp.js';

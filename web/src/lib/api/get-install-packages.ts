@@ -18,7 +18,8 @@ export async function getInstallPackages(apiAddr: string | null, cdn: CdnSetting
       'install-packages',
       async () => {
         if (apiAddr === null) throw new Error('no API address');
-        const entries = readInstallPackages(await getJson(apiUrl(apiAddr, apiCalls.installPackages)));
+        // Some server builds send this list as bare text that is no JSON: kept as text, then read.
+        const entries = readInstallPackages(await getJson(apiUrl(apiAddr, apiCalls.installPackages), undefined, true));
         const base = downloadBase();
         return entries.map((entry) => ({
           ...entry,
