@@ -18,12 +18,15 @@ export function bundleAdmin() {
     outfile: adminBundle,
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     format: 'esm',
     // pg-native is pg's optional native client, never installed here.
     external: ['better-sqlite3', 'pg-native', '@devicefarmer/adbkit-apkreader'],
     // The CommonJS packages inside (commander, pg, sanitize-html) call require().
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    // Named apart from the bundled modules' own top-level names, which esbuild cannot see here.
+    banner: {
+      js: "import { createRequire as bannerCreateRequire } from 'node:module'; const require = bannerCreateRequire(import.meta.url);",
+    },
     sourcemap: true,
     logLevel: 'warning',
   });

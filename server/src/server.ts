@@ -1,144 +1,25 @@
 /**
  * The only file that opens a port: starts the server and stops it gracefully on SIGTERM. With
- * WORKERS above 1 this process prepares the database once, then supervises that many workers
- * (cluster/supervisor.ts), each of which runs this file again and serves on the shared port.
+ * WORKERS above 1 this process is a supervisor (cluster/start.ts): a child prepares the database
+ * once, then the supervisor starts that many workers, each of which runs this file again and
+ * serves on the shared port. The supervisor loads none of the app (docs/operations.md#workers).
  */
 import './lib/node-version.js';
 import cluster from 'node:cluster';
-import net from 'node:net';
-import { pino } from 'pino';
-import { logDestination } from './lib/request-log.js';
-import type { FastifyInstance } from 'fastify';
-import { countUsers } from './accounts/repository.js';
-import { buildApp } from './app.js';
-import { supervisorNoticedClose, workerPeers } from './cluster/peers.js';
-import { supervise } from './cluster/supervisor.js';
-import { ConfigError, loadConfig, type ServerConfig } from './config.js';
-import { connect, type Db } from './db/connect.js';
-import { migrate } from './db/migrations.js';
-import { loadDemoContent } from './demo/load.js';
-import { storageFor } from './storage/index.js';
+import { availableParallelism } from 'node:os';
 
-interface Logger {
-  info(message: string): void;
+/** WORKERS=1, or no WORKERS on one core, serves in this one process. Everything else about the
+ * setting, a wrong value included, is config.ts's to read, in the process that prepares. */
+function servesAlone(): boolean {
+  const workers = process.env.WORKERS ?? '';
+  return workers === '' ? availableParallelism() === 1 : Number(workers) === 1;
 }
 
 async function main(): Promise<void> {
-  let config: ServerConfig;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
-
-  if (config.workers === 1) {
-    const db = connect(config.database);
-    await prepare(config, db, pino({ level: config.logLevel }, logDestination()));
-    await serve(config, db, await buildApp({ config, db }));
-  } else if (cluster.isPrimary) {
-    const log = pino({ level: config.logLevel }, logDestination());
-    const db = connect(config.database);
-    try {
-      await prepare(config, db, log);
-    } finally {
-      await db.close();
-    }
-    supervise({ workers: config.workers, shutdownTimeoutMs: config.shutdownTimeoutMs, log });
-  } else {
-    // Migrations, demo content and the start-up hints are the supervisor's, done once.
-    const peers = workerPeers();
-    const db = connect(config.database);
-    const app = await buildApp({ config, db, peers });
-    const address = await serve(config, db, app);
-    process.send?.({ chatSite: 'listening', address });
-  }
-}
-
-/** What happens once per start, before any request: migrations, demo content, hints. */
-async function prepare(config: ServerConfig, db: Db, log: Logger): Promise<void> {
-  const storage = storageFor(config.storage);
-  await migrate(db, storage);
-  if (config.demoContent && (await loadDemoContent(db.kysely, storage)))
-    log.info('loaded demo content into the empty database');
-  if ((await countUsers(db.kysely)) === 0) {
-    log.info('no operator accounts yet: create one with `npm run admin -- users add NAME --role admin`');
-  }
-}
-
-/** Listens, and stops gracefully on SIGTERM or SIGINT; answers the address. */
-async function serve(config: ServerConfig, db: Db, app: FastifyInstance): Promise<string> {
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'stopping: finishing requests in flight');
-    // A worker hands its clients to the others first (drain); a server alone lets them go.
-    if (!cluster.isWorker) closeConnectionsWhileStopping(app);
-    const timer = setTimeout(() => {
-      app.log.error('requests still in flight after SHUTDOWN_TIMEOUT_MS; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    timer.unref();
-    if (cluster.isWorker) await drain(app, Math.min(drainMs, config.shutdownTimeoutMs / 2));
-    await app.close();
-    await db.close();
-    app.log.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
-
-  const address = await app.listen({ port: config.port, host: config.host });
-  if (cluster.isWorker) app.log.info({ worker: cluster.worker?.id }, 'worker listening');
-  else
-    app.log.info({ address, database: config.database.kind }, `serving on ${address.replace('0.0.0.0', 'localhost')}`);
-  return address;
-}
-
-/** Longest a stopping worker waits for its keep-alive clients to go before it closes them. */
-const drainMs = 1000;
-
-/**
- * A worker that stops while others serve on (a rolling restart, or all of them stopping) first
- * stops taking connections, then answers each request on the ones it has with
- * `Connection: close`, so that the client's next request opens a connection another worker
- * takes. Only after that, or `ms`, are connections still idle closed. http.Server#close would
- * close idle keep-alive connections at once, cutting a request a client is sending that moment.
- */
-async function drain(app: FastifyInstance, ms: number): Promise<void> {
-  const server = app.server;
-  server.prependListener('request', (_request, response) => response.setHeader('connection', 'close'));
-  let closed = false;
-  const allGone = new Promise<void>((done) => server.once('close', done)).then(() => (closed = true));
-  net.Server.prototype.close.call(server);
-  await supervisorNoticedClose();
-  await Promise.race([allGone, new Promise((wait) => setTimeout(wait, ms))]);
-  // Fastify closes the server again; once it has closed its 'close' event will not come again.
-  const close = server.close.bind(server);
-  server.close = ((callback?: (error?: Error) => void) => {
-    if (!closed) return close(callback);
-    if (callback !== undefined) process.nextTick(callback);
-    return server;
-  }) as typeof server.close;
-}
-
-/**
- * While the server stops, no connection is kept alive: an answer still to be written says
- * `Connection: close`, and a connection whose answer was already under way when the stop began
- * (a long download) is closed as soon as that answer is complete. Without this such a connection
- * stays open for the keep-alive timeout, and a proxy that sends it its next request gets a 503
- * (docs/operations.md#several-servers-on-one-postgresql). Set up only once the stop begins, so
- * serving costs nothing for it.
- */
-function closeConnectionsWhileStopping(app: FastifyInstance): void {
-  const server = app.server;
-  server.prependListener('request', (_request, response) => response.setHeader('connection', 'close'));
-  // A connection is idle once its last answer is complete; checked often, until the process ends.
-  setInterval(() => server.closeIdleConnections(), 20).unref();
+  if (process.env.CHAT_SITE_ROLE === 'prepare') return (await import('./serving.js')).run('prepare');
+  if (cluster.isWorker) return (await import('./serving.js')).run('worker');
+  if (servesAlone()) return (await import('./serving.js')).run('alone');
+  return (await import('./cluster/start.js')).startSupervisor();
 }
 
 main().catch((error: unknown) => {

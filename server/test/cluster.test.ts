@@ -131,6 +131,13 @@ describe('WORKERS=2', () => {
     assert.equal(once('serving on'), 1);
   });
 
+  test('the supervisor holds none of the app: no database driver, no web framework', () => {
+    const loaded = (pid: number) => readFileSync(`/proc/${pid}/maps`, 'utf8');
+    const [worker] = workerPids(server);
+    assert.match(loaded(worker ?? 0), /better_sqlite3|linux-x64\.node/, 'a worker has the SQLite driver mapped');
+    assert.doesNotMatch(loaded(server.child.pid ?? 0), /better_sqlite3|linux-x64\.node/, 'the supervisor does not');
+  });
+
   test('workers start with a full-size young generation; the supervisor does not', async () => {
     const pids = workerPids(server);
     assert.equal(pids.length, 2);

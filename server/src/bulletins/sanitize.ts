@@ -4,7 +4,11 @@
  * see markup an operator could legitimately have meant.
  */
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
+import { lazy } from '../lib/lazy.js';
+
+/** Loaded at the first announcement cleaned, not at start (lib/lazy.ts). */
+export const loadSanitizeHtml = lazy<typeof sanitizeHtml>('sanitize-html');
 
 const allowedTags = [
   ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code'],
@@ -28,7 +32,7 @@ const nonTextTags = [
   ...['noscript', 'noembed', 'noframes', 'iframe', 'object', 'applet', 'svg', 'math'],
 ];
 
-const options: sanitizeHtml.IOptions = {
+const options = (): sanitizeHtml.IOptions => ({
   allowedTags,
   allowedAttributes,
   nonTextTags,
@@ -41,9 +45,11 @@ const options: sanitizeHtml.IOptions = {
   parseStyleAttributes: false,
   transformTags: {
     // Set here, after the operator's own values, so they cannot be overridden.
-    a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer', target: '_blank' }),
+    a: loadSanitizeHtml().simpleTransform('a', { rel: 'noopener noreferrer', target: '_blank' }),
   },
-};
+});
+
+let cleanOptions: sanitizeHtml.IOptions | undefined;
 
 /** Announcement HTML reduced to the allowlist above; text is kept, and escaped. NUL characters
  * go first: browsers drop or replace them anyway, and PostgreSQL text cannot hold them. Markup
@@ -51,8 +57,9 @@ const options: sanitizeHtml.IOptions = {
  * parsers take time that grows with the square of the depth. */
 export function sanitizeBulletinHtml(html: string): string {
   const clean = html.replaceAll('\u0000', '');
+  const sanitizeHtml = loadSanitizeHtml();
   if (markupDepth(clean) > maxMarkupDepth) return sanitizeHtml(textOf(clean), { allowedTags: [] });
-  return sanitizeHtml(clean, options);
+  return sanitizeHtml(clean, (cleanOptions ??= options()));
 }
 
 /** Deeper than any announcement written by hand or pasted from an editor; far below what slows

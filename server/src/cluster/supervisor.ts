@@ -5,7 +5,6 @@
  * relays "content changed" between them (cluster/peers.ts). It answers no request itself.
  * See docs/operations.md#workers.
  */
-import { AggregatorRegistry } from 'prom-client';
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { isPeerMessage, type PeerMessage } from './peers.js';
@@ -51,7 +50,8 @@ export function supervise({ workers, shutdownTimeoutMs, log }: SupervisorOptions
   const listening = new Set<Worker>();
   const crashes = new Map<number, number>();
   const relays = new Relays(log);
-  const aggregator = new AggregatorRegistry();
+  // prom-client, which adds the workers' metrics up, is loaded at the first scrape only.
+  let aggregator: Promise<{ clusterMetrics(): Promise<string> }> | undefined;
   let up = false;
   let stopping = false;
   let rolling = false;
@@ -76,10 +76,13 @@ export function supervise({ workers, shutdownTimeoutMs, log }: SupervisorOptions
         send(worker, { chatSite: 'closed-ack' });
       } else if (message.chatSite === 'metrics') {
         // prom-client asks every worker for its registry over this same channel and adds them up.
-        aggregator.clusterMetrics().then(
-          (text) => send(worker, { chatSite: 'metrics-answer', id: message.id, text }),
-          (error: unknown) => send(worker, { chatSite: 'metrics-answer', id: message.id, error: String(error) }),
-        );
+        aggregator ??= import('prom-client').then(({ AggregatorRegistry }) => new AggregatorRegistry());
+        aggregator
+          .then((registry) => registry.clusterMetrics())
+          .then(
+            (text) => send(worker, { chatSite: 'metrics-answer', id: message.id, text }),
+            (error: unknown) => send(worker, { chatSite: 'metrics-answer', id: message.id, error: String(error) }),
+          );
       } else relays.handle(worker, message, [...listening]);
     });
     worker.once('exit', (code, signal) => {

@@ -9,8 +9,8 @@
  * When it cannot know (the LISTEN connection is down), `trustworthy` is false and callers must
  * not serve from cache.
  */
-import pg from 'pg';
-import type { Db } from './connect.js';
+import type pg from 'pg';
+import { loadPg, type Db } from './connect.js';
 
 export const changeChannel = 'chat_site_content';
 
@@ -113,7 +113,7 @@ class ChangeListener {
 
   async #connect(): Promise<void> {
     if (this.#closed) return;
-    const client = new pg.Client({ connectionString: this.#url });
+    const client = new (loadPg().Client)({ connectionString: this.#url });
     this.#client = client;
     client.on('notification', () => this.#onChange());
     client.on('error', (error) => this.#lost(client, error));

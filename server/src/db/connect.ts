@@ -2,8 +2,9 @@ import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
-import pg from 'pg';
+import type pgModule from 'pg';
 import type { DatabaseTarget } from '../config.js';
+import { lazy } from '../lib/lazy.js';
 import type { Database } from './schema.js';
 
 export type Dialect = DatabaseTarget['kind'];
@@ -20,8 +21,15 @@ export interface Db {
   close(): Promise<void>;
 }
 
-// BIGINT (COUNT(*) among others) arrives from pg as a string; every count here fits a number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+/** The PostgreSQL driver, loaded only for a PostgreSQL database. */
+export const loadPg = lazy<typeof pgModule>('pg');
+
+function postgresDriver(): typeof pgModule {
+  const pg = loadPg();
+  // BIGINT (COUNT(*) among others) arrives from pg as a string; every count here fits a number.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+  return pg;
+}
 
 /** Sees every query Kysely runs, with its duration, once metrics are on (lib/metrics.ts); set by
  * the app rather than imported here, so the command line never loads the metrics. */
@@ -47,7 +55,7 @@ export function connect(target: DatabaseTarget): Db {
       close: () => kysely.destroy(),
     };
   }
-  const pool = new pg.Pool({ connectionString: target.url, max: 10, idleTimeoutMillis: 30_000 });
+  const pool = new (postgresDriver().Pool)({ connectionString: target.url, max: 10, idleTimeoutMillis: 30_000 });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
   return { kysely, dialect: 'postgres', postgresUrl: target.url, pool, close: () => kysely.destroy() };
 }

@@ -20,8 +20,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FileStore } from '@tus/file-store';
-import { Server, type ServerOptions } from '@tus/server';
+import type { FileStore } from '@tus/file-store';
+import type { Server, ServerOptions } from '@tus/server';
 import type { Upload } from '@tus/utils';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, audit } from '../accounts/door.js';
@@ -53,6 +53,7 @@ const newUploadId = () => randomBytes(16).toString('hex');
 /** Removes the uploads in `dir` started longer than `expiryMs` ago and still unfinished, and data
  * files whose metadata is gone that were last written as long ago; answers how many. */
 export async function removeExpiredUploads(dir: string, expiryMs: number): Promise<number> {
+  const { FileStore } = await import('@tus/file-store');
   const expired = await new FileStore({ directory: dir, expirationPeriodInMilliseconds: expiryMs }).deleteExpired();
   return expired + (await removeOrphans(dir, Date.now() - expiryMs));
 }
@@ -77,7 +78,7 @@ export const uploadAdminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
   const storage = storageFor(config.storage);
   // The request each tus call serves, for the hooks @tus/server calls with its own request type.
   const requests = new AsyncLocalStorage<FastifyRequest>();
-  let tus: Server | undefined;
+  let tus: Promise<Server> | undefined;
   let sweeper: NodeJS.Timeout | undefined;
 
   const onUploadCreate: ServerOptions['onUploadCreate'] = async (_req, upload) => {
@@ -114,14 +115,16 @@ export const uploadAdminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
     }
   };
 
-  /** Made at the first upload, so that a server nobody uploads to never creates UPLOAD_DIR. */
-  const tusServer = (): Server => {
-    if (tus !== undefined) return tus;
+  /** Made at the first upload, so that a server nobody uploads to never creates UPLOAD_DIR nor
+   * loads @tus/server (docs/performance.md#footprint). */
+  const tusServer = (): Promise<Server> => (tus ??= createTusServer());
+  const createTusServer = async (): Promise<Server> => {
+    const [{ FileStore }, { Server }] = await Promise.all([import('@tus/file-store'), import('@tus/server')]);
     const datastore = new FileStore({
       directory: config.uploadDir,
       expirationPeriodInMilliseconds: config.uploadExpiryMs,
     });
-    tus = new Server({
+    const server = new Server({
       path: uploadsPath,
       datastore,
       maxSize: config.packageMaxBytes,
@@ -148,7 +151,7 @@ export const uploadAdminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
     sweep();
     sweeper = setInterval(sweep, Math.min(config.uploadExpiryMs / 4, 3_600_000));
     sweeper.unref();
-    return tus;
+    return server;
   };
   app.addHook('onClose', async () => clearInterval(sweeper));
 
@@ -174,7 +177,8 @@ export const uploadAdminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
   app.route({ method: 'DELETE', schema: uploadSchemas.cancel, ...upload });
 
   async function handle(request: FastifyRequest, reply: FastifyReply) {
+    const tus = await tusServer();
     reply.hijack();
-    await requests.run(request, () => tusServer().handle(request.raw, reply.raw));
+    await requests.run(request, () => tus.handle(request.raw, reply.raw));
   }
 };

@@ -9,8 +9,15 @@
  * with a size limit, its chunk chain checked, and only then handed to the parser.
  */
 import type { Readable } from 'node:stream';
-import ApkReader from '@devicefarmer/adbkit-apkreader';
-import ManifestParser from '@devicefarmer/adbkit-apkreader/lib/apkreader/parser/manifest.js';
+import type ApkReaderModule from '@devicefarmer/adbkit-apkreader';
+import type ManifestParser from '@devicefarmer/adbkit-apkreader/lib/apkreader/parser/manifest.js';
+import { lazy } from '../lib/lazy.js';
+
+/** Loaded at the first APK read, not at start (lib/lazy.ts). */
+const loadApkReader = lazy<typeof ApkReaderModule>('@devicefarmer/adbkit-apkreader');
+const loadManifestParser = lazy<typeof ManifestParser>(
+  '@devicefarmer/adbkit-apkreader/lib/apkreader/parser/manifest.js',
+);
 
 export interface ApkVersion {
   /** android:versionName, what people read ("5.1.0"). */
@@ -36,7 +43,7 @@ export async function readApkVersion(path: string): Promise<ApkVersion> {
   checkChunks(path, manifest);
   let parsed: ReturnType<ManifestParser['parse']>;
   try {
-    parsed = new ManifestParser(manifest).parse();
+    parsed = new (loadManifestParser())(manifest).parse();
   } catch (error) {
     throw new ApkVersionError(`${path} has a corrupt AndroidManifest.xml: ${messageOf(error)}`);
   }
@@ -49,6 +56,7 @@ export async function readApkVersion(path: string): Promise<ApkVersion> {
 
 async function readManifestEntry(path: string): Promise<Buffer> {
   try {
+    const ApkReader = loadApkReader();
     const reader = await ApkReader.open(path);
     return await reader.usingFileStream(ApkReader.MANIFEST, (stream) => readAtMost(path, stream));
   } catch (error) {

@@ -1,8 +1,7 @@
 /** A stored announcement as feeds and share pages publish it: cleaned HTML whose links and
  * images are absolute (CDN first, as the site loads them), a plain-text summary, a preview image. */
 import { resolveImageSrc, type CdnSettings } from '@chat-site/contract';
-import sanitizeHtml from 'sanitize-html';
-import { sanitizeBulletinHtml } from '../bulletins/sanitize.js';
+import { loadSanitizeHtml, sanitizeBulletinHtml } from '../bulletins/sanitize.js';
 import type { BulletinRow } from '../db/schema.js';
 import { sharePath, sitePath } from './addresses.js';
 
@@ -45,7 +44,7 @@ const isRaster = (url: string) => !/\.svgz?(?:[?#]|$)/i.test(url);
 
 function rewrite(html: string, context: PublishContext): { html: string; image: string | undefined } {
   let image: string | undefined;
-  const rewritten = sanitizeHtml(sanitizeBulletinHtml(html), {
+  const rewritten = loadSanitizeHtml()(sanitizeBulletinHtml(html), {
     // The markup has just been through the announcement allowlist; this pass only rewrites URLs.
     allowedTags: false,
     allowedAttributes: false,
@@ -67,7 +66,7 @@ function rewrite(html: string, context: PublishContext): { html: string; image: 
 
 /** The start of the body as plain text, whitespace collapsed, cut at a character boundary. */
 export function plainSummary(html: string): string {
-  const escaped = sanitizeHtml(html.replace(blockEnd, '$& '), { allowedTags: [], allowedAttributes: {} });
+  const escaped = loadSanitizeHtml()(html.replace(blockEnd, '$& '), { allowedTags: [], allowedAttributes: {} });
   const text = escaped
     .replace(/&(amp|lt|gt|quot|#39);/g, (entity) => textEntities[entity] ?? entity)
     .replace(/\s+/g, ' ')

@@ -1,20 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type * as S3 from '@aws-sdk/client-s3';
+import type * as S3LibStorage from '@aws-sdk/lib-storage';
 import type { StorageTarget } from '../config.js';
+import { lazy } from '../lib/lazy.js';
 import { feed, Intake } from './intake.js';
 import type { ByteRange, FileStorage, IntakeRules, StagedFile } from './types.js';
 
 type S3Target = Extract<StorageTarget, { kind: 's3' }>;
+
+/** The AWS SDK, loaded when an S3 store is opened: a server on a directory never loads it
+ * (lib/lazy.ts). */
+const sdk = lazy<typeof S3>('@aws-sdk/client-s3');
+const sdkStorage = lazy<typeof S3LibStorage>('@aws-sdk/lib-storage');
 
 /** Parts of a multipart upload: at most queueSize of them are held in memory at once. */
 const partSize = 8 * 1024 * 1024;
@@ -28,11 +26,11 @@ const queueSize = 2;
  */
 export class S3Storage implements FileStorage {
   readonly description: string;
-  private readonly client: S3Client;
+  private readonly client: S3.S3Client;
 
   constructor(private readonly target: S3Target) {
     this.description = `s3://${target.bucket}/${target.prefix}`;
-    this.client = new S3Client({
+    this.client = new (sdk().S3Client)({
       region: target.region,
       endpoint: target.endpoint,
       forcePathStyle: target.forcePathStyle,
@@ -47,7 +45,7 @@ export class S3Storage implements FileStorage {
   async stage(body: Readable, rules: IntakeRules, contentType: string): Promise<StagedFile> {
     const temporary = `${this.target.prefix}.incoming/${randomUUID()}`;
     const intake = new Intake(rules);
-    const upload = new Upload({
+    const upload = new (sdkStorage().Upload)({
       client: this.client,
       params: { Bucket: this.target.bucket, Key: temporary, Body: intake, ContentType: contentType },
       partSize,
@@ -75,7 +73,7 @@ export class S3Storage implements FileStorage {
         try {
           if ((await this.stat(key)) === undefined) {
             await this.client.send(
-              new CopyObjectCommand({
+              new (sdk().CopyObjectCommand)({
                 Bucket: this.target.bucket,
                 Key: this.objectKey(key),
                 CopySource: `${this.target.bucket}/${temporary}`,
@@ -95,7 +93,7 @@ export class S3Storage implements FileStorage {
   async open(key: string, range?: ByteRange): Promise<Readable | undefined> {
     try {
       const answer = await this.client.send(
-        new GetObjectCommand({
+        new (sdk().GetObjectCommand)({
           Bucket: this.target.bucket,
           Key: this.objectKey(key),
           Range: range === undefined ? undefined : `bytes=${range.start}-${range.end}`,
@@ -117,7 +115,7 @@ export class S3Storage implements FileStorage {
   async stat(key: string): Promise<{ size: number } | undefined> {
     try {
       const head = await this.client.send(
-        new HeadObjectCommand({ Bucket: this.target.bucket, Key: this.objectKey(key) }),
+        new (sdk().HeadObjectCommand)({ Bucket: this.target.bucket, Key: this.objectKey(key) }),
       );
       return { size: head.ContentLength ?? 0 };
     } catch (error) {
@@ -135,7 +133,7 @@ export class S3Storage implements FileStorage {
    * 404 looks the same for a missing bucket. */
   async check(): Promise<void> {
     await this.client.send(
-      new ListObjectsV2Command({ Bucket: this.target.bucket, Prefix: this.target.prefix, MaxKeys: 1 }),
+      new (sdk().ListObjectsV2Command)({ Bucket: this.target.bucket, Prefix: this.target.prefix, MaxKeys: 1 }),
     );
   }
 
@@ -143,7 +141,11 @@ export class S3Storage implements FileStorage {
     let token: string | undefined;
     do {
       const listed = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.target.bucket, Prefix: this.target.prefix, ContinuationToken: token }),
+        new (sdk().ListObjectsV2Command)({
+          Bucket: this.target.bucket,
+          Prefix: this.target.prefix,
+          ContinuationToken: token,
+        }),
       );
       const key = (listed.Contents ?? [])
         .map((object) => (object.Key ?? '').slice(this.target.prefix.length))
@@ -164,13 +166,13 @@ export class S3Storage implements FileStorage {
   }
 
   private async deleteObject(objectKey: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.target.bucket, Key: objectKey }));
+    await this.client.send(new (sdk().DeleteObjectCommand)({ Bucket: this.target.bucket, Key: objectKey }));
   }
 }
 
 function isMissing(error: unknown): boolean {
   return (
-    error instanceof S3ServiceException &&
+    error instanceof sdk().S3ServiceException &&
     (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404)
   );
 }

@@ -1,0 +1,140 @@
+/**
+ * `npm run bench:footprint`: the memory each process of `npm start` holds at rest, with the demo
+ * content and two workers (docs/performance.md#footprint). It starts `npm start` on a fresh SQLite
+ * file, measures every process once it serves, then again at rest after BENCH_READS (2,000) reads
+ * of the page, the API and a hosted picture. Per process: RSS (what `ps` and most dashboards
+ * show), its anonymous part (heap and stacks: what the process itself costs; the rest is the
+ * node binary and files, shared between processes and given back under pressure) and PSS (RSS
+ * with each shared page divided among the processes sharing it).
+ * Goals: the supervisor at most 40 MB and each worker at most 90 MB of RSS after the reads.
+ */
+import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { intFromEnv, machineFacts, round, writeResults } from './bench-support.js';
+import { freePort } from './support/free-port.js';
+import { descendants, spawnGroup } from './support/process-group.js';
+import { repoRoot } from './support/repo-root.js';
+
+const reads = intFromEnv('BENCH_READS', 2_000, 10, 1_000_000);
+const goals = { supervisor: 40, worker: 90 };
+
+interface Memory {
+  rss: number;
+  anon: number;
+  pss: number;
+}
+
+/** MB from a `Name:   1234 kB` line of a /proc file. */
+function field(text: string, name: string): number {
+  const kb = Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+  return round(kb / 1024);
+}
+
+function memoryOf(pid: number): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  return { rss: field(status, 'VmRSS'), anon: field(status, 'RssAnon'), pss: field(rollup, 'Pss') };
+}
+
+function commandLine(pid: number): string {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+}
+
+/** The processes of `npm start` by role: npm itself, the supervisor, the workers. */
+function roles(npmPid: number): { role: string; pid: number }[] {
+  const below = descendants(npmPid).filter((pid) => /\bnode\b/.test(readlinkSync(`/proc/${pid}/exe`)));
+  return [
+    { role: 'npm', pid: npmPid },
+    ...below.map((pid) => ({
+      pid,
+      role: commandLine(pid).includes('server/dist/server.js') ? 'worker' : 'supervisor',
+    })),
+  ];
+}
+
+async function readAll(base: string, paths: string[]): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  let next = 0;
+  const one = async () => {
+    while (next < reads) {
+      const path = paths[next++ % paths.length] ?? '/';
+      await new Promise<void>((done, fail) => {
+        const req = request(`${base}${path}`, { agent, headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
+          res.resume();
+          res.once('end', done);
+        });
+        req.once('error', fail);
+        req.end();
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, one));
+  agent.destroy();
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'chat-site-footprint-'));
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const server = spawnGroup('npm', ['start', '--silent'], {
+  cwd: repoRoot,
+  env: {
+    ...process.env,
+    WORKERS: '2',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dir, 'site.db')}`,
+    STORAGE_URL: `file:${join(dir, 'files')}`,
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+try {
+  for (let tries = 0; ; tries++) {
+    const up = await fetch(`${base}/readyz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (up && roles(server.child.pid ?? 0).filter((p) => p.role === 'worker').length === 2) break;
+    if (tries > 600 || server.child.exitCode !== null) throw new Error('npm start did not come up');
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  const settle = () => new Promise((wait) => setTimeout(wait, 3000));
+  await settle();
+  const processes = roles(server.child.pid ?? 0);
+  const atStart = processes.map((p) => ({ ...p, ...memoryOf(p.pid) }));
+
+  const page = (await (await fetch(`${base}/v1/bulletin/page`)).json()) as { list: { id: number; content: string }[] };
+  const picture = page.list.map((item) => /file\/preview\/[\w.-]+/.exec(item.content)?.[0]).find(Boolean);
+  const paths = [
+    '/',
+    '/v1/bulletin/page',
+    '/v1/common/appconfig',
+    '/v1/common/getInstallPackageAddrs',
+    ...page.list.map((item) => `/v1/bulletin/detail?id=${item.id}`),
+    ...(picture === undefined ? [] : [`/v1/${picture}`]),
+  ];
+  await readAll(base, paths);
+  await settle();
+  const afterReads = processes.map((p) => ({ ...p, ...memoryOf(p.pid) }));
+
+  console.log(`\nMemory of npm start (WORKERS=2, demo content), MB; ${reads} reads between the two columns\n`);
+  console.log('| process | RSS at rest | RSS after reads | anonymous after | PSS after | goal (RSS) |');
+  console.log('|---|---|---|---|---|---|');
+  let met = true;
+  for (const [index, p] of afterReads.entries()) {
+    const goal = p.role === 'npm' ? undefined : goals[p.role as keyof typeof goals];
+    if (goal !== undefined && p.rss > goal) met = false;
+    const start = atStart[index];
+    console.log(
+      `| ${p.role} (${p.pid}) | ${start?.rss} | ${p.rss} | ${p.anon} | ${p.pss} | ${goal === undefined ? '' : `≤ ${goal}`} |`,
+    );
+  }
+  console.log(met ? '\nGoals met.' : '\nGoals NOT met.');
+  const file = writeResults('footprint', { machine: machineFacts(), reads, goals, atStart, afterReads, met });
+  console.log(`Results: ${file}`);
+  process.exitCode = met ? 0 : 1;
+} finally {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
