@@ -337,3 +337,34 @@ describe('wrong passwords', () => {
     assert.equal((await signIn('alice', 'alice-password-1', client)).statusCode, 429);
   });
 });
+
+describe('an idle session', () => {
+  test('used more often than the idle limit never ends', async () => {
+    const short = await startTestApp({ env: { ADMIN_SESSION_IDLE_MINUTES: '1' } });
+    try {
+      await cli(['users', 'add', 'jane', '--role', 'editor', '--password-stdin'], 'jane-password-1\n', short);
+      const res = await short.app.inject({
+        method: 'POST',
+        url: '/v1/admin/session',
+        headers: { origin },
+        payload: { name: 'jane', password: 'jane-password-1' },
+      });
+      const session = res.cookies.find((c) => c.name === 'chat_site_session')?.value ?? '';
+      const sessions = short.db.kysely.updateTable('sessions').where('token_hash', '=', tokenHash(session));
+      // Every 20 s for two minutes: move the last use 20 s back, as if that long had passed.
+      for (let use = 1; use <= 6; use++) {
+        const row = await short.db.kysely
+          .selectFrom('sessions')
+          .select('last_seen_at')
+          .where('token_hash', '=', tokenHash(session))
+          .executeTakeFirstOrThrow();
+        const earlier = new Date(Date.parse(row.last_seen_at) - 20_000).toISOString();
+        await sessions.set({ last_seen_at: earlier }).execute();
+        const me = await short.app.inject({ url: '/v1/admin/session', headers: asUser(session) });
+        assert.equal(me.statusCode, 200, `use ${use}, ${use * 20} s in`);
+      }
+    } finally {
+      await short.close();
+    }
+  });
+});
