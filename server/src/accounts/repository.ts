@@ -8,7 +8,7 @@ type DbHandle = Kysely<Database>;
 
 export const roles: readonly Role[] = ['admin', 'editor'];
 
-const nameKey = (name: string) => name.normalize('NFC').toLowerCase();
+export const nameKey = (name: string) => name.normalize('NFC').toLowerCase();
 
 export async function findUser(db: DbHandle, name: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('name_key', '=', nameKey(name)).executeTakeFirst();

@@ -2,11 +2,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { clientKey, FailureLimiter } from '../lib/admin-guard.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/errors.js';
 import { errorResponses } from '../lib/schemas.js';
 import { fromOwnOrigin, sessionCookie } from './door.js';
+import { limitedCheck, refuse } from './limited-check.js';
 import { hashPassword, passwordProblem, unmatchableHash, verifyPassword } from './passwords.js';
 import { countAudit, endSession, findUser, listAudit, recordAudit, setPassword, startSession } from './repository.js';
 import { toWireTime } from '../lib/time.js';
@@ -21,16 +21,19 @@ const Password = Type.String({ minLength: 1, maxLength: 1024 });
 
 export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const limits = { idleMs: config.adminSessionIdleMs, maxMs: config.adminSessionMaxMs };
-  // Wrong passwords count against the account and against the client, each on its own.
-  const limiter = new FailureLimiter({ maxFailures: config.adminMaxFailures, windowMs: config.adminFailureWindowMs });
+  // Per account and client, per client, per account: docs/console.md#sign-in-limits.
+  const checkPassword = limitedCheck(db, {
+    perPair: config.adminMaxFailures,
+    perClient: config.adminClientMaxFailures,
+    perAccount: config.adminAccountMaxFailures,
+    windowMs: config.adminFailureWindowMs,
+  });
   const cookieOptions = {
     path: '/',
     httpOnly: true,
     sameSite: 'strict' as const,
     secure: config.behindTls,
   };
-
-  const retryAfter = (keys: string[]) => Math.max(...keys.map((key) => limiter.retryAfterMs(key)));
 
   app.post(
     '/session',
@@ -46,19 +49,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         throw new HttpError(403, 'sign in from the console itself');
       }
       const { name, password } = request.body;
-      const keys = [`account ${name.normalize('NFC').toLowerCase()}`, `client ${clientKey(request.ip)}`];
-      const waitMs = retryAfter(keys);
-      if (waitMs > 0) {
-        return reply
-          .status(429)
-          .header('retry-after', String(Math.ceil(waitMs / 1000)))
-          .send({ status: 429, msg: 'too many wrong passwords, try again later' });
-      }
-      const user = await findUser(db.kysely, name);
-      // A name that does not exist takes as long to refuse as a wrong password.
-      const matches = await verifyPassword(password, user?.password_hash ?? unmatchableHash);
+      let user: Awaited<ReturnType<typeof findUser>>;
+      const matches = await checkPassword(request, name, async () => {
+        user = await findUser(db.kysely, name);
+        // A name that does not exist takes as long to refuse as a wrong password.
+        return verifyPassword(password, user?.password_hash ?? unmatchableHash);
+      });
+      if (typeof matches === 'object') return refuse(reply, matches);
       if (user === undefined || !matches) {
-        for (const key of keys) limiter.recordFailure(key);
         request.log.warn({ ip: request.ip, name }, 'console: wrong user name or password');
         throw new HttpError(401, 'wrong user name or password');
       }
@@ -99,16 +97,19 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       config: { access: 'editor' },
       schema: {
         body: Type.Object({ current: Password, next: Password }, { additionalProperties: false }),
-        response: { 204: Type.Null(), ...errorResponses },
+        response: { 204: Type.Null(), ...errorResponses, 429: errorResponses[401] },
       },
     },
     async (request, reply) => {
       const operator = request.operator;
       if (operator?.kind !== 'user') throw new HttpError(400, 'the admin token has no password to change');
       const user = await findUser(db.kysely, operator.name);
-      if (user === undefined || !(await verifyPassword(request.body.current, user.password_hash))) {
-        throw new HttpError(400, 'the current password is wrong');
-      }
+      if (user === undefined) throw new HttpError(400, 'the current password is wrong');
+      const matches = await checkPassword(request, user.name, () =>
+        verifyPassword(request.body.current, user.password_hash),
+      );
+      if (typeof matches === 'object') return refuse(reply, matches);
+      if (!matches) throw new HttpError(400, 'the current password is wrong');
       const problem = passwordProblem(request.body.next);
       if (problem !== undefined) throw new HttpError(400, problem);
       await setPassword(db.kysely, user.id, await hashPassword(request.body.next), operator.tokenHash);
