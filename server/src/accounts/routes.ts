@@ -6,9 +6,10 @@ import type { RouteDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/errors.js';
 import { errorResponses } from '../lib/schemas.js';
 import { fromOwnOrigin, sessionCookie } from './door.js';
-import { limitedCheck, refuse } from './limited-check.js';
+import { busy, limitedCheck, refuse } from './limited-check.js';
 import { hashPassword, passwordProblem, unmatchableHash, verifyPassword } from './passwords.js';
 import { countAudit, endSession, findUser, listAudit, recordAudit, setPassword, startSession } from './repository.js';
+import { PasswordChecksBusy } from './scrypt-pool.js';
 import { toWireTime } from '../lib/time.js';
 
 /** Who is signed in, and the time zone the API's wall-clock times are in (the console's fields). */
@@ -41,7 +42,13 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       config: { access: 'public' },
       schema: {
         body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }), password: Password }),
-        response: { 200: Me, ...errorResponses, 403: errorResponses[401], 429: errorResponses[401] },
+        response: {
+          200: Me,
+          ...errorResponses,
+          403: errorResponses[401],
+          429: errorResponses[401],
+          503: errorResponses[401],
+        },
       },
     },
     async (request, reply) => {
@@ -97,7 +104,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       config: { access: 'editor' },
       schema: {
         body: Type.Object({ current: Password, next: Password }, { additionalProperties: false }),
-        response: { 204: Type.Null(), ...errorResponses, 429: errorResponses[401] },
+        response: { 204: Type.Null(), ...errorResponses, 429: errorResponses[401], 503: errorResponses[401] },
       },
     },
     async (request, reply) => {
@@ -112,7 +119,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       if (!matches) throw new HttpError(400, 'the current password is wrong');
       const problem = passwordProblem(request.body.next);
       if (problem !== undefined) throw new HttpError(400, problem);
-      await setPassword(db.kysely, user.id, await hashPassword(request.body.next), operator.tokenHash);
+      const passwordHash = await hashPassword(request.body.next).catch((error: unknown) => {
+        if (error instanceof PasswordChecksBusy) return undefined;
+        throw error;
+      });
+      if (passwordHash === undefined) return refuse(reply, busy);
+      await setPassword(db.kysely, user.id, passwordHash, operator.tokenHash);
       await recordAudit(db.kysely, { actor: user.name, action: 'user.change-password', target: user.name });
       return reply.status(204).send(null);
     },
