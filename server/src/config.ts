@@ -63,8 +63,12 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   /** Longest a client may take to send a request's headers; then 408. At most requestTimeoutMs. */
   headersTimeoutMs: number;
-  /** Failed admin token attempts one client may make per window before it is locked out. */
+  /** Failed admin token attempts one client may make per window before it is locked out; and
+   * password checks per account from one client (docs/console.md#sign-in-limits). */
   adminMaxFailures: number;
+  /** Password checks per client, all accounts together, and per account, all clients together. */
+  adminClientMaxFailures: number;
+  adminAccountMaxFailures: number;
   adminFailureWindowMs: number;
   /** The operator says visitors reach the site over HTTPS: send HSTS. */
   behindTls: boolean;
@@ -116,6 +120,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
 
   const siteConfigPath = resolve(env.SITE_CONFIG || './site.config.json');
   const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const adminMaxFailures = int('ADMIN_MAX_FAILURES', 10, 1, 1_000_000);
   const config: ServerConfig = {
     port: int('PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -141,7 +146,9 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     uploadExpiryMs: int('UPLOAD_EXPIRY_HOURS', 24, 1, 30 * 24) * 3_600_000,
     requestTimeoutMs,
     headersTimeoutMs: int('HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000),
-    adminMaxFailures: int('ADMIN_MAX_FAILURES', 10, 1, 1_000_000),
+    adminMaxFailures,
+    adminClientMaxFailures: int('ADMIN_CLIENT_MAX_FAILURES', 3 * adminMaxFailures, 1, 1_000_000),
+    adminAccountMaxFailures: int('ADMIN_ACCOUNT_MAX_FAILURES', 10 * adminMaxFailures, 1, 1_000_000),
     adminFailureWindowMs: int('ADMIN_FAILURE_WINDOW_MS', 15 * 60_000, 1000, 86_400_000),
     readCacheMaxBytes: int('READ_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
     adminSessionIdleMs: int('ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60) * 60_000,

@@ -12,7 +12,9 @@ import { adminToken, cliPath, startTestApp, type TestApp } from './helpers.js';
 const origin = 'http://localhost';
 let t: TestApp;
 before(async () => {
-  t = await startTestApp({ env: { ADMIN_MAX_FAILURES: '4' } });
+  t = await startTestApp({
+    env: { ADMIN_MAX_FAILURES: '4', ADMIN_CLIENT_MAX_FAILURES: '6', ADMIN_ACCOUNT_MAX_FAILURES: '8' },
+  });
   await addUser('alice', 'admin', 'alice-password-1');
   await addUser('bob', 'editor', 'bob-password-12');
 });
@@ -322,18 +324,93 @@ describe('what a session may do', () => {
 });
 
 describe('wrong passwords', () => {
-  test('are limited per account, whichever address they come from', async () => {
+  // This file's limits (before): 4 per account and address, 6 per address, 8 per account.
+  const bearerHeaders = { authorization: `Bearer ${adminToken}` };
+
+  test('lock an address out of that account only: the owner elsewhere and the token still get in', async () => {
     await addUser('frank', 'editor', 'frank-password-1');
-    for (let n = 1; n <= 4; n++) assert.equal((await signIn('frank', 'guess', `198.51.100.${n}`)).statusCode, 401);
-    const locked = await signIn('frank', 'frank-password-1', '198.51.100.99');
+    const attacker = '198.51.100.1';
+    for (let n = 1; n <= 4; n++) assert.equal((await signIn('frank', `guess-${n}`, attacker)).statusCode, 401);
+    const locked = await signIn('frank', 'frank-password-1', attacker);
     assert.equal(locked.statusCode, 429);
     assert.ok(Number(locked.headers['retry-after']) > 0);
-    assert.equal((await signIn('alice', 'alice-password-1', '198.51.100.99')).statusCode, 200, 'others may');
+    assert.deepEqual(locked.json(), { status: 429, msg: 'too many wrong passwords, try again later' });
+    assert.equal((await signIn('frank', 'frank-password-1', '198.51.100.99')).statusCode, 200, 'the owner');
+    assert.equal((await signIn('alice', 'alice-password-1', attacker)).statusCode, 200, 'other accounts');
+    const byToken = await t.app.inject({ url: '/v1/admin/session', remoteAddress: attacker, headers: bearerHeaders });
+    assert.equal(byToken.statusCode, 200);
   });
 
-  test('are limited per client, whichever account they try', async () => {
+  test('a right password clears that address’s wrong ones for the account', async () => {
+    await addUser('gina', 'editor', 'gina-password-1');
+    const client = '198.51.100.2';
+    for (let n = 1; n <= 2; n++) assert.equal((await signIn('gina', `guess-${n}`, client)).statusCode, 401);
+    assert.equal((await signIn('gina', 'gina-password-1', client)).statusCode, 200);
+    for (let n = 1; n <= 4; n++) assert.equal((await signIn('gina', `again-${n}`, client)).statusCode, 401);
+    assert.equal((await signIn('gina', 'gina-password-1', client)).statusCode, 429);
+  });
+
+  test('are limited per account, from all addresses together, with a higher bound', async () => {
+    await addUser('hank', 'editor', 'hank-password-1');
+    for (let n = 1; n <= 8; n++) assert.equal((await signIn('hank', 'guess', `198.51.100.${20 + n}`)).statusCode, 401);
+    const locked = await signIn('hank', 'hank-password-1', '198.51.100.99');
+    assert.equal(locked.statusCode, 429);
+    assert.ok(Number(locked.headers['retry-after']) > 0);
+  });
+
+  test('are limited per address, whichever account they try, with a higher bound', async () => {
     const client = '203.0.113.77';
-    for (const name of ['a1', 'a2', 'a3', 'a4']) assert.equal((await signIn(name, 'guess', client)).statusCode, 401);
+    for (const name of ['a1', 'a2', 'a3', 'a4', 'a5', 'a6']) {
+      assert.equal((await signIn(name, 'guess', client)).statusCode, 401, name);
+    }
     assert.equal((await signIn('alice', 'alice-password-1', client)).statusCode, 429);
+  });
+
+  test('changing one’s password with a wrong current one counts the same', async () => {
+    await addUser('ivan', 'editor', 'ivan-password-1');
+    const session = await sessionOf('ivan', 'ivan-password-1');
+    const change = (current: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/v1/admin/session/password',
+        headers: asUser(session),
+        payload: { current, next: 'ivan-password-2' },
+      });
+    for (let n = 1; n <= 4; n++) assert.equal((await change(`guess-${n}`)).statusCode, 400);
+    const locked = await change('ivan-password-1');
+    assert.equal(locked.statusCode, 429);
+    assert.ok(Number(locked.headers['retry-after']) > 0);
+    assert.equal((await signIn('ivan', 'ivan-password-1')).statusCode, 429, 'the same address and account');
+  });
+});
+
+describe('an idle session', () => {
+  test('used more often than the idle limit never ends', async () => {
+    const short = await startTestApp({ env: { ADMIN_SESSION_IDLE_MINUTES: '1' } });
+    try {
+      await cli(['users', 'add', 'jane', '--role', 'editor', '--password-stdin'], 'jane-password-1\n', short);
+      const res = await short.app.inject({
+        method: 'POST',
+        url: '/v1/admin/session',
+        headers: { origin },
+        payload: { name: 'jane', password: 'jane-password-1' },
+      });
+      const session = res.cookies.find((c) => c.name === 'chat_site_session')?.value ?? '';
+      const sessions = short.db.kysely.updateTable('sessions').where('token_hash', '=', tokenHash(session));
+      // Every 20 s for two minutes: move the last use 20 s back, as if that long had passed.
+      for (let use = 1; use <= 6; use++) {
+        const row = await short.db.kysely
+          .selectFrom('sessions')
+          .select('last_seen_at')
+          .where('token_hash', '=', tokenHash(session))
+          .executeTakeFirstOrThrow();
+        const earlier = new Date(Date.parse(row.last_seen_at) - 20_000).toISOString();
+        await sessions.set({ last_seen_at: earlier }).execute();
+        const me = await short.app.inject({ url: '/v1/admin/session', headers: asUser(session) });
+        assert.equal(me.statusCode, 200, `use ${use}, ${use * 20} s in`);
+      }
+    } finally {
+      await short.close();
+    }
   });
 });

@@ -392,6 +392,8 @@ describe('timeout and lock-out settings', () => {
     assert.equal(config.requestTimeoutMs, 30_000);
     assert.equal(config.headersTimeoutMs, 10_000);
     assert.equal(config.adminMaxFailures, 10);
+    assert.equal(config.adminClientMaxFailures, 30);
+    assert.equal(config.adminAccountMaxFailures, 100);
     assert.equal(config.adminFailureWindowMs, 900_000);
   });
 
@@ -406,7 +408,12 @@ describe('timeout and lock-out settings', () => {
     assert.equal(config.requestTimeoutMs, 60_000);
     assert.equal(config.headersTimeoutMs, 5000);
     assert.equal(config.adminMaxFailures, 3);
+    assert.equal(config.adminClientMaxFailures, 9, 'three times ADMIN_MAX_FAILURES unless set');
+    assert.equal(config.adminAccountMaxFailures, 30, 'ten times ADMIN_MAX_FAILURES unless set');
     assert.equal(config.adminFailureWindowMs, 60_000);
+    const set = loadConfig({ ...env, ADMIN_CLIENT_MAX_FAILURES: '20', ADMIN_ACCOUNT_MAX_FAILURES: '500' });
+    assert.equal(set.adminClientMaxFailures, 20);
+    assert.equal(set.adminAccountMaxFailures, 500);
   });
 
   test('refuses bad values, naming each, and a headers timeout longer than the request timeout', () => {

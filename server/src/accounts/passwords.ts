@@ -2,19 +2,18 @@
  * Operators' passwords, hashed with scrypt from node:crypto. The parameters follow OWASP's
  * password storage guidance for scrypt (N=2^15, r=8, p=3: 32 MiB and about 100 ms a hash here)
  * and travel inside each stored hash, so they can be raised later without breaking old ones.
+ * Every hash runs in the process's scrypt pool, and rejects with PasswordChecksBusy when it is
+ * full.
  */
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { scryptPool } from './scrypt-pool.js';
 
 const current = { N: 2 ** 15, r: 8, p: 3 };
 const keyBytes = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   const maxmem = 256 * (options.N ?? 0) * (options.r ?? 0) + 1024 * 1024;
-  return new Promise((done, fail) =>
-    scrypt(password.normalize('NFC'), salt, keyBytes, { ...options, maxmem }, (error, key) =>
-      error === null ? done(key) : fail(error),
-    ),
-  );
+  return scryptPool.derive(password.normalize('NFC'), salt, keyBytes, { ...options, maxmem });
 }
 
 /** `scrypt$N$r$p$<salt>$<key>`, salt and key in base64url. */

@@ -8,7 +8,7 @@ type DbHandle = Kysely<Database>;
 
 export const roles: readonly Role[] = ['admin', 'editor'];
 
-const nameKey = (name: string) => name.normalize('NFC').toLowerCase();
+export const nameKey = (name: string) => name.normalize('NFC').toLowerCase();
 
 export async function findUser(db: DbHandle, name: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('name_key', '=', nameKey(name)).executeTakeFirst();
@@ -106,9 +106,17 @@ export interface SessionUser {
 }
 
 /**
+ * How stale a session's last_seen_at may get before a request writes it again: a twentieth of the
+ * idle limit, at most 30 s, so that reads do not turn into a write each.
+ */
+const seenEveryMs = (limits: SessionLimits) => Math.min(30_000, limits.idleMs / 20);
+
+/**
  * The user of a session token, or undefined when there is no such session or it has ended (idle
- * too long, or past its absolute end; an ended one is deleted). A session in use is marked seen
- * at most once a minute, so reads do not turn into a write each.
+ * too long, or past its absolute end; an ended one is deleted). last_seen_at may be up to
+ * seenEveryMs older than the session's last request, so the idle limit is counted from
+ * last_seen_at plus that much: a session used more often than the idle limit never ends
+ * (docs/behaviour.md#operator-accounts).
  */
 export async function sessionUser(
   db: DbHandle,
@@ -124,12 +132,12 @@ export async function sessionUser(
     .executeTakeFirst();
   if (row === undefined) return undefined;
   const now = Date.now();
-  const lastSeen = Date.parse(row.last_seen_at);
-  if (now >= Date.parse(row.expires_at) || now - lastSeen >= limits.idleMs) {
+  const unseenMs = now - Date.parse(row.last_seen_at);
+  if (now >= Date.parse(row.expires_at) || unseenMs >= limits.idleMs + seenEveryMs(limits)) {
     await endSession(db, hash);
     return undefined;
   }
-  if (now - lastSeen > 60_000) {
+  if (unseenMs > seenEveryMs(limits)) {
     await db
       .updateTable('sessions')
       .set({ last_seen_at: new Date(now).toISOString() })

@@ -2,13 +2,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { clientKey, FailureLimiter } from '../lib/admin-guard.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/errors.js';
 import { errorResponse } from '../lib/schemas.js';
 import { fromOwnOrigin, sessionCookie } from './door.js';
+import { busy, limitedCheck, refuse } from './limited-check.js';
 import { hashPassword, passwordProblem, unmatchableHash, verifyPassword } from './passwords.js';
 import { countAudit, endSession, findUser, listAudit, recordAudit, setPassword, startSession } from './repository.js';
+import { PasswordChecksBusy } from './scrypt-pool.js';
 import { toWireTime } from '../lib/time.js';
 
 /** Who is signed in, and the time zone the API's wall-clock times are in (the console's fields). */
@@ -21,16 +22,19 @@ const Password = Type.String({ minLength: 1, maxLength: 1024 });
 
 export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const limits = { idleMs: config.adminSessionIdleMs, maxMs: config.adminSessionMaxMs };
-  // Wrong passwords count against the account and against the client, each on its own.
-  const limiter = new FailureLimiter({ maxFailures: config.adminMaxFailures, windowMs: config.adminFailureWindowMs });
+  // Per account and client, per client, per account: docs/console.md#sign-in-limits.
+  const checkPassword = limitedCheck(db, {
+    perPair: config.adminMaxFailures,
+    perClient: config.adminClientMaxFailures,
+    perAccount: config.adminAccountMaxFailures,
+    windowMs: config.adminFailureWindowMs,
+  });
   const cookieOptions = {
     path: '/',
     httpOnly: true,
     sameSite: 'strict' as const,
     secure: config.behindTls,
   };
-
-  const retryAfter = (keys: string[]) => Math.max(...keys.map((key) => limiter.retryAfterMs(key)));
 
   app.post(
     '/session',
@@ -45,6 +49,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
           401: errorResponse('Wrong user name or password'),
           403: errorResponse("The Origin header names another origin than the console's"),
           429: errorResponse('Too many wrong passwords for this account or client; Retry-After says when to try again'),
+          503: errorResponse('Too many password checks under way on this server; Retry-After says when to try again'),
         },
       },
     },
@@ -53,19 +58,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         throw new HttpError(403, 'sign in from the console itself');
       }
       const { name, password } = request.body;
-      const keys = [`account ${name.normalize('NFC').toLowerCase()}`, `client ${clientKey(request.ip)}`];
-      const waitMs = retryAfter(keys);
-      if (waitMs > 0) {
-        return reply
-          .status(429)
-          .header('retry-after', String(Math.ceil(waitMs / 1000)))
-          .send({ status: 429, msg: 'too many wrong passwords, try again later' });
-      }
-      const user = await findUser(db.kysely, name);
-      // A name that does not exist takes as long to refuse as a wrong password.
-      const matches = await verifyPassword(password, user?.password_hash ?? unmatchableHash);
+      let user: Awaited<ReturnType<typeof findUser>>;
+      const matches = await checkPassword(request, name, async () => {
+        user = await findUser(db.kysely, name);
+        // A name that does not exist takes as long to refuse as a wrong password.
+        return verifyPassword(password, user?.password_hash ?? unmatchableHash);
+      });
+      if (typeof matches === 'object') return refuse(reply, matches);
       if (user === undefined || !matches) {
-        for (const key of keys) limiter.recordFailure(key);
         request.log.warn({ ip: request.ip, name }, 'console: wrong user name or password');
         throw new HttpError(401, 'wrong user name or password');
       }
@@ -118,19 +118,31 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         operationId: 'changePassword',
         summary: "Change the signed-in operator's own password (ends their other sessions)",
         body: Type.Object({ current: Password, next: Password }, { additionalProperties: false }),
-        response: { 204: Type.Null() },
+        response: {
+          204: Type.Null(),
+          429: errorResponse('Too many wrong current passwords; Retry-After says when to try again'),
+          503: errorResponse('Too many password checks under way on this server; Retry-After says when to try again'),
+        },
       },
     },
     async (request, reply) => {
       const operator = request.operator;
       if (operator?.kind !== 'user') throw new HttpError(400, 'the admin token has no password to change');
       const user = await findUser(db.kysely, operator.name);
-      if (user === undefined || !(await verifyPassword(request.body.current, user.password_hash))) {
-        throw new HttpError(400, 'the current password is wrong');
-      }
+      if (user === undefined) throw new HttpError(400, 'the current password is wrong');
+      const matches = await checkPassword(request, user.name, () =>
+        verifyPassword(request.body.current, user.password_hash),
+      );
+      if (typeof matches === 'object') return refuse(reply, matches);
+      if (!matches) throw new HttpError(400, 'the current password is wrong');
       const problem = passwordProblem(request.body.next);
       if (problem !== undefined) throw new HttpError(400, problem);
-      await setPassword(db.kysely, user.id, await hashPassword(request.body.next), operator.tokenHash);
+      const passwordHash = await hashPassword(request.body.next).catch((error: unknown) => {
+        if (error instanceof PasswordChecksBusy) return undefined;
+        throw error;
+      });
+      if (passwordHash === undefined) return refuse(reply, busy);
+      await setPassword(db.kysely, user.id, passwordHash, operator.tokenHash);
       await recordAudit(db.kysely, { actor: user.name, action: 'user.change-password', target: user.name });
       return reply.status(204).send(null);
     },

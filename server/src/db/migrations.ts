@@ -193,6 +193,19 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
         }
       },
     },
+    // Sign-in attempts, counted where every worker and server sees them
+    // (docs/console.md#sign-in-limits): one row per account, per client, and per pair of both.
+    '0008_sign_in_attempts': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('sign_in_attempts')
+          .addColumn('key', 'text', (col) => col.primaryKey())
+          .addColumn('attempts', 'integer', (col) => col.notNull())
+          .addColumn('since', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema.createIndex('sign_in_attempts_since').on('sign_in_attempts').column('since').execute();
+      },
+    },
   };
 }
 

@@ -108,6 +108,15 @@ export interface SessionTable {
   user_agent: string;
 }
 
+/** Password checks started within a window (docs/console.md#sign-in-limits), less those that
+ * succeeded. `key` is `account <name>`, `client <address>` or `pair <address> <name>`. */
+export interface SignInAttemptTable {
+  key: string;
+  attempts: number;
+  /** When the window began: the first attempt after the last window ended. */
+  since: string;
+}
+
 /** Who changed what and when, with the state before and after (JSON, null where none). */
 export interface AuditTable {
   id: Generated<number>;
@@ -129,6 +138,7 @@ export interface Database {
   users: UserTable;
   sessions: SessionTable;
   audit_log: AuditTable;
+  sign_in_attempts: SignInAttemptTable;
 }
 
 export type BulletinRow = Selectable<BulletinTable>;

@@ -17,6 +17,7 @@ function explain(error: unknown): string {
   if (!(error instanceof ApiError)) return '登录失败，请重试';
   if (error.status === 401) return '用户名或密码错误';
   if (error.status === 429) return '密码错误次数过多，请稍后再试';
+  if (error.status === 503) return '同时登录的人太多，请稍后再试';
   if (error.status === 0) return error.message;
   return `登录失败：${error.message}`;
 }

@@ -1,0 +1,48 @@
+/**
+ * A password check within the limits (docs/console.md#sign-in-limits): the attempt is counted in
+ * the database before the check starts, so at most the limits' number of checks are ever under
+ * way or done, whichever worker or server the guesses reach; and the check is refused at once
+ * when the process already has as many under way as it takes (accounts/scrypt-pool.ts).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/connect.js';
+import { clientKey } from '../lib/admin-guard.js';
+import { admitAttempt, giveBack, succeeded, type AttemptLimits } from './attempts.js';
+import { nameKey } from './repository.js';
+import { PasswordChecksBusy } from './scrypt-pool.js';
+
+export interface Refusal {
+  status: 429 | 503;
+  msg: string;
+  retryAfterMs: number;
+}
+
+export const tooManyWrong = 'too many wrong passwords, try again later';
+/** A full scrypt pool; a second is about how long a check takes under load. */
+export const busy: Refusal = { status: 503, msg: 'too many sign-ins at once, try again shortly', retryAfterMs: 1000 };
+
+export function refuse(reply: FastifyReply, refusal: Refusal) {
+  return reply
+    .status(refusal.status)
+    .header('retry-after', String(Math.ceil(refusal.retryAfterMs / 1000)))
+    .send({ status: refusal.status, msg: refusal.msg });
+}
+
+/** Answers whether `check` found the password of `account` right, or why it was not run. */
+export function limitedCheck(db: Db, limits: AttemptLimits) {
+  return async (request: FastifyRequest, account: string, check: () => Promise<boolean>) => {
+    const admission = await admitAttempt(db.kysely, limits, nameKey(account), clientKey(request.ip));
+    if (!admission.admitted) {
+      return { status: 429, msg: tooManyWrong, retryAfterMs: admission.retryAfterMs } satisfies Refusal;
+    }
+    try {
+      const right = await check();
+      if (right) await succeeded(db.kysely, admission.counted);
+      return right;
+    } catch (error) {
+      if (!(error instanceof PasswordChecksBusy)) throw error;
+      await giveBack(db.kysely, admission.counted);
+      return busy;
+    }
+  };
+}
