@@ -64,7 +64,11 @@ export const releasesKey = ['releases'] as const;
 export const listReleases = (signal?: AbortSignal) =>
   call<{ platforms: Card[] }>('/releases', { signal }).then((answer) => answer.platforms);
 
-export const publishRelease = (release: NewRelease) => call<Release>('/releases', { method: 'POST', body: release });
+export const publishRelease = (release: NewRelease, signal?: AbortSignal) =>
+  call<Release>('/releases', { method: 'POST', body: release, signal });
+
+/** Deletes a hosted file nothing uses (a package uploaded for a release that was then cancelled). */
+export const removeFile = (key: string) => call<undefined>(`/files/${encodeURIComponent(key)}`, { method: 'DELETE' });
 
 export const rollBack = (id: number) => call<Release>(`/releases/${id}/rollback`, { method: 'POST' });
 
@@ -93,11 +97,16 @@ export function uploadPackage(
         }
       },
     });
-    signal?.addEventListener('abort', () => {
-      void upload.abort(true);
+    // Cancelled: the request in flight stops and the server is told to drop what it holds
+    // (tus termination, DELETE), so no staged file stays behind.
+    const cancel = () => {
+      upload.abort(true).catch(() => undefined);
       reject(new ApiError(0, '上传已取消'));
-    });
+    };
+    if (signal?.aborted === true) return cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
     void upload.findPreviousUploads().then((previous) => {
+      if (signal?.aborted === true) return;
       const last = previous[0];
       if (last !== undefined) upload.resumeFromPreviousUpload(last);
       upload.start();

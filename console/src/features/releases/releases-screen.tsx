@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useDocumentTitle } from '../../app/title';
 import type { ScreenProps } from '../../app/screens';
 import { fromFieldTime, shortTime } from '../../lib/wire-time';
@@ -14,6 +14,7 @@ import {
   osLabels,
   publishRelease,
   releasesKey,
+  removeFile,
   rollBack,
   uploadPackage,
   type Card,
@@ -154,19 +155,33 @@ function PublishForm({ os, timeZone, onDone }: { os: Os; timeZone: string; onDon
   const [fields, setFields] = useState({ url: '', version: '', notes: '', releasedAt: '', minOs: '' });
   const set = (name: keyof typeof fields) => (event: { target: { value: string } }) =>
     setFields((old) => ({ ...old, [name]: event.target.value }));
+  // 取消发布 closes this form: whatever it was doing stops, and nothing is published.
+  const cancelled = useRef(new AbortController());
+  useEffect(() => {
+    const controller = new AbortController();
+    cancelled.current = controller;
+    return () => controller.abort();
+  }, []);
   const publish = useMutation({
     mutationFn: async () => {
+      const { signal } = cancelled.current;
       const release: NewRelease = { os };
       if (source === 'file') {
         if (file === null) throw new Error('请选择安装包文件');
         setProgress(0);
-        release.file_key = await uploadPackage(file, setProgress);
+        const key = await uploadPackage(file, setProgress, signal);
+        if (signal.aborted) {
+          // Cancelled between its last byte and the release: the stored file goes too.
+          await removeFile(key);
+          throw new Error('上传已取消');
+        }
+        release.file_key = key;
       } else release.url = fields.url.trim();
       if (fields.version.trim() !== '') release.version = fields.version.trim();
       if (fields.notes.trim() !== '') release.notes = fields.notes;
       if (fields.releasedAt !== '') release.released_at = fromFieldTime(fields.releasedAt);
       if (fields.minOs.trim() !== '') release.min_os = fields.minOs.trim();
-      return publishRelease(release);
+      return publishRelease(release, signal);
     },
     onSuccess: async (release) => {
       await client.invalidateQueries({ queryKey: releasesKey });
