@@ -1,12 +1,14 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { ScreenProps } from '../../app/screens';
 import { useDocumentTitle } from '../../app/title';
 import { ApiError } from '../../lib/api';
+import { useLeaveGuard } from '../../lib/leave-guard';
 import { queryClient } from '../../lib/query';
 import { fromFieldTime, toFieldTime, wallClockNow } from '../../lib/wire-time';
 import { Button } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Field, inputClass } from '../../ui/field';
 import { PinnedBadge, Problem, StatusBadge, Waiting } from '../../ui/status';
 import { useNotify } from '../../ui/toasts';
@@ -75,15 +77,9 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
   const [conflict, setConflict] = useState<{ mine: BulletinDraft; current: AdminBulletin }>();
   const [previewOpen, setPreviewOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
+  const [unpublishOpen, setUnpublishOpen] = useState(false);
   const titleRef = useRef<HTMLInputElement>(null);
-
-  // Leaving with unsaved changes asks first (the browser's own prompt).
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  useLeaveGuard(dirty);
 
   const edit = (patch: Partial<Form>) => {
     setForm((old) => ({ ...old, ...patch }));
@@ -126,7 +122,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
       queryClient.setQueryData(bulletinKeys.one(bulletin.id), bulletin);
       void queryClient.invalidateQueries({ queryKey: [...bulletinKeys.all, 'list'] });
       const said = {
-        draft: '草稿已保存',
+        draft: saved?.status === 'published' ? '已撤回为草稿' : '草稿已保存',
         publish: '已发布',
         schedule: `已定时，将于 ${bulletin.publish_at.slice(0, 16)} 发布`,
         update: '修改已保存',
@@ -187,14 +183,9 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
         {saved?.topup === 1 && <PinnedBadge />}
         {dirty && <span className="text-xs text-muted">有未保存的修改</span>}
       </div>
-      <form
-        noValidate
-        className="flex flex-col gap-5"
-        onSubmit={(event) => {
-          event.preventDefault();
-          run(status === 'published' ? 'update' : 'publish');
-        }}
-      >
+      {/* Only the buttons below publish or save: Enter in a field never does
+          (docs/console.md#writing-an-announcement). */}
+      <form noValidate className="flex flex-col gap-5" onSubmit={(event) => event.preventDefault()}>
         <Field id="bulletin-title" label="标题" error={problem?.field === 'title' ? problem.text : undefined}>
           <input
             ref={titleRef}
@@ -202,6 +193,13 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
             value={form.title}
             maxLength={200}
             onChange={(event) => edit({ title: event.target.value })}
+            onKeyDown={(event) => {
+              // Enter goes on to the body, as in a writing app; while an input method is
+              // composing, Enter is its own (it confirms the characters).
+              if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+              event.preventDefault();
+              document.getElementById('bulletin-body')?.focus();
+            }}
             className={inputClass}
             aria-invalid={problem?.field === 'title'}
           />
@@ -211,6 +209,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
             正文
           </span>
           <RichText
+            id="bulletin-body"
             initialHtml={form.html}
             resetKey={resetKey}
             describedBy="bulletin-body-hint"
@@ -250,20 +249,26 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
         {problem !== undefined && problem.field === undefined && <Problem>{problem.text}</Problem>}
         <div className="flex flex-wrap gap-2 border-t border-line pt-5">
           {status === 'published' ? (
-            <Button type="submit" tone="primary" disabled={busy}>
+            <Button tone="primary" disabled={busy} onClick={() => run('update')}>
               保存修改
             </Button>
           ) : (
-            <Button type="submit" tone="primary" disabled={busy}>
+            <Button tone="primary" disabled={busy} onClick={() => run('publish')}>
               发布
             </Button>
           )}
           <Button disabled={busy} onClick={() => run('schedule')}>
             定时发布
           </Button>
-          <Button disabled={busy} onClick={() => run('draft')}>
-            保存草稿
-          </Button>
+          {status === 'published' ? (
+            <Button disabled={busy} onClick={() => setUnpublishOpen(true)}>
+              撤回为草稿
+            </Button>
+          ) : (
+            <Button disabled={busy} onClick={() => run('draft')}>
+              保存草稿
+            </Button>
+          )}
           <Button onClick={() => setPreviewOpen(true)}>预览</Button>
           {saved !== undefined && (
             <Button tone="danger" className="sm:ms-auto" disabled={busy} onClick={() => setDeleteOpen(true)}>
@@ -281,6 +286,17 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
           pinned: form.pinned,
           publishAt: form.when === '' ? wallClockNow(timeZone) : fromFieldTime(form.when),
         }}
+      />
+      <ConfirmDialog
+        open={unpublishOpen}
+        onOpenChange={setUnpublishOpen}
+        title="撤回为草稿？"
+        description={
+          <p>“{saved?.title}”会立即从网站、订阅源和置顶栏中消失，保存为草稿，连同这次的修改。之后可以再次发布。</p>
+        }
+        confirm="撤回为草稿"
+        tone="danger"
+        onConfirm={() => run('draft')}
       />
       {saved !== undefined && (
         <DeleteDialog
