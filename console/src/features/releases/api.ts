@@ -81,6 +81,8 @@ export function uploadPackage(
   signal?: AbortSignal,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
+    // Once the server holds the whole file there is no upload left to terminate.
+    let finished = false;
     const upload = new Upload(file, {
       endpoint: '/v1/admin/uploads',
       chunkSize: 8 * 1024 * 1024,
@@ -88,8 +90,12 @@ export function uploadPackage(
       metadata: { filename: file.name, filetype: file.type },
       removeFingerprintOnSuccess: true,
       onProgress: (sent, total) => onProgress(total === 0 ? 0 : sent / total),
-      onError: (error) => reject(new ApiError(0, tusMessage(error))),
+      onError: (error) => {
+        finished = true;
+        reject(new ApiError(0, tusMessage(error)));
+      },
       onSuccess: ({ lastResponse }) => {
+        finished = true;
         try {
           resolve((JSON.parse(lastResponse.getBody()) as { key: string }).key);
         } catch {
@@ -100,6 +106,7 @@ export function uploadPackage(
     // Cancelled: the request in flight stops and the server is told to drop what it holds
     // (tus termination, DELETE), so no staged file stays behind.
     const cancel = () => {
+      if (finished) return;
       upload.abort(true).catch(() => undefined);
       reject(new ApiError(0, '上传已取消'));
     };
