@@ -209,6 +209,7 @@ describe('nothing lost', () => {
     });
     await form.getByLabel('版本号').fill('9.9.9');
     await form.getByRole('button', { name: '发布' }).click();
+    await page.getByRole('alertdialog', { name: '发布 Windows 9.9.9？' }).getByRole('button', { name: '发布' }).click();
     await secondChunk;
     const outcome = page.waitForResponse(
       (response) =>
@@ -223,5 +224,46 @@ describe('nothing lost', () => {
     assert.deepEqual(readdirSync(uploadDir), [], 'no staged upload left');
     assert.deepEqual(readdirSync(new URL(server.env.STORAGE_URL ?? '').pathname, { recursive: true }).sort(), files);
     assert.deepEqual(await adminApi('/releases'), before, 'no release published');
+  });
+});
+
+describe('what every visitor downloads', () => {
+  test('publishing the version already offered warns; cancelled, nothing changes', async (t) => {
+    const { page, csp } = await openConsole(t);
+    const before = await adminApi('/releases');
+    await page.getByRole('link', { name: '版本发布' }).click();
+    const windows = page.getByRole('article', { name: 'Windows' });
+    await windows.getByRole('button', { name: '发布新版本' }).click();
+    const form = windows.getByRole('form', { name: '发布 Windows 新版本' });
+    await form.getByRole('radio', { name: '外部地址' }).check();
+    await form.getByLabel('下载地址').fill('https://dl.example.com/xingliao-setup-5.0.1.exe');
+    await form.getByLabel('版本号').fill('5.0.1');
+    await form.getByRole('button', { name: '发布' }).click();
+    const dialog = page.getByRole('alertdialog', { name: '发布 Windows 5.0.1？' });
+    await dialog.getByText('所有访客下载的 Windows 安装包将立即从 5.0.1 变为 5.0.1。').waitFor();
+    await dialog.getByText(/^与当前版本号相同/).waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await dialog.getByRole('button', { name: '取消' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.deepEqual(await adminApi('/releases'), before);
+    assert.deepEqual(csp, []);
+  });
+
+  test('turning the CDN on after its check failed asks first', async (t) => {
+    const { page, csp } = await openConsole(t);
+    await page.getByRole('link', { name: '设置' }).click();
+    await page.getByLabel('使用 CDN 分发本站托管的文件').check();
+    await page.getByLabel('CDN 地址').fill('http://127.0.0.1:1/b');
+    await page.getByRole('button', { name: '检查 CDN' }).click();
+    await page.getByText(/^CDN 没有响应：/).waitFor();
+    await page.getByRole('button', { name: '保存', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'CDN 检查未通过，仍要使用？' });
+    await dialog.getByText(/所有访客将立即从 http:\/\/127\.0\.0\.1:1\/b 下载/).waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await dialog.getByRole('button', { name: '取消' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const config = (await (await fetch(`${server.url}/v1/common/appconfig`)).json()) as { use_cdn: number };
+    assert.equal(config.use_cdn, 0, 'the CDN stays off');
+    assert.deepEqual(csp, []);
   });
 });

@@ -22,6 +22,7 @@ import {
   type Os,
   type Release,
 } from './api';
+import { ReleaseConfirm } from './release-confirm';
 
 const servedLabels = { hosted: '本站', cdn: 'CDN', outside: '外部地址' } as const;
 
@@ -92,7 +93,14 @@ function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
           <dd className="font-mono text-xs break-all">{current.sha256 ?? '—'}</dd>
         </dl>
       )}
-      {publishing && <PublishForm os={card.os} timeZone={timeZone} onDone={() => setPublishing(false)} />}
+      {publishing && (
+        <PublishForm
+          os={card.os}
+          current={current?.version ?? null}
+          timeZone={timeZone}
+          onDone={() => setPublishing(false)}
+        />
+      )}
       <History card={card} />
     </article>
   );
@@ -101,6 +109,7 @@ function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
 function History({ card }: { card: Card }) {
   const client = useQueryClient();
   const notify = useNotify();
+  const [target, setTarget] = useState<Release>();
   const back = useMutation({
     mutationFn: (release: Release) => rollBack(release.id),
     onSuccess: async (release) => {
@@ -130,7 +139,7 @@ function History({ card }: { card: Card }) {
                 <Button
                   disabled={back.isPending}
                   aria-label={`回滚到 ${release.version ?? `版本 #${release.id}`}`}
-                  onClick={() => back.mutate(release)}
+                  onClick={() => setTarget(release)}
                 >
                   回滚到此版本
                 </Button>
@@ -139,19 +148,41 @@ function History({ card }: { card: Card }) {
           </li>
         ))}
       </ol>
+      {target !== undefined && (
+        <ReleaseConfirm
+          os={card.os}
+          from={card.current?.version ?? null}
+          to={target.version ?? `版本 #${target.id}`}
+          rollback
+          open
+          onOpenChange={(open) => open || setTarget(undefined)}
+          onConfirm={() => back.mutate(target)}
+        />
+      )}
     </details>
   );
 }
 
 type Source = 'file' | 'url';
 
-function PublishForm({ os, timeZone, onDone }: { os: Os; timeZone: string; onDone: () => void }) {
+function PublishForm({
+  os,
+  current,
+  timeZone,
+  onDone,
+}: {
+  os: Os;
+  current: string | null;
+  timeZone: string;
+  onDone: () => void;
+}) {
   const client = useQueryClient();
   const notify = useNotify();
   const id = useId();
   const [source, setSource] = useState<Source>('file');
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const [fields, setFields] = useState({ url: '', version: '', notes: '', releasedAt: '', minOs: '' });
   const set = (name: keyof typeof fields) => (event: { target: { value: string } }) =>
     setFields((old) => ({ ...old, [name]: event.target.value }));
@@ -192,7 +223,7 @@ function PublishForm({ os, timeZone, onDone }: { os: Os; timeZone: string; onDon
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    publish.mutate();
+    setConfirming(true);
   };
   return (
     <form
@@ -281,6 +312,14 @@ function PublishForm({ os, timeZone, onDone }: { os: Os; timeZone: string; onDon
         </Field>
       </div>
       {publish.isError && <Problem>发布失败：{publish.error.message}</Problem>}
+      <ReleaseConfirm
+        os={os}
+        from={current}
+        to={fields.version.trim()}
+        open={confirming}
+        onOpenChange={setConfirming}
+        onConfirm={() => publish.mutate()}
+      />
       <div>
         <Button type="submit" tone="primary" disabled={publish.isPending}>
           {publish.isPending ? '发布中…' : '发布'}
