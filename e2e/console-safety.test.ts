@@ -267,3 +267,46 @@ describe('what every visitor downloads', () => {
     assert.deepEqual(csp, []);
   });
 });
+
+describe('when the server is away', () => {
+  test('each screen fails on its own with 重试, the editor keeps its text, the console recovers by itself', async (t) => {
+    const { page, csp } = await openConsole(t);
+    let away = false;
+    t.after(async () => {
+      if (away) await server.resume();
+    });
+    const nav = page.getByRole('navigation', { name: '主导航' });
+    await page.getByRole('link', { name: '新建公告' }).click();
+    await page.getByLabel('标题').fill('断线时写的公告');
+    await body(page).click();
+    await page.keyboard.type('这段正文不能丢');
+    away = true;
+    await server.halt();
+    await page.getByRole('button', { name: '保存草稿' }).click();
+    await page.getByText('保存失败：无法连接服务器，请检查网络后重试').waitFor();
+    assert.equal(await page.getByLabel('标题').inputValue(), '断线时写的公告');
+    await server.resume();
+    away = false;
+    await page.getByRole('button', { name: '保存草稿' }).click();
+    await notice(page, '草稿已保存').waitFor();
+    assert.match((await storedByTitle('断线时写的公告'))[0]?.content ?? '', /这段正文不能丢/);
+
+    away = true;
+    await server.halt();
+    // A screen whose code never loaded: a message in its place, the frame stays.
+    await nav.getByRole('link', { name: '版本发布' }).click();
+    await page.getByRole('heading', { name: '这个页面没能打开' }).waitFor();
+    await page.getByRole('button', { name: '重试' }).waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await nav.getByRole('link', { name: '公告' }).click();
+    await page.getByRole('heading', { name: '公告', level: 1 }).waitFor();
+    await nav.getByRole('link', { name: '版本发布' }).click();
+    await page.getByRole('heading', { name: '这个页面没能打开' }).waitFor();
+    await server.resume();
+    away = false;
+    // No click: it tries again by itself.
+    await page.getByRole('article', { name: 'Windows' }).waitFor();
+    await page.getByRole('heading', { name: '版本发布', level: 1 }).waitFor();
+    assert.deepEqual(csp, []);
+  });
+});

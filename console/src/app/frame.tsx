@@ -9,7 +9,8 @@ import { setTheme, useTheme } from '../lib/theme';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { Waiting } from '../ui/status';
-import { navigation } from './screens';
+import { ScreenBoundary } from './screen-boundary';
+import { navigation, renewFailedScreens } from './screens';
 
 const roleLabels = { admin: '管理员', editor: '编辑' } as const;
 
@@ -84,7 +85,9 @@ export function Frame({ operator, children }: { operator: Operator; children: Re
         </div>
       </header>
       <main id="console-main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 outline-none">
-        <Suspense fallback={<Waiting />}>{children}</Suspense>
+        <ScreenBoundary key={location} onRetry={renewFailedScreens}>
+          <Suspense fallback={<Waiting />}>{children}</Suspense>
+        </ScreenBoundary>
       </main>
       <ConfirmDialog
         open={leaving !== undefined}

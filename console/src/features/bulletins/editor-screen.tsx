@@ -10,6 +10,7 @@ import { fromFieldTime, toFieldTime, wallClockNow } from '../../lib/wire-time';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Field, inputClass } from '../../ui/field';
+import { LoadProblem } from '../../ui/load-problem';
 import { PinnedBadge, Problem, StatusBadge, Waiting } from '../../ui/status';
 import { useNotify } from '../../ui/toasts';
 import {
@@ -44,7 +45,8 @@ export function BulletinEditorScreen({ params, operator }: ScreenProps) {
   if (id !== undefined && existing.isPending) return <Waiting />;
   if (existing.isError) {
     const missing = existing.error instanceof ApiError && existing.error.status === 404;
-    return <Problem>{missing ? '没有这条公告，它可能已被删除' : `公告加载失败：${existing.error.message}`}</Problem>;
+    if (missing) return <Problem>没有这条公告，它可能已被删除</Problem>;
+    return <LoadProblem what="公告" error={existing.error} onRetry={() => void existing.refetch()} />;
   }
   return <BulletinEditor key={id ?? 'new'} initial={existing.data} timeZone={operator.time_zone} />;
 }

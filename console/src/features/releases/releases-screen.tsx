@@ -5,6 +5,7 @@ import type { ScreenProps } from '../../app/screens';
 import { fromFieldTime, shortTime } from '../../lib/wire-time';
 import { Button } from '../../ui/button';
 import { Field, inputClass } from '../../ui/field';
+import { LoadProblem } from '../../ui/load-problem';
 import { Problem, Waiting } from '../../ui/status';
 import { useNotify } from '../../ui/toasts';
 import {
@@ -39,7 +40,7 @@ export function ReleasesScreen({ operator }: ScreenProps) {
       {releases.isPending ? (
         <Waiting />
       ) : releases.isError ? (
-        <Problem>版本列表加载失败：{releases.error.message}</Problem>
+        <LoadProblem what="版本列表" error={releases.error} onRetry={() => void releases.refetch()} />
       ) : (
         <div className="grid gap-4 lg:grid-cols-2">
           {releases.data.map((card) => (

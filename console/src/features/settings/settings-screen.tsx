@@ -5,6 +5,7 @@ import { call } from '../../lib/api';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Field, inputClass } from '../../ui/field';
+import { LoadProblem } from '../../ui/load-problem';
 import { Problem, Waiting } from '../../ui/status';
 import { useNotify } from '../../ui/toasts';
 
@@ -64,7 +65,7 @@ function CdnSettings() {
       {saved.isPending ? (
         <Waiting />
       ) : saved.isError ? (
-        <Problem>CDN 设置加载失败：{saved.error.message}</Problem>
+        <LoadProblem what="CDN 设置" error={saved.error} onRetry={() => void saved.refetch()} />
       ) : (
         <CdnForm key={JSON.stringify(saved.data)} saved={saved.data} />
       )}
@@ -182,7 +183,7 @@ function RegionSettings() {
       {saved.isPending ? (
         <Waiting />
       ) : saved.isError ? (
-        <Problem>区域文件加载失败：{saved.error.message}</Problem>
+        <LoadProblem what="区域文件" error={saved.error} onRetry={() => void saved.refetch()} />
       ) : (
         <RegionForm key={JSON.stringify(saved.data)} saved={saved.data} />
       )}
@@ -255,7 +256,7 @@ function SiteConfigView() {
       {site.isPending ? (
         <Waiting />
       ) : site.isError ? (
-        <Problem>站点配置加载失败：{site.error.message}</Problem>
+        <LoadProblem what="站点配置" error={site.error} onRetry={() => void site.refetch()} />
       ) : (
         <>
           <p className="text-sm text-muted">
