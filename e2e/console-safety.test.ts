@@ -181,6 +181,50 @@ describe('nothing lost', () => {
     assert.deepEqual(csp, []);
   });
 
+  test('a tab closed mid-edit offers its text back when reopened; a save or 丢弃 clears it', async (t) => {
+    const context = await browser.newContext(contextOptions('desktop', { colorScheme: 'dark' }));
+    t.after(() => context.close());
+    const csp = await recordCspViolations(context);
+    let page = await context.newPage();
+    await signIn(page, server, 'alice', 'alice-password-1');
+    const write = async (title: string) => {
+      await page.goto(`${server.url}/admin/bulletins/new`);
+      await page.getByLabel('标题').fill(title);
+      await body(page).click();
+      await page.keyboard.type(`${title}的正文`);
+      // Kept a moment after the last key: wait until the browser holds it, then close the tab.
+      await page.waitForFunction((text) => Object.values(localStorage).some((kept) => kept.includes(text)), title);
+      await page.close();
+      page = await context.newPage();
+      await page.goto(`${server.url}/admin/bulletins/new`);
+    };
+    const offer = () => page.getByRole('region', { name: '未保存的内容' });
+    await write('崩溃前写的');
+    await offer()
+      .getByText(/^本浏览器保存了 .+ 未保存的内容。$/)
+      .waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await offer().getByRole('button', { name: '恢复未保存的内容' }).click();
+    assert.equal(await page.getByLabel('标题').inputValue(), '崩溃前写的');
+    await body(page).getByText('崩溃前写的的正文').waitFor();
+    await page.getByRole('button', { name: '保存草稿' }).click();
+    await notice(page, '草稿已保存').waitFor();
+    assert.match((await storedByTitle('崩溃前写的'))[0]?.content ?? '', /崩溃前写的的正文/);
+    await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '公告' }).click();
+    await page.getByRole('link', { name: '新建公告' }).click();
+    await page.getByLabel('标题').waitFor();
+    assert.equal(await offer().count(), 0, 'saved: nothing left to offer');
+
+    await write('不要了');
+    await offer().getByRole('button', { name: '丢弃' }).click();
+    assert.equal(await offer().count(), 0);
+    assert.equal(await page.getByLabel('标题').inputValue(), '');
+    await page.reload();
+    await page.getByLabel('标题').waitFor();
+    assert.equal(await offer().count(), 0, 'discarded for good');
+    assert.deepEqual(csp, []);
+  });
+
   test('取消发布 during a package upload stops it: nothing published, nothing stored', async (t) => {
     const { page } = await openConsole(t);
     const files = readdirSync(new URL(server.env.STORAGE_URL ?? '').pathname, { recursive: true }).sort();

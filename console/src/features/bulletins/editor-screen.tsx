@@ -23,10 +23,12 @@ import {
   type AdminBulletin,
   type BulletinDraft,
 } from './api';
+import { readKept, useAutosave, type Kept } from './autosave';
 import { ConflictDialog } from './conflict-dialog';
 import { DeleteDialog } from './delete-dialog';
 import { fromEditorHtml, isEmptyHtml, toEditorHtml } from './html-paths';
 import { PreviewDialog } from './preview-dialog';
+import { RestoreOffer } from './restore-offer';
 import { RichText } from './rich-text';
 
 /** Opens an announcement (or a new one) in the editor once it has loaded. */
@@ -82,6 +84,11 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
   const [unpublishOpen, setUnpublishOpen] = useState(false);
   const titleRef = useRef<HTMLInputElement>(null);
   useLeaveGuard(dirty);
+  const forget = useAutosave(initial?.id, form, dirty);
+  const [kept, setKept] = useState<Kept<Form> | undefined>(() => {
+    const found = readKept<Form>(initial?.id);
+    return JSON.stringify(found?.value) === JSON.stringify(formOf(initial)) ? undefined : found;
+  });
 
   const edit = (patch: Partial<Form>) => {
     setForm((old) => ({ ...old, ...patch }));
@@ -116,6 +123,8 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
       return saveBulletin(saved.id, draft, version ?? saved.version);
     },
     onSuccess: (bulletin, { action }) => {
+      forget();
+      setKept(undefined);
       setSaved(bulletin);
       setDirty(false);
       setConflict(undefined);
@@ -150,6 +159,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
   const remove = useMutation({
     mutationFn: (id: number) => removeBulletin(id),
     onSuccess: (_nothing, id) => {
+      forget();
       setDirty(false);
       // Not asked again while this screen closes: it is gone.
       queryClient.removeQueries({ queryKey: bulletinKeys.one(id) });
@@ -185,6 +195,21 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
         {saved?.topup === 1 && <PinnedBadge />}
         {dirty && <span className="text-xs text-muted">有未保存的修改</span>}
       </div>
+      {kept !== undefined && (
+        <RestoreOffer
+          at={kept.at}
+          onRestore={() => {
+            setForm(kept.value);
+            setResetKey((key) => key + 1);
+            setDirty(true);
+            setKept(undefined);
+          }}
+          onDiscard={() => {
+            forget();
+            setKept(undefined);
+          }}
+        />
+      )}
       {/* Only the buttons below publish or save: Enter in a field never does
           (docs/console.md#writing-an-announcement). */}
       <form noValidate className="flex flex-col gap-5" onSubmit={(event) => event.preventDefault()}>
@@ -321,6 +346,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
             })
           }
           onTakeTheirs={() => {
+            forget();
             setSaved(conflict.current);
             setForm(formOf(conflict.current));
             setResetKey((key) => key + 1);
