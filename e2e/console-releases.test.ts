@@ -88,6 +88,10 @@ describe('the console: releases, settings, numbers', () => {
     await form.getByLabel('更新说明').fill('新增深色模式');
     await form.getByLabel('最低系统版本').fill('Windows 10');
     await form.getByRole('button', { name: '发布' }).click();
+    const confirm = page.getByRole('alertdialog', { name: '发布 Windows 6.0.0？' });
+    await confirm.getByText('所有访客下载的 Windows 安装包将立即从 5.0.1 变为 6.0.0。').waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await confirm.getByRole('button', { name: '发布' }).click();
     await form.getByRole('progressbar', { name: '上传进度' }).waitFor();
     await page.getByText('Windows 6.0.0 已发布', { exact: true }).waitFor({ timeout: 60_000 });
     assert.ok(cut, 'a chunk was cut');
@@ -106,6 +110,10 @@ describe('the console: releases, settings, numbers', () => {
 
     await windows.getByText('历史版本（2）').click();
     await windows.getByRole('button', { name: '回滚到 5.0.1' }).click();
+    const rollback = page.getByRole('alertdialog', { name: '回滚 Windows 到 5.0.1？' });
+    await rollback.getByText('所有访客下载的 Windows 安装包将立即从 6.0.0 变为 5.0.1。').waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await rollback.getByRole('button', { name: '回滚' }).click();
     await page.getByText('Windows 已回滚到 5.0.1', { exact: true }).waitFor();
     assert.equal((await publicEntry('windows'))?.version, '5.0.1');
     // The browser reports the connection the test cut, and nothing else.
@@ -124,6 +132,7 @@ describe('the console: releases, settings, numbers', () => {
     await form.getByLabel('安装包文件').setInputFiles(join(repoRoot, 'server/test/fixtures/xingliao-5.1.0.apk'));
     await form.getByLabel('版本号').fill('5.2.0');
     await form.getByRole('button', { name: '发布' }).click();
+    await page.getByRole('alertdialog', { name: '发布 Android 5.2.0？' }).getByRole('button', { name: '发布' }).click();
     await form
       .getByText(
         /^发布失败：body\/version: 5\.2\.0 is not the version of xingliao-5\.1\.0\.apk, whose manifest says 5\.1\.0/,
@@ -135,6 +144,7 @@ describe('the console: releases, settings, numbers', () => {
     await form.getByLabel('下载地址').fill('https://dl.example.com/xingliao-6.0.0.apk');
     await form.getByLabel('版本号').fill('6.0.0');
     await form.getByRole('button', { name: '发布' }).click();
+    await page.getByRole('alertdialog', { name: '发布 Android 6.0.0？' }).getByRole('button', { name: '发布' }).click();
     await page.getByText('Android 6.0.0 已发布', { exact: true }).waitFor();
     assert.equal((await publicEntry('android'))?.version, '6.0.0');
   });

@@ -16,6 +16,10 @@ export interface RunningServer {
   /** The database and file store it runs on, for the admin command line. */
   env: Record<string, string>;
   stop(): Promise<void>;
+  /** Stops the process and keeps its database and files, as a crash or a deploy would. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port, database and files after halt(). */
+  resume(): Promise<void>;
 }
 
 /** server/dist on a new SQLite file with the committed site config; `env` overrides any of it. */
@@ -33,18 +37,30 @@ export async function startServer(
     WORKERS: '1',
     ...env,
   };
-  const server = await spawnServer(fullEnv, options).catch((error: unknown) => {
+  let server = await spawnServer(fullEnv, options).catch((error: unknown) => {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   });
+  const port = Number(new URL(server.url).port);
+  let halted = false;
   return {
     url: server.url,
-    port: Number(new URL(server.url).port),
-    child: server.child,
+    port,
+    get child() {
+      return server.child;
+    },
     env: fullEnv,
     stop: async () => {
-      await server.stop();
+      if (!halted) await server.stop();
       rmSync(dir, { recursive: true, force: true });
+    },
+    halt: async () => {
+      halted = true;
+      await server.stop();
+    },
+    resume: async () => {
+      server = await spawnServer({ ...fullEnv, PORT: String(port) }, options);
+      halted = false;
     },
   };
 }

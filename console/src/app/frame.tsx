@@ -1,20 +1,33 @@
 import { useMutation } from '@tanstack/react-query';
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { call } from '../lib/api';
+import { hasUnsavedEdits } from '../lib/leave-guard';
 import { queryClient } from '../lib/query';
 import { sessionKey, type Operator } from '../lib/session';
 import { setTheme, useTheme } from '../lib/theme';
 import { Button } from '../ui/button';
+import { ConfirmDialog } from '../ui/confirm-dialog';
 import { Waiting } from '../ui/status';
-import { navigation } from './screens';
+import { ScreenBoundary } from './screen-boundary';
+import { navigation, renewFailedScreens } from './screens';
 
 const roleLabels = { admin: '管理员', editor: '编辑' } as const;
 
 /** The console's frame: name, navigation, who is signed in, theme, sign-out; then the screen. */
 export function Frame({ operator, children }: { operator: Operator; children: ReactNode }) {
-  const [location] = useLocation();
+  const [location, navigate] = useLocation();
   const theme = useTheme();
+  // A step that would leave unsaved edits, held until the operator says so.
+  const [leaving, setLeaving] = useState<() => void>();
+  /** Holds a step that would leave unsaved edits (answers true) until the operator confirms. */
+  const held = (event: MouseEvent, step: () => void): boolean => {
+    if (!hasUnsavedEdits()) return false;
+    event.preventDefault();
+    setLeaving(() => step);
+    return true;
+  };
+  const go = (href: string) => (event: MouseEvent) => held(event, () => navigate(href));
   const signOut = useMutation({
     mutationFn: () => call<undefined>('/session', { method: 'DELETE' }),
     onSettled: () => {
@@ -34,7 +47,7 @@ export function Frame({ operator, children }: { operator: Operator; children: Re
       </a>
       <header className="sticky top-0 z-30 border-b border-line bg-bg/95 backdrop-blur">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2">
-          <Link href="/bulletins" className="me-2 text-base font-semibold">
+          <Link href="/bulletins" onClick={go('/bulletins')} className="me-2 text-base font-semibold">
             运营后台
           </Link>
           <nav aria-label="主导航" className="order-3 -mx-1 flex w-full gap-1 overflow-x-auto md:order-none md:w-auto">
@@ -44,6 +57,7 @@ export function Frame({ operator, children }: { operator: Operator; children: Re
                 <Link
                   key={item.href}
                   href={item.href}
+                  onClick={go(item.href)}
                   aria-current={current ? 'page' : undefined}
                   className={`rounded-lg px-3 py-2 text-sm whitespace-nowrap hover:bg-surface-2 ${current ? 'bg-surface-2 font-semibold text-fg' : 'text-muted'}`}
                 >
@@ -64,15 +78,30 @@ export function Frame({ operator, children }: { operator: Operator; children: Re
             >
               {theme === 'dark' ? '浅色' : '深色'}
             </Button>
-            <Button onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+            <Button onClick={(event) => held(event, signOut.mutate) || signOut.mutate()} disabled={signOut.isPending}>
               退出登录
             </Button>
           </div>
         </div>
       </header>
       <main id="console-main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 outline-none">
-        <Suspense fallback={<Waiting />}>{children}</Suspense>
+        <ScreenBoundary key={location} onRetry={renewFailedScreens}>
+          <Suspense fallback={<Waiting />}>{children}</Suspense>
+        </ScreenBoundary>
       </main>
+      <ConfirmDialog
+        open={leaving !== undefined}
+        onOpenChange={(open) => open || setLeaving(undefined)}
+        title="放弃未保存的修改？"
+        description={<p>这个页面有未保存的修改，离开后将丢失。</p>}
+        cancel="继续编辑"
+        confirm="放弃修改并离开"
+        tone="danger"
+        onConfirm={() => {
+          leaving?.();
+          setLeaving(undefined);
+        }}
+      />
     </div>
   );
 }

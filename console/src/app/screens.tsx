@@ -3,23 +3,48 @@ import type { Operator } from '../lib/session';
 import { AccountScreen } from '../features/account/account-screen';
 import { BulletinListScreen } from '../features/bulletins/list-screen';
 
+/** Screens whose code failed to load (the server was away): each gets a fresh loader when its
+ * screen is tried again, since React keeps a lazy component's failure. */
+const failed = new Set<() => void>();
+
+export const renewFailedScreens = () => {
+  for (const renew of [...failed]) renew();
+  failed.clear();
+};
+
+/** A screen loaded when first opened, that can be loaded again after failing. */
+function lazyScreen(load: () => Promise<ComponentType<ScreenProps>>): ComponentType<ScreenProps> {
+  const make = () =>
+    lazy(() =>
+      load().then(
+        (Screen) => ({ default: Screen }),
+        (error: unknown) => {
+          failed.add(() => (Lazy = make()));
+          throw error;
+        },
+      ),
+    );
+  let Lazy = make();
+  return function Screen(props: ScreenProps) {
+    return <Lazy {...props} />;
+  };
+}
+
 // The editor (ProseMirror, TipTap) is most of the console's code: it loads when first opened.
-const BulletinEditorScreen = lazy(() =>
-  import('../features/bulletins/editor-screen').then((module) => ({ default: module.BulletinEditorScreen })),
+const BulletinEditorScreen = lazyScreen(() =>
+  import('../features/bulletins/editor-screen').then((module) => module.BulletinEditorScreen),
 );
 // The chart library (uPlot) loads with the numbers, the upload client (tus) with the releases.
-const ReleasesScreen = lazy(() =>
-  import('../features/releases/releases-screen').then((module) => ({ default: module.ReleasesScreen })),
+const ReleasesScreen = lazyScreen(() =>
+  import('../features/releases/releases-screen').then((module) => module.ReleasesScreen),
 );
-const SettingsScreen = lazy(() =>
-  import('../features/settings/settings-screen').then((module) => ({ default: module.SettingsScreen })),
+const SettingsScreen = lazyScreen(() =>
+  import('../features/settings/settings-screen').then((module) => module.SettingsScreen),
 );
-const NumbersScreen = lazy(() =>
-  import('../features/numbers/numbers-screen').then((module) => ({ default: module.NumbersScreen })),
+const NumbersScreen = lazyScreen(() =>
+  import('../features/numbers/numbers-screen').then((module) => module.NumbersScreen),
 );
-const AuditScreen = lazy(() =>
-  import('../features/audit/audit-screen').then((module) => ({ default: module.AuditScreen })),
-);
+const AuditScreen = lazyScreen(() => import('../features/audit/audit-screen').then((module) => module.AuditScreen));
 
 export interface ScreenProps {
   params: Record<string, string | undefined>;

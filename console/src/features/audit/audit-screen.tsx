@@ -4,7 +4,8 @@ import { useDocumentTitle } from '../../app/title';
 import { call } from '../../lib/api';
 import { Pager } from '../../ui/pager';
 import { SearchForm } from '../../ui/search-form';
-import { Problem, Waiting } from '../../ui/status';
+import { LoadProblem } from '../../ui/load-problem';
+import { Waiting } from '../../ui/status';
 
 interface AuditEntry {
   id: number;
@@ -73,7 +74,7 @@ export function AuditScreen() {
       {log.isPending ? (
         <Waiting />
       ) : log.isError ? (
-        <Problem>审计日志加载失败：{log.error.message}</Problem>
+        <LoadProblem what="审计日志" error={log.error} onRetry={() => void log.refetch()} />
       ) : log.data.list.length === 0 ? (
         <p className="py-12 text-center text-sm text-muted">没有记录</p>
       ) : (

@@ -1,13 +1,16 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { ScreenProps } from '../../app/screens';
 import { useDocumentTitle } from '../../app/title';
 import { ApiError } from '../../lib/api';
+import { useLeaveGuard } from '../../lib/leave-guard';
 import { queryClient } from '../../lib/query';
 import { fromFieldTime, toFieldTime, wallClockNow } from '../../lib/wire-time';
 import { Button } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Field, inputClass } from '../../ui/field';
+import { LoadProblem } from '../../ui/load-problem';
 import { PinnedBadge, Problem, StatusBadge, Waiting } from '../../ui/status';
 import { useNotify } from '../../ui/toasts';
 import {
@@ -20,10 +23,12 @@ import {
   type AdminBulletin,
   type BulletinDraft,
 } from './api';
+import { readKept, useAutosave, type Kept } from './autosave';
 import { ConflictDialog } from './conflict-dialog';
 import { DeleteDialog } from './delete-dialog';
 import { fromEditorHtml, isEmptyHtml, toEditorHtml } from './html-paths';
 import { PreviewDialog } from './preview-dialog';
+import { RestoreOffer } from './restore-offer';
 import { RichText } from './rich-text';
 
 /** Opens an announcement (or a new one) in the editor once it has loaded. */
@@ -42,7 +47,8 @@ export function BulletinEditorScreen({ params, operator }: ScreenProps) {
   if (id !== undefined && existing.isPending) return <Waiting />;
   if (existing.isError) {
     const missing = existing.error instanceof ApiError && existing.error.status === 404;
-    return <Problem>{missing ? '没有这条公告，它可能已被删除' : `公告加载失败：${existing.error.message}`}</Problem>;
+    if (missing) return <Problem>没有这条公告，它可能已被删除</Problem>;
+    return <LoadProblem what="公告" error={existing.error} onRetry={() => void existing.refetch()} />;
   }
   return <BulletinEditor key={id ?? 'new'} initial={existing.data} timeZone={operator.time_zone} />;
 }
@@ -75,15 +81,14 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
   const [conflict, setConflict] = useState<{ mine: BulletinDraft; current: AdminBulletin }>();
   const [previewOpen, setPreviewOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
+  const [unpublishOpen, setUnpublishOpen] = useState(false);
   const titleRef = useRef<HTMLInputElement>(null);
-
-  // Leaving with unsaved changes asks first (the browser's own prompt).
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  useLeaveGuard(dirty);
+  const forget = useAutosave(initial?.id, form, dirty);
+  const [kept, setKept] = useState<Kept<Form> | undefined>(() => {
+    const found = readKept<Form>(initial?.id);
+    return JSON.stringify(found?.value) === JSON.stringify(formOf(initial)) ? undefined : found;
+  });
 
   const edit = (patch: Partial<Form>) => {
     setForm((old) => ({ ...old, ...patch }));
@@ -118,6 +123,8 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
       return saveBulletin(saved.id, draft, version ?? saved.version);
     },
     onSuccess: (bulletin, { action }) => {
+      forget();
+      setKept(undefined);
       setSaved(bulletin);
       setDirty(false);
       setConflict(undefined);
@@ -126,7 +133,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
       queryClient.setQueryData(bulletinKeys.one(bulletin.id), bulletin);
       void queryClient.invalidateQueries({ queryKey: [...bulletinKeys.all, 'list'] });
       const said = {
-        draft: '草稿已保存',
+        draft: saved?.status === 'published' ? '已撤回为草稿' : '草稿已保存',
         publish: '已发布',
         schedule: `已定时，将于 ${bulletin.publish_at.slice(0, 16)} 发布`,
         update: '修改已保存',
@@ -152,6 +159,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
   const remove = useMutation({
     mutationFn: (id: number) => removeBulletin(id),
     onSuccess: (_nothing, id) => {
+      forget();
       setDirty(false);
       // Not asked again while this screen closes: it is gone.
       queryClient.removeQueries({ queryKey: bulletinKeys.one(id) });
@@ -187,14 +195,24 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
         {saved?.topup === 1 && <PinnedBadge />}
         {dirty && <span className="text-xs text-muted">有未保存的修改</span>}
       </div>
-      <form
-        noValidate
-        className="flex flex-col gap-5"
-        onSubmit={(event) => {
-          event.preventDefault();
-          run(status === 'published' ? 'update' : 'publish');
-        }}
-      >
+      {kept !== undefined && (
+        <RestoreOffer
+          at={kept.at}
+          onRestore={() => {
+            setForm(kept.value);
+            setResetKey((key) => key + 1);
+            setDirty(true);
+            setKept(undefined);
+          }}
+          onDiscard={() => {
+            forget();
+            setKept(undefined);
+          }}
+        />
+      )}
+      {/* Only the buttons below publish or save: Enter in a field never does
+          (docs/console.md#writing-an-announcement). */}
+      <form noValidate className="flex flex-col gap-5" onSubmit={(event) => event.preventDefault()}>
         <Field id="bulletin-title" label="标题" error={problem?.field === 'title' ? problem.text : undefined}>
           <input
             ref={titleRef}
@@ -202,6 +220,13 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
             value={form.title}
             maxLength={200}
             onChange={(event) => edit({ title: event.target.value })}
+            onKeyDown={(event) => {
+              // Enter goes on to the body, as in a writing app; while an input method is
+              // composing, Enter is its own (it confirms the characters).
+              if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+              event.preventDefault();
+              document.getElementById('bulletin-body')?.focus();
+            }}
             className={inputClass}
             aria-invalid={problem?.field === 'title'}
           />
@@ -211,6 +236,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
             正文
           </span>
           <RichText
+            id="bulletin-body"
             initialHtml={form.html}
             resetKey={resetKey}
             describedBy="bulletin-body-hint"
@@ -250,20 +276,26 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
         {problem !== undefined && problem.field === undefined && <Problem>{problem.text}</Problem>}
         <div className="flex flex-wrap gap-2 border-t border-line pt-5">
           {status === 'published' ? (
-            <Button type="submit" tone="primary" disabled={busy}>
+            <Button tone="primary" disabled={busy} onClick={() => run('update')}>
               保存修改
             </Button>
           ) : (
-            <Button type="submit" tone="primary" disabled={busy}>
+            <Button tone="primary" disabled={busy} onClick={() => run('publish')}>
               发布
             </Button>
           )}
           <Button disabled={busy} onClick={() => run('schedule')}>
             定时发布
           </Button>
-          <Button disabled={busy} onClick={() => run('draft')}>
-            保存草稿
-          </Button>
+          {status === 'published' ? (
+            <Button disabled={busy} onClick={() => setUnpublishOpen(true)}>
+              撤回为草稿
+            </Button>
+          ) : (
+            <Button disabled={busy} onClick={() => run('draft')}>
+              保存草稿
+            </Button>
+          )}
           <Button onClick={() => setPreviewOpen(true)}>预览</Button>
           {saved !== undefined && (
             <Button tone="danger" className="sm:ms-auto" disabled={busy} onClick={() => setDeleteOpen(true)}>
@@ -281,6 +313,17 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
           pinned: form.pinned,
           publishAt: form.when === '' ? wallClockNow(timeZone) : fromFieldTime(form.when),
         }}
+      />
+      <ConfirmDialog
+        open={unpublishOpen}
+        onOpenChange={setUnpublishOpen}
+        title="撤回为草稿？"
+        description={
+          <p>“{saved?.title}”会立即从网站、订阅源和置顶栏中消失，保存为草稿，连同这次的修改。之后可以再次发布。</p>
+        }
+        confirm="撤回为草稿"
+        tone="danger"
+        onConfirm={() => run('draft')}
       />
       {saved !== undefined && (
         <DeleteDialog
@@ -303,6 +346,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
             })
           }
           onTakeTheirs={() => {
+            forget();
             setSaved(conflict.current);
             setForm(formOf(conflict.current));
             setResetKey((key) => key + 1);

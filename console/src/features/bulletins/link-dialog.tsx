@@ -49,6 +49,8 @@ function LinkForm({
       className="flex flex-col gap-4"
       onSubmit={(event) => {
         event.preventDefault();
+        // The dialog sits in a portal, but React bubbles its submit to the editor's form.
+        event.stopPropagation();
         const value = href.trim();
         const found = linkProblem(value);
         setProblem(found);

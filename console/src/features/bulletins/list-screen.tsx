@@ -5,7 +5,8 @@ import { shortTime } from '../../lib/wire-time';
 import { buttonClass } from '../../ui/button';
 import { Pager } from '../../ui/pager';
 import { SearchForm } from '../../ui/search-form';
-import { PinnedBadge, Problem, StatusBadge, Waiting } from '../../ui/status';
+import { LoadProblem } from '../../ui/load-problem';
+import { PinnedBadge, StatusBadge, Waiting } from '../../ui/status';
 import { bulletinKeys, listBulletins, pageSize, type ListFilter } from './api';
 
 const filters: { value: ListFilter; label: string }[] = [
@@ -82,7 +83,7 @@ export function BulletinListScreen() {
       {list.isPending ? (
         <Waiting />
       ) : list.isError ? (
-        <Problem>公告列表加载失败：{list.error.message}</Problem>
+        <LoadProblem what="公告列表" error={list.error} onRetry={() => void list.refetch()} />
       ) : list.data.list.length === 0 ? (
         <p className="rounded-xl border border-dashed border-line py-12 text-center text-sm text-muted">
           {q !== '' || filter !== 'all' ? '没有符合条件的公告' : '还没有公告，点“新建公告”写第一条'}

@@ -58,11 +58,13 @@ export interface RichTextProps {
   /** Bumped to replace the text with initialHtml (another version taken in a conflict). */
   resetKey: number;
   describedBy?: string;
+  /** The editable element's id, for moving focus to it. */
+  id?: string;
 }
 
 /** The announcement's body: a ProseMirror editor (TipTap) with a toolbar, and pictures uploaded
  * from a paste, a drop or a file picker, with their progress shown above the text. */
-export function RichText({ initialHtml, onChange, resetKey, describedBy }: RichTextProps) {
+export function RichText({ initialHtml, onChange, resetKey, describedBy, id }: RichTextProps) {
   const [uploads, setUploads] = useState<Upload[]>([]);
   const editorRef = useRef<Editor | null>(null);
 
@@ -120,6 +122,7 @@ export function RichText({ initialHtml, onChange, resetKey, describedBy }: RichT
         'aria-multiline': 'true',
         'aria-labelledby': 'bulletin-body-label',
         ...(describedBy !== undefined && { 'aria-describedby': describedBy }),
+        ...(id !== undefined && { id }),
       },
       // Word and web pages put inline styles on everything, and a page may carry event handlers;
       // the schema drops both anyway, but parsing them first would have the console's policy

@@ -5,7 +5,8 @@ import 'uplot/dist/uPlot.min.css';
 import { useDocumentTitle } from '../../app/title';
 import { call } from '../../lib/api';
 import { buttonClass } from '../../ui/button';
-import { Problem, Waiting } from '../../ui/status';
+import { LoadProblem } from '../../ui/load-problem';
+import { Waiting } from '../../ui/status';
 
 const platforms = ['android', 'ios', 'windows', 'mac'] as const;
 type Platform = (typeof platforms)[number];
@@ -67,7 +68,7 @@ export function NumbersScreen() {
       {stats.isPending ? (
         <Waiting />
       ) : stats.isError ? (
-        <Problem>下载数据加载失败：{stats.error.message}</Problem>
+        <LoadProblem what="下载数据" error={stats.error} onRetry={() => void stats.refetch()} />
       ) : (
         <>
           <p className="text-sm text-muted">

@@ -64,7 +64,11 @@ export const releasesKey = ['releases'] as const;
 export const listReleases = (signal?: AbortSignal) =>
   call<{ platforms: Card[] }>('/releases', { signal }).then((answer) => answer.platforms);
 
-export const publishRelease = (release: NewRelease) => call<Release>('/releases', { method: 'POST', body: release });
+export const publishRelease = (release: NewRelease, signal?: AbortSignal) =>
+  call<Release>('/releases', { method: 'POST', body: release, signal });
+
+/** Deletes a hosted file nothing uses (a package uploaded for a release that was then cancelled). */
+export const removeFile = (key: string) => call<undefined>(`/files/${encodeURIComponent(key)}`, { method: 'DELETE' });
 
 export const rollBack = (id: number) => call<Release>(`/releases/${id}/rollback`, { method: 'POST' });
 
@@ -77,6 +81,8 @@ export function uploadPackage(
   signal?: AbortSignal,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
+    // Once the server holds the whole file there is no upload left to terminate.
+    let finished = false;
     const upload = new Upload(file, {
       endpoint: '/v1/admin/uploads',
       chunkSize: 8 * 1024 * 1024,
@@ -84,8 +90,12 @@ export function uploadPackage(
       metadata: { filename: file.name, filetype: file.type },
       removeFingerprintOnSuccess: true,
       onProgress: (sent, total) => onProgress(total === 0 ? 0 : sent / total),
-      onError: (error) => reject(new ApiError(0, tusMessage(error))),
+      onError: (error) => {
+        finished = true;
+        reject(new ApiError(0, tusMessage(error)));
+      },
       onSuccess: ({ lastResponse }) => {
+        finished = true;
         try {
           resolve((JSON.parse(lastResponse.getBody()) as { key: string }).key);
         } catch {
@@ -93,11 +103,17 @@ export function uploadPackage(
         }
       },
     });
-    signal?.addEventListener('abort', () => {
-      void upload.abort(true);
+    // Cancelled: the request in flight stops and the server is told to drop what it holds
+    // (tus termination, DELETE), so no staged file stays behind.
+    const cancel = () => {
+      if (finished) return;
+      upload.abort(true).catch(() => undefined);
       reject(new ApiError(0, '上传已取消'));
-    });
+    };
+    if (signal?.aborted === true) return cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
     void upload.findPreviousUploads().then((previous) => {
+      if (signal?.aborted === true) return;
       const last = previous[0];
       if (last !== undefined) upload.resumeFromPreviousUpload(last);
       upload.start();

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useDocumentTitle } from '../../app/title';
 import type { ScreenProps } from '../../app/screens';
 import { fromFieldTime, shortTime } from '../../lib/wire-time';
 import { Button } from '../../ui/button';
 import { Field, inputClass } from '../../ui/field';
+import { LoadProblem } from '../../ui/load-problem';
 import { Problem, Waiting } from '../../ui/status';
 import { useNotify } from '../../ui/toasts';
 import {
@@ -14,6 +15,7 @@ import {
   osLabels,
   publishRelease,
   releasesKey,
+  removeFile,
   rollBack,
   uploadPackage,
   type Card,
@@ -21,6 +23,7 @@ import {
   type Os,
   type Release,
 } from './api';
+import { ReleaseConfirm } from './release-confirm';
 
 const servedLabels = { hosted: '本站', cdn: 'CDN', outside: '外部地址' } as const;
 
@@ -37,7 +40,7 @@ export function ReleasesScreen({ operator }: ScreenProps) {
       {releases.isPending ? (
         <Waiting />
       ) : releases.isError ? (
-        <Problem>版本列表加载失败：{releases.error.message}</Problem>
+        <LoadProblem what="版本列表" error={releases.error} onRetry={() => void releases.refetch()} />
       ) : (
         <div className="grid gap-4 lg:grid-cols-2">
           {releases.data.map((card) => (
@@ -91,7 +94,14 @@ function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
           <dd className="font-mono text-xs break-all">{current.sha256 ?? '—'}</dd>
         </dl>
       )}
-      {publishing && <PublishForm os={card.os} timeZone={timeZone} onDone={() => setPublishing(false)} />}
+      {publishing && (
+        <PublishForm
+          os={card.os}
+          current={current?.version ?? null}
+          timeZone={timeZone}
+          onDone={() => setPublishing(false)}
+        />
+      )}
       <History card={card} />
     </article>
   );
@@ -100,6 +110,7 @@ function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
 function History({ card }: { card: Card }) {
   const client = useQueryClient();
   const notify = useNotify();
+  const [target, setTarget] = useState<Release>();
   const back = useMutation({
     mutationFn: (release: Release) => rollBack(release.id),
     onSuccess: async (release) => {
@@ -129,7 +140,7 @@ function History({ card }: { card: Card }) {
                 <Button
                   disabled={back.isPending}
                   aria-label={`回滚到 ${release.version ?? `版本 #${release.id}`}`}
-                  onClick={() => back.mutate(release)}
+                  onClick={() => setTarget(release)}
                 >
                   回滚到此版本
                 </Button>
@@ -138,35 +149,71 @@ function History({ card }: { card: Card }) {
           </li>
         ))}
       </ol>
+      {target !== undefined && (
+        <ReleaseConfirm
+          os={card.os}
+          from={card.current?.version ?? null}
+          to={target.version ?? `版本 #${target.id}`}
+          rollback
+          open
+          onOpenChange={(open) => open || setTarget(undefined)}
+          onConfirm={() => back.mutate(target)}
+        />
+      )}
     </details>
   );
 }
 
 type Source = 'file' | 'url';
 
-function PublishForm({ os, timeZone, onDone }: { os: Os; timeZone: string; onDone: () => void }) {
+function PublishForm({
+  os,
+  current,
+  timeZone,
+  onDone,
+}: {
+  os: Os;
+  current: string | null;
+  timeZone: string;
+  onDone: () => void;
+}) {
   const client = useQueryClient();
   const notify = useNotify();
   const id = useId();
   const [source, setSource] = useState<Source>('file');
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const [fields, setFields] = useState({ url: '', version: '', notes: '', releasedAt: '', minOs: '' });
   const set = (name: keyof typeof fields) => (event: { target: { value: string } }) =>
     setFields((old) => ({ ...old, [name]: event.target.value }));
+  // 取消发布 closes this form: whatever it was doing stops, and nothing is published.
+  const cancelled = useRef(new AbortController());
+  useEffect(() => {
+    const controller = new AbortController();
+    cancelled.current = controller;
+    return () => controller.abort();
+  }, []);
   const publish = useMutation({
     mutationFn: async () => {
+      const { signal } = cancelled.current;
       const release: NewRelease = { os };
       if (source === 'file') {
         if (file === null) throw new Error('请选择安装包文件');
         setProgress(0);
-        release.file_key = await uploadPackage(file, setProgress);
+        const key = await uploadPackage(file, setProgress, signal);
+        if (signal.aborted) {
+          // Cancelled between its last byte and the release: the stored file goes too.
+          await removeFile(key);
+          throw new Error('上传已取消');
+        }
+        release.file_key = key;
       } else release.url = fields.url.trim();
       if (fields.version.trim() !== '') release.version = fields.version.trim();
       if (fields.notes.trim() !== '') release.notes = fields.notes;
       if (fields.releasedAt !== '') release.released_at = fromFieldTime(fields.releasedAt);
       if (fields.minOs.trim() !== '') release.min_os = fields.minOs.trim();
-      return publishRelease(release);
+      return publishRelease(release, signal);
     },
     onSuccess: async (release) => {
       await client.invalidateQueries({ queryKey: releasesKey });
@@ -177,7 +224,7 @@ function PublishForm({ os, timeZone, onDone }: { os: Os; timeZone: string; onDon
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    publish.mutate();
+    setConfirming(true);
   };
   return (
     <form
@@ -266,6 +313,14 @@ function PublishForm({ os, timeZone, onDone }: { os: Os; timeZone: string; onDon
         </Field>
       </div>
       {publish.isError && <Problem>发布失败：{publish.error.message}</Problem>}
+      <ReleaseConfirm
+        os={os}
+        from={current}
+        to={fields.version.trim()}
+        open={confirming}
+        onOpenChange={setConfirming}
+        onConfirm={() => publish.mutate()}
+      />
       <div>
         <Button type="submit" tone="primary" disabled={publish.isPending}>
           {publish.isPending ? '发布中…' : '发布'}

@@ -3,7 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { useDocumentTitle } from '../../app/title';
 import { call } from '../../lib/api';
 import { Button } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Field, inputClass } from '../../ui/field';
+import { LoadProblem } from '../../ui/load-problem';
 import { Problem, Waiting } from '../../ui/status';
 import { useNotify } from '../../ui/toasts';
 
@@ -63,7 +65,7 @@ function CdnSettings() {
       {saved.isPending ? (
         <Waiting />
       ) : saved.isError ? (
-        <Problem>CDN 设置加载失败：{saved.error.message}</Problem>
+        <LoadProblem what="CDN 设置" error={saved.error} onRetry={() => void saved.refetch()} />
       ) : (
         <CdnForm key={JSON.stringify(saved.data)} saved={saved.data} />
       )}
@@ -76,6 +78,7 @@ function CdnForm({ saved }: { saved: AppConfig }) {
   const notify = useNotify();
   const [useCdn, setUseCdn] = useState(saved.use_cdn === 1);
   const [url, setUrl] = useState(saved.common_cdn_bucket_url);
+  const [confirming, setConfirming] = useState(false);
   const save = useMutation({
     mutationFn: () =>
       call<AppConfig>('/appconfig', {
@@ -91,9 +94,13 @@ function CdnForm({ saved }: { saved: AppConfig }) {
     mutationFn: () =>
       call<CdnCheck>('/settings/cdn-check', { method: 'POST', body: url.trim() === '' ? {} : { url: url.trim() } }),
   });
+  // Turning the CDN on after its check failed sends every visitor's downloads to an address
+  // that did not serve them: it asks first (docs/console.md#releases-settings-and-numbers).
+  const failed = check.data !== undefined && !check.data.ok;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate();
+    if (useCdn && failed) setConfirming(true);
+    else save.mutate();
   };
   return (
     <form onSubmit={submit} className="flex flex-col gap-3">
@@ -122,6 +129,17 @@ function CdnForm({ saved }: { saved: AppConfig }) {
       </div>
       {check.isError && <Problem>检查失败：{check.error.message}</Problem>}
       {check.data !== undefined && <CheckResult result={check.data} />}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="CDN 检查未通过，仍要使用？"
+        description={
+          <p>所有访客将立即从 {url.trim()} 下载安装包和图片，而不是从本站。刚才的检查没有通过，访客可能无法下载。</p>
+        }
+        confirm="仍然使用 CDN"
+        tone="danger"
+        onConfirm={() => save.mutate()}
+      />
     </form>
   );
 }
@@ -165,7 +183,7 @@ function RegionSettings() {
       {saved.isPending ? (
         <Waiting />
       ) : saved.isError ? (
-        <Problem>区域文件加载失败：{saved.error.message}</Problem>
+        <LoadProblem what="区域文件" error={saved.error} onRetry={() => void saved.refetch()} />
       ) : (
         <RegionForm key={JSON.stringify(saved.data)} saved={saved.data} />
       )}
@@ -238,7 +256,7 @@ function SiteConfigView() {
       {site.isPending ? (
         <Waiting />
       ) : site.isError ? (
-        <Problem>站点配置加载失败：{site.error.message}</Problem>
+        <LoadProblem what="站点配置" error={site.error} onRetry={() => void site.refetch()} />
       ) : (
         <>
           <p className="text-sm text-muted">
