@@ -40,10 +40,11 @@ test('a migration that fails names itself and leaves the database as it found it
       '0005_accounts',
       '0006_bulletin_drafts',
       '0007_releases',
+      '0008_update_checks',
     ]);
     assert.ok((await tableNames(db)).includes('bulletins'));
     await migrate(db);
-    assert.equal((await doneMigrations(db)).length, 7, 'a second run finds nothing to do');
+    assert.equal((await doneMigrations(db)).length, 8, 'a second run finds nothing to do');
   } finally {
     await db.close();
     await database.drop();

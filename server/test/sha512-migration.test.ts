@@ -1,0 +1,54 @@
+/**
+ * Migration 0008 gives the files hosted before it their SHA-512, streaming each from the file
+ * storage once (docs/operations.md#update-checks); a file the storage lost keeps none. On
+ * SQLite, and on PostgreSQL with TEST_POSTGRES_URL; on the directory store, or S3 with
+ * TEST_STORAGE=s3.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config.js';
+import { connect } from '../src/db/connect.js';
+import { migrate } from '../src/db/migrations.js';
+import { bytesBody } from '../src/files/repository.js';
+import { storageFor } from '../src/storage/index.js';
+import { createTestDatabase, testEnv } from './helpers.js';
+
+test('files stored before 0008 get the SHA-512 of their bytes', async () => {
+  const database = await createTestDatabase();
+  const config = loadConfig(testEnv(database));
+  const db = connect(config.database);
+  const storage = storageFor(config.storage);
+  try {
+    await migrate(db, storage, '0007_releases');
+    const files = {
+      'aaaaaaaaaaaaaaaa-app.exe': Buffer.alloc(300_000, 'MZ'),
+      'bbbbbbbbbbbbbbbb-gone.dmg': Buffer.from('x'),
+    };
+    for (const [key, bytes] of Object.entries(files)) {
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      await sql`insert into stored_files (key, name, content_type, size, sha256, created_at)
+        values (${key}, ${key}, 'application/octet-stream', ${bytes.length}, ${sha256}, '2026-01-01T00:00:00.000Z')`.execute(
+        db.kysely,
+      );
+      if (key.endsWith('app.exe')) {
+        const staged = await storage.stage(bytesBody(bytes), { maxBytes: 1e7 }, 'application/octet-stream');
+        await staged.commit(key);
+      }
+    }
+    await migrate(db, storage);
+    const rows = await db.kysely.selectFrom('stored_files').select(['key', 'sha512']).orderBy('key').execute();
+    assert.deepEqual(rows, [
+      {
+        key: 'aaaaaaaaaaaaaaaa-app.exe',
+        sha512: createHash('sha512').update(files['aaaaaaaaaaaaaaaa-app.exe']).digest('base64'),
+      },
+      { key: 'bbbbbbbbbbbbbbbb-gone.dmg', sha512: null },
+    ]);
+  } finally {
+    await db.close();
+    await storage.close();
+    await database.drop();
+  }
+});
