@@ -21,6 +21,7 @@ import {
   type Os,
   type Release,
 } from './api';
+import { MinVersionForm } from './min-version-form';
 
 const servedLabels = { hosted: '本站', cdn: 'CDN', outside: '外部地址' } as const;
 
@@ -91,6 +92,7 @@ function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
           <dd className="font-mono text-xs break-all">{current.sha256 ?? '—'}</dd>
         </dl>
       )}
+      <MinVersionForm key={card.min_version ?? ''} os={card.os} minVersion={card.min_version} />
       {publishing && <PublishForm os={card.os} timeZone={timeZone} onDone={() => setPublishing(false)} />}
       <History card={card} />
     </article>
@@ -119,6 +121,9 @@ function History({ card }: { card: Card }) {
             className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg bg-surface-2 px-3 py-2"
           >
             <span className="font-semibold">{release.version ?? '（无版本号）'}</span>
+            {release.is_force && (
+              <span className="rounded-full border border-danger px-2 py-0.5 text-xs font-medium">强制更新</span>
+            )}
             <span className="text-muted">{release.released_at === null ? '' : shortTime(release.released_at)}</span>
             <span className="text-muted">{release.created_by}</span>
             <span className="text-muted">{release.file_key === null ? '外部地址' : formatSize(release.size)}</span>
@@ -128,7 +133,7 @@ function History({ card }: { card: Card }) {
               ) : (
                 <Button
                   disabled={back.isPending}
-                  aria-label={`回滚到 ${release.version ?? `版本 #${release.id}`}`}
+                  aria-label={`回滚到此版本：${release.version ?? `#${release.id}`}`}
                   onClick={() => back.mutate(release)}
                 >
                   回滚到此版本
@@ -151,7 +156,8 @@ function PublishForm({ os, timeZone, onDone }: { os: Os; timeZone: string; onDon
   const [source, setSource] = useState<Source>('file');
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const [fields, setFields] = useState({ url: '', version: '', notes: '', releasedAt: '', minOs: '' });
+  const [fields, setFields] = useState({ url: '', version: '', notes: '', releasedAt: '', minOs: '', signature: '' });
+  const [force, setForce] = useState(false);
   const set = (name: keyof typeof fields) => (event: { target: { value: string } }) =>
     setFields((old) => ({ ...old, [name]: event.target.value }));
   const publish = useMutation({
@@ -166,6 +172,8 @@ function PublishForm({ os, timeZone, onDone }: { os: Os; timeZone: string; onDon
       if (fields.notes.trim() !== '') release.notes = fields.notes;
       if (fields.releasedAt !== '') release.released_at = fromFieldTime(fields.releasedAt);
       if (fields.minOs.trim() !== '') release.min_os = fields.minOs.trim();
+      if (force) release.force_update = true;
+      if (fields.signature.trim() !== '') release.signature = fields.signature.trim();
       return publishRelease(release);
     },
     onSuccess: async (release) => {
@@ -265,6 +273,22 @@ function PublishForm({ os, timeZone, onDone }: { os: Os; timeZone: string; onDon
           />
         </Field>
       </div>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" checked={force} onChange={(event) => setForce(event.target.checked)} />
+        强制更新（旧版本的应用必须更新后才能继续使用）
+      </label>
+      {(os === 'windows' || os === 'mac') && (
+        <Field id={`${id}-signature`} label="更新签名（Tauri，可选）" hint="tauri build 生成的 .sig 文件内容">
+          <textarea
+            id={`${id}-signature`}
+            rows={2}
+            value={fields.signature}
+            onChange={set('signature')}
+            maxLength={4096}
+            className={`${inputClass} font-mono text-xs`}
+          />
+        </Field>
+      )}
       {publish.isError && <Problem>发布失败：{publish.error.message}</Problem>}
       <div>
         <Button type="submit" tone="primary" disabled={publish.isPending}>
