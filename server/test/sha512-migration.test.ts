@@ -11,20 +11,22 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
-import { bytesBody } from '../src/files/repository.js';
+import { bytesBody, storeFile } from '../src/files/repository.js';
 import { storageFor } from '../src/storage/index.js';
 import { createTestDatabase, testEnv } from './helpers.js';
 
-test('files stored before 0008 get the SHA-512 of their bytes', async () => {
+test('files stored before 0008 get the SHA-512 of their bytes; one the storage lost, once uploaded again', async () => {
   const database = await createTestDatabase();
   const config = loadConfig(testEnv(database));
   const db = connect(config.database);
   const storage = storageFor(config.storage);
   try {
     await migrate(db, storage, '0007_releases');
+    const gone = Buffer.from('a disk image the storage lost');
+    const goneKey = `${createHash('sha256').update(gone).digest('hex').slice(0, 16)}-gone.dmg`;
     const files = {
       'aaaaaaaaaaaaaaaa-app.exe': Buffer.alloc(300_000, 'MZ'),
-      'bbbbbbbbbbbbbbbb-gone.dmg': Buffer.from('x'),
+      [goneKey]: gone,
     };
     for (const [key, bytes] of Object.entries(files)) {
       const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -44,8 +46,22 @@ test('files stored before 0008 get the SHA-512 of their bytes', async () => {
         key: 'aaaaaaaaaaaaaaaa-app.exe',
         sha512: createHash('sha512').update(files['aaaaaaaaaaaaaaaa-app.exe']).digest('base64'),
       },
-      { key: 'bbbbbbbbbbbbbbbb-gone.dmg', sha512: null },
+      { key: goneKey, sha512: null },
     ]);
+    // The lost file uploaded again gets its SHA-512.
+    await storeFile(db.kysely, storage, {
+      name: 'gone.dmg',
+      contentType: 'application/octet-stream',
+      body: bytesBody(gone),
+      rules: { maxBytes: 1e7 },
+      uploadedBy: 'cli',
+    });
+    const again = await db.kysely
+      .selectFrom('stored_files')
+      .select('sha512')
+      .where('key', '=', goneKey)
+      .executeTakeFirst();
+    assert.equal(again?.sha512, createHash('sha512').update(gone).digest('base64'));
   } finally {
     await db.close();
     await storage.close();

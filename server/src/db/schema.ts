@@ -76,8 +76,7 @@ export interface StoredFileTable {
   size: number;
   sha256: string;
   /** Base64, for the desktop apps' update info; taken with the SHA-256 at intake, and by
-   * migration 0008 for files stored before. Null only for a file missing from the storage then,
-   * or restored from an older backup. */
+   * migration 0008 for files stored before. Null only for a file missing from the storage then. */
   sha512: string | null;
   created_at: string;
   /** 'admin-token' or 'cli'; null for files stored before this was recorded. */

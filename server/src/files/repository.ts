@@ -72,7 +72,8 @@ export async function storeFile(db: DbHandle, storage: FileStorage, upload: File
         created_at: nowIso(),
         uploaded_by: upload.uploadedBy,
       })
-      // The same bytes again: a row that lacks its SHA-512 (restored from an older backup) gets it.
+      // The same bytes again: a row that lacks its SHA-512 (its file was missing when migration
+      // 0008 ran) gets it.
       .onConflict((conflict) =>
         conflict.column('key').doUpdateSet({ sha512: staged.sha512 }).where('stored_files.sha512', 'is', null),
       )
