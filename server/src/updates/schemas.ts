@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { errorResponse, textResponse } from '../lib/schemas.js';
 
-const Params = Type.Object({ os: Type.String({ maxLength: 32 }), version: Type.String({ maxLength: 100 }) });
+/** Any version text is answered (an unreadable one with the current release); the path's own
+ * limit (414 past 200 characters) bounds it. */
+const Params = Type.Object({ os: Type.String({ maxLength: 32 }), version: Type.String() });
 
 /** TangSengDaoDao's appversion answer: every field, or none when the client is current. */
 const AppVersion = Type.Object(
