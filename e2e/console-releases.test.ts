@@ -1,6 +1,7 @@
 /** The console's releases, settings and numbers screens in Chromium against the real built server
  * (docs/behaviour.md#releases, docs/operations.md#resumable-uploads): a package uploaded in tus
- * chunks with a progress bar and published, rolled back, the CDN checked against a local server,
+ * chunks with a progress bar and published, rolled back, a forced release and a lowest supported
+ * version reaching the update checks (docs/operations.md#update-checks), the CDN checked against a local server,
  * the region document refused with the server's words, and the download numbers as chart, table
  * and CSV link. */
 import assert from 'node:assert/strict';
@@ -109,7 +110,7 @@ describe('the console: releases, settings, numbers', () => {
     await site.close();
 
     await windows.getByText('历史版本（2）').click();
-    await windows.getByRole('button', { name: '回滚到 5.0.1' }).click();
+    await windows.getByRole('button', { name: '回滚到此版本：5.0.1' }).click();
     const rollback = page.getByRole('alertdialog', { name: '回滚 Windows 到 5.0.1？' });
     await rollback.getByText('所有访客下载的 Windows 安装包将立即从 6.0.0 变为 5.0.1。').waitFor();
     assert.deepEqual(await axeViolations(page), []);
@@ -147,6 +148,45 @@ describe('the console: releases, settings, numbers', () => {
     await page.getByRole('alertdialog', { name: '发布 Android 6.0.0？' }).getByRole('button', { name: '发布' }).click();
     await page.getByText('Android 6.0.0 已发布', { exact: true }).waitFor();
     assert.equal((await publicEntry('android'))?.version, '6.0.0');
+  });
+
+  test("a lowest supported version and a forced, signed release reach the apps' update checks", async (t) => {
+    const { page, problems } = await signedInPage(t);
+    await page.goto(`${server.url}/admin/releases`);
+    const mac = page.getByRole('article', { name: 'Mac' });
+    const minimum = mac.getByRole('form', { name: 'Mac 最低支持版本' });
+    await minimum.getByLabel('最低支持版本').fill('5.2.0');
+    await minimum.getByRole('button', { name: '保存' }).click();
+    await page.getByText('Mac 最低支持版本为 5.2.0', { exact: true }).waitFor();
+
+    await mac.getByRole('button', { name: '发布新版本' }).click();
+    const form = mac.getByRole('form', { name: '发布 Mac 新版本' });
+    await form.getByRole('radio', { name: '外部地址' }).check();
+    await form.getByLabel('下载地址').fill('https://dl.example.com/xingliao-7.0.0.dmg');
+    await form.getByLabel('版本号').fill('7.0.0');
+    await form.getByLabel('更新说明').fill('必须更新');
+    await form.getByLabel(/^强制更新/).check();
+    await form.getByLabel('更新签名（Tauri，可选）').fill('dW50cnVzdGVkIGNvbW1lbnQ6IHNpZ25hdHVyZQ==');
+    await form.getByRole('button', { name: '发布' }).click();
+    await page.getByText('Mac 7.0.0 已发布', { exact: true }).waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await mac.getByText(/^历史版本/).click();
+    await mac.getByText('强制更新', { exact: true }).waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(problems, []);
+
+    const check = (await (await fetch(`${server.url}/v1/common/appversion/mac/6.0.0`)).json()) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(check.app_version, '7.0.0');
+    assert.equal(check.is_force, 1);
+    assert.equal(check.update_desc, '必须更新');
+    const tauri = (await (await fetch(`${server.url}/v1/common/updater/darwin/6.0.0`)).json()) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(tauri.signature, 'dW50cnVzdGVkIGNvbW1lbnQ6IHNpZ25hdHVyZQ==');
   });
 
   test('settings: the CDN check, a region document refused, the site config shown', async (t) => {

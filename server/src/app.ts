@@ -37,6 +37,8 @@ import { apiSecurityHeaders, isApiUrl, securityHeaders } from './lib/security-he
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
 import { releaseAdminRoutes } from './packages/release-routes.js';
 import { pageRoutes } from './page/routes.js';
+import { updateAdminRoutes } from './updates/admin-routes.js';
+import { updateRoutes } from './updates/routes.js';
 import { reachRoutes } from './reach/routes.js';
 import { settingAdminRoutes, settingRoutes } from './settings/routes.js';
 import { validatorCompiler } from './lib/validation.js';
@@ -240,7 +242,8 @@ export async function buildApp({
         if (request.method === 'GET' && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
         done(null, payload);
       });
-      for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes]) await api.register(routes, deps);
+      for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes, updateRoutes])
+        await api.register(routes, deps);
       await api.register(openApiRoute);
       if (extraApiRoutes !== undefined) await api.register(extraApiRoutes);
       await api.register(adminApi(changes, peers), { ...deps, prefix: '/admin' });
@@ -378,6 +381,7 @@ function adminApi(changes: ContentChanges, peers: Peers | undefined) {
       bulletinAdminRoutes,
       packageAdminRoutes,
       releaseAdminRoutes,
+      updateAdminRoutes,
       settingAdminRoutes,
       fileAdminRoutes,
       downloadAdminRoutes,

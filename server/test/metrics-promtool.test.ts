@@ -31,7 +31,10 @@ function send(url: string, options: { method?: string; headers?: Record<string, 
 /** What a visitor and an operator do: pages, reads, a download, misses, a write, a wrong token. */
 async function demoTraffic(url: string): Promise<void> {
   for (let round = 0; round < 3; round++) {
-    for (const path of ['/', '/v1/bulletin/page', '/v1/bulletin/detail?id=1', '/v1/ping', '/dl/android', '/no/such']) {
+    const paths = ['/', '/v1/bulletin/page', '/v1/bulletin/detail?id=1', '/v1/ping', '/dl/android', '/no/such'];
+    // The apps' update checks (docs/operations.md#update-checks): one told to update, one current.
+    paths.push('/v1/common/appversion/android/0.1.0', '/v1/common/updater/windows/999.0.0');
+    for (const path of paths) {
       await send(`${url}${path}`);
     }
     await send(`${url}/`, { method: 'HEAD' });
@@ -75,6 +78,9 @@ for (const workers of ['1', '2']) {
       assert.equal(status, 0);
       assert.match(text, /^http_request_duration_seconds_count\{[^}]*route="\/v1\/bulletin\/page"/m);
       assert.match(text, /^chat_site_downloads_total\{os="android"\} 3$/m);
+      assert.match(text, /^chat_site_update_checks_total\{os="android",client="app"\} 3$/m);
+      assert.match(text, /^chat_site_update_offers_total\{os="android",client="app"\} 3$/m);
+      assert.match(text, /^chat_site_update_checks_total\{os="windows",client="tauri"\} 3$/m);
       assert.match(text, /^nodejs_active_handles\{type="/m);
     });
   });

@@ -41,6 +41,7 @@ test('a migration that fails names itself and leaves the database as it found it
       '0006_bulletin_drafts',
       '0007_releases',
       '0008_sign_in_attempts',
+      '0009_update_checks',
     ]);
     assert.ok((await tableNames(db)).includes('bulletins'));
     await migrate(db);

@@ -102,6 +102,8 @@ export async function prepare(): Promise<Fixture> {
   const goneKey = await upload('old.dmg', dmg());
   const goneRelease = await release('mac', { file_key: goneKey, version: '4.0.0' });
   await release('mac', { url: 'https://dl.example.com/xingliao-5.3.0.dmg', version: '5.3.0' });
+  // A hosted Mac release, current: its latest-mac.yml is answered (docs/operations.md#update-checks).
+  await release('mac', { file_key: await upload('xingliao-5.4.0.dmg', dmg()), version: '5.4.0' });
   await inject({ method: 'DELETE', url: `/v1/admin/files/${goneKey}`, headers: bearer }, 204);
   const iosRelease = await release('ios', { url: 'https://dl.example.com/a.ipa', version: '1.0.0' });
   await release('ios', { url: 'https://dl.example.com/b.ipa', version: '1.1.0' });
@@ -116,6 +118,10 @@ export async function prepare(): Promise<Fixture> {
     '/v1/admin/files/{key}': `/v1/admin/files/${pngKey}`,
     '/v1/admin/uploads/{id}': '/v1/admin/uploads/0123456789abcdef0123456789abcdef',
     '/v1/file/preview/{key}': `/v1/file/preview/${pngKey}`,
+    '/v1/common/appversion/{os}/{version}': '/v1/common/appversion/mac/1.0.0',
+    '/v1/common/updater/{os}/{version}': '/v1/common/updater/mac/1.0.0',
+    '/v1/common/pcupdater/{file}': '/v1/common/pcupdater/latest-mac.yml',
+    '/v1/admin/min-versions/{os}': '/v1/admin/min-versions/android',
   };
   const get = (url: string, headers: Record<string, string> = {}): InjectOptions => ({ url, headers });
   const admin = (url: string) => get(url, bearer);
@@ -149,6 +155,19 @@ export async function prepare(): Promise<Fixture> {
       ok(get('/v1/bulletin/detail?id=999999'), 404),
     ],
     'GET /v1/common/getInstallPackageAddrs': async () => [ok(get('/v1/common/getInstallPackageAddrs'))],
+    'GET /v1/common/appversion/{os}/{version}': async () => [
+      ok(get('/v1/common/appversion/mac/1.0.0')),
+      ok(get('/v1/common/appversion/symbian/1.0.0'), 404),
+    ],
+    'GET /v1/common/updater/{os}/{version}': async () => [
+      ok(get('/v1/common/updater/darwin/1.0.0')),
+      ok(get('/v1/common/updater/darwin/99.0.0'), 204),
+      ok(get('/v1/common/updater/linux/1.0.0'), 404),
+    ],
+    'GET /v1/common/pcupdater/{file}': async () => [
+      ok(get('/v1/common/pcupdater/latest-mac.yml')),
+      ok(get('/v1/common/pcupdater/latest-linux.yml'), 404),
+    ],
     'GET /v1/file/preview/{key}': preview('GET'),
     'HEAD /v1/file/preview/{key}': preview('HEAD'),
     'GET /v1/openapi.json': async () => [ok(get('/v1/openapi.json'))],
@@ -209,6 +228,10 @@ export async function prepare(): Promise<Fixture> {
       return [ok(json('PUT', '/v1/admin/packages', list)), ok(json('PUT', '/v1/admin/packages', [{ OS: 'x' }]), 400)];
     },
     'GET /v1/admin/releases': async () => [ok(admin('/v1/admin/releases'))],
+    'PUT /v1/admin/min-versions/{os}': async () => [
+      ok(json('PUT', '/v1/admin/min-versions/android', { min_version: '1.0.0' })),
+      ok(json('PUT', '/v1/admin/min-versions/android', { min_version: 'soon' }), 400),
+    ],
     'POST /v1/admin/releases': async () => [
       ok(
         json('POST', '/v1/admin/releases', { os: 'windows', url: 'https://dl.example.com/a.exe', version: '1.0' }),

@@ -3,6 +3,7 @@ import { Migrator, type Migration, type MigrationProvider, type MigrationResultS
 import type { FileStorage } from '../storage/index.js';
 import { changeChannel } from './changes.js';
 import type { Db, Dialect } from './connect.js';
+import { fillSha512 } from './fill-sha512.js';
 import { moveBlobsToStorage } from './move-blobs.js';
 
 /** One list of migrations for both dialects; the few types that differ are chosen per dialect. */
@@ -204,6 +205,20 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
           .addColumn('since', 'text', (col) => col.notNull())
           .execute();
         await db.schema.createIndex('sign_in_attempts_since').on('sign_in_attempts').column('since').execute();
+      },
+    },
+    // The installed apps' update checks (docs/operations.md#update-checks): a release may force
+    // the update and carry the Tauri updater's signature; hosted files get a SHA-512, each file
+    // streamed from the storage once.
+    '0009_update_checks': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('releases')
+          .addColumn('is_force', 'integer', (col) => col.notNull().defaultTo(0))
+          .execute();
+        await db.schema.alterTable('releases').addColumn('signature', 'text').execute();
+        await db.schema.alterTable('stored_files').addColumn('sha512', 'text').execute();
+        await fillSha512(db, storage);
       },
     },
   };

@@ -50,6 +50,10 @@ export interface ReleaseTable {
   sha256: string | null;
   /** The oldest system version it installs on, as people write it ("Android 8.0"). */
   min_os: string | null;
+  /** 1: clients older than it must update (is_force of the app's check). */
+  is_force: Generated<number>;
+  /** The Tauri updater's signature of the package (the .sig file's content). */
+  signature: string | null;
   /** An operator's name, `admin-token`, `cli`, `demo` or `migration`. */
   created_by: string;
   created_at: string;
@@ -71,6 +75,9 @@ export interface StoredFileTable {
   content_type: string;
   size: number;
   sha256: string;
+  /** Base64, for the desktop apps' update info; taken with the SHA-256 at intake, and by
+   * migration 0008 for files stored before. Null only for a file missing from the storage then. */
+  sha512: string | null;
   created_at: string;
   /** 'admin-token' or 'cli'; null for files stored before this was recorded. */
   uploaded_by: string | null;

@@ -68,10 +68,15 @@ export async function storeFile(db: DbHandle, storage: FileStorage, upload: File
         content_type: upload.contentType,
         size: staged.size,
         sha256: staged.sha256,
+        sha512: staged.sha512,
         created_at: nowIso(),
         uploaded_by: upload.uploadedBy,
       })
-      .onConflict((conflict) => conflict.column('key').doNothing())
+      // The same bytes again: a row that lacks its SHA-512 (its file was missing when migration
+      // 0008 ran) gets it.
+      .onConflict((conflict) =>
+        conflict.column('key').doUpdateSet({ sha512: staged.sha512 }).where('stored_files.sha512', 'is', null),
+      )
       .execute();
   } catch (error) {
     // A file no row describes would never be served or listed: take it back.
@@ -92,10 +97,13 @@ export async function findFile(db: DbHandle, key: string): Promise<StoredFileRow
   return db.selectFrom('stored_files').selectAll().where('key', '=', key).executeTakeFirst();
 }
 
-/** Size and hash of a hosted file, without reading its bytes. */
-export async function describeFile(db: DbHandle, key: string): Promise<{ size: number; sha256: string } | undefined> {
+/** Size and hashes of a hosted file, without reading its bytes. */
+export async function describeFile(
+  db: DbHandle,
+  key: string,
+): Promise<{ size: number; sha256: string; sha512: string | null } | undefined> {
   const row = await findFile(db, key);
-  return row === undefined ? undefined : { size: Number(row.size), sha256: row.sha256 };
+  return row === undefined ? undefined : { size: Number(row.size), sha256: row.sha256, sha512: row.sha512 };
 }
 
 /** Newest first; key breaks ties so paging is stable. */

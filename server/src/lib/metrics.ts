@@ -67,6 +67,24 @@ export const downloadsTotal = new Counter({
   registers: [registry],
 });
 
+/** The installed apps' update checks (docs/operations.md#update-checks), by platform and by the
+ * kind of client (app: the chat app's own check, tauri, electron). */
+export const updateChecksTotal = new Counter({
+  name: 'chat_site_update_checks_total',
+  help: 'Update checks answered, by platform and client kind',
+  labelNames: ['os', 'client'] as const,
+  registers: [registry],
+});
+
+/** Of those, the ones told to update (electron-updater decides for itself: its checks are not
+ * counted here). */
+export const updateOffersTotal = new Counter({
+  name: 'chat_site_update_offers_total',
+  help: 'Update checks answered with a release to update to, by platform and client kind',
+  labelNames: ['os', 'client'] as const,
+  registers: [registry],
+});
+
 /** What the gauges below read when scraped: the read caches and database pools of this process. */
 export interface Watched {
   cache?: { readonly size: number; readonly entries: number };

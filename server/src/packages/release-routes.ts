@@ -28,6 +28,7 @@ import { downloadUrlProblem, errorResponse, HttpUrlString, Id } from '../lib/sch
 import { fromWireTime, nowIso, toWireTime } from '../lib/time.js';
 import { getAppConfig } from '../settings/repository.js';
 import { storageFor, type FileStorage } from '../storage/index.js';
+import { getMinVersions } from '../updates/min-versions.js';
 import { ApkVersionError, readApkVersion, type ApkVersion } from './apk-version.js';
 import {
   extensionOfName,
@@ -56,6 +57,10 @@ export const Release = Type.Object({
   /** As stored: file/preview/<key>, an http(s) URL or a relative path. */
   download_url: Type.String(),
   min_os: Nullable(Type.String()),
+  /** Clients older than it must update (docs/operations.md#update-checks). */
+  is_force: Type.Boolean(),
+  /** The Tauri updater's signature of the package. */
+  signature: Nullable(Type.String()),
   created_by: Type.String(),
   created_at: Timestamp,
   current: Type.Boolean(),
@@ -83,6 +88,8 @@ const Card = Type.Object({
   os: InstallPackage.properties.OS,
   current: Nullable(Current),
   history: Type.Array(Release),
+  /** Clients below it are told to update, forced (docs/operations.md#update-checks). */
+  min_version: Nullable(Type.String()),
 });
 
 const ReleaseBody = Type.Object(
@@ -97,6 +104,8 @@ const ReleaseBody = Type.Object(
     min_os: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
     sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+    force_update: Type.Optional(Type.Boolean()),
+    signature: Type.Optional(Type.String({ maxLength: 4096 })),
   },
   { additionalProperties: false },
 );
@@ -116,6 +125,8 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     file_key: row.file_key,
     download_url: row.download_url,
     min_os: row.min_os,
+    is_force: Number(row.is_force) === 1,
+    signature: row.signature,
     created_by: row.created_by,
     created_at: toWireTime(row.created_at, zone),
     current: currentIds.has(row.id),
@@ -131,10 +142,11 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       },
     },
     async (request) => {
-      const [entries, releases, appConfig] = await Promise.all([
+      const [entries, releases, appConfig, minVersions] = await Promise.all([
         listPackages(db.kysely),
         listReleases(db.kysely),
         getAppConfig(db.kysely),
+        getMinVersions(db.kysely),
       ]);
       const base = apiBase(request, config.publicUrl);
       const cdn = readAppConfig(appConfig);
@@ -145,7 +157,7 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
         const current =
           entry === undefined ? null : currentOf(entry, byId.get(entry.release_id ?? -1), { base, zone, cdn, config });
         const history = releases.filter((row) => row.os === os).map((row) => toRelease(row, currentIds));
-        return { os, current, history };
+        return { os, current, history, min_version: minVersions[os] ?? null };
       });
       return { platforms };
     },
@@ -269,6 +281,8 @@ async function releaseFrom(
     releaseNotesUrl: body.release_notes_url,
     releasedAt,
     minOs: body.min_os,
+    isForce: body.force_update,
+    signature: body.signature === undefined || body.signature.trim() === '' ? undefined : body.signature.trim(),
   };
   if (body.url !== undefined) {
     // The package list's rule, and absolute: a hosted file comes as file_key, with its own facts.

@@ -24,6 +24,10 @@ export interface NewRelease {
   size?: number | undefined;
   sha256?: string | undefined;
   minOs?: string | undefined;
+  /** Clients older than it must update (docs/operations.md#update-checks). */
+  isForce?: boolean | undefined;
+  /** The Tauri updater's signature of the package. */
+  signature?: string | undefined;
   createdBy: string;
 }
 
@@ -46,6 +50,8 @@ export async function publishRelease(db: DbHandle, release: NewRelease): Promise
         size: facts.size ?? null,
         sha256: facts.sha256 ?? null,
         min_os: release.minOs ?? null,
+        is_force: release.isForce === true ? 1 : 0,
+        signature: release.signature ?? null,
         created_by: release.createdBy,
         created_at: nowIso(),
       })

@@ -39,6 +39,7 @@ export class DirectoryStorage implements FileStorage {
     return {
       size: intake.received,
       sha256: intake.sha256,
+      sha512: intake.sha512,
       commit: async (key) => {
         try {
           await rename(temporary, this.path(key));

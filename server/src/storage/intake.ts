@@ -4,7 +4,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { headBytes, IntakeError, tailBytes, UploadCutError, type IntakeRules } from './types.js';
 
 /**
- * The stream every upload passes through on its way to storage: it counts and hashes the bytes,
+ * The stream every upload passes through on its way to storage: it counts and hashes the bytes (SHA-256 and SHA-512),
  * stops at the size limit, and holds back the first bytes until they pass the type check, so a
  * refused file never reaches the storage at all. Memory: the head (4 KiB) and the tail (512 B).
  */
@@ -12,11 +12,14 @@ export class Intake extends Transform {
   /** Bytes received so far. (Not `size`: the S3 uploader reads a body's size as its length.) */
   received = 0;
   private readonly hash = createHash('sha256');
+  /** For the desktop apps' update info, which names files by SHA-512 (docs/operations.md#update-checks). */
+  private readonly hash512 = createHash('sha512');
   private held: Buffer[] = [];
   private heldBytes = 0;
   private headChecked = false;
   private tail = Buffer.alloc(0);
   private digest: string | undefined;
+  private digest512: string | undefined;
 
   constructor(private readonly rules: IntakeRules) {
     super();
@@ -27,6 +30,12 @@ export class Intake extends Transform {
     return this.digest;
   }
 
+  /** Base64, as electron-updater reads it. */
+  get sha512(): string {
+    this.digest512 ??= this.hash512.digest('base64');
+    return this.digest512;
+  }
+
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.received += chunk.byteLength;
     if (this.received > this.rules.maxBytes) {
@@ -34,6 +43,7 @@ export class Intake extends Transform {
       return;
     }
     this.hash.update(chunk);
+    this.hash512.update(chunk);
     if (this.rules.checkTail !== undefined) {
       this.tail =
         chunk.byteLength >= tailBytes

@@ -69,6 +69,7 @@ export class S3Storage implements FileStorage {
     return {
       size: intake.received,
       sha256: intake.sha256,
+      sha512: intake.sha512,
       commit: async (key) => {
         try {
           if ((await this.stat(key)) === undefined) {

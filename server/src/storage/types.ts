@@ -19,6 +19,8 @@ export const tailBytes = 512;
 export interface StagedFile {
   size: number;
   sha256: string;
+  /** Base64. */
+  sha512: string;
   /** Makes it visible under `key`, atomically: readers see nothing or the whole file. */
   commit(key: string): Promise<void>;
   /** Throws it away. */

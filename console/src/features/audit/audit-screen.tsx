@@ -30,6 +30,7 @@ const actionLabels: Record<string, string> = {
   'packages.set': '修改安装包',
   'release.publish': '发布新版本',
   'release.rollback': '回滚版本',
+  'release.min_version': '修改最低支持版本',
   'appconfig.set': '修改 CDN 设置',
   'region.set': '修改区域文件',
   'user.add': '添加账号',

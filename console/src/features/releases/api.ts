@@ -25,6 +25,10 @@ export interface Release {
   file_key: string | null;
   download_url: string;
   min_os: string | null;
+  /** Older clients must update (docs/operations.md#update-checks). */
+  is_force: boolean;
+  /** The Tauri updater's signature of the package. */
+  signature: string | null;
   created_by: string;
   created_at: string;
   current: boolean;
@@ -47,6 +51,8 @@ export interface Card {
   os: Os;
   current: Current | null;
   history: Release[];
+  /** 最低支持版本: clients below it must update. */
+  min_version: string | null;
 }
 
 export interface NewRelease {
@@ -57,6 +63,8 @@ export interface NewRelease {
   notes?: string;
   released_at?: string;
   min_os?: string;
+  force_update?: boolean;
+  signature?: string;
 }
 
 export const releasesKey = ['releases'] as const;
@@ -69,6 +77,10 @@ export const publishRelease = (release: NewRelease, signal?: AbortSignal) =>
 
 /** Deletes a hosted file nothing uses (a package uploaded for a release that was then cancelled). */
 export const removeFile = (key: string) => call<undefined>(`/files/${encodeURIComponent(key)}`, { method: 'DELETE' });
+
+/** Sets (or with null clears) a platform's lowest supported version; answers every platform's. */
+export const setMinVersion = (os: Os, minVersion: string | null) =>
+  call<Partial<Record<Os, string>>>(`/min-versions/${os}`, { method: 'PUT', body: { min_version: minVersion } });
 
 export const rollBack = (id: number) => call<Release>(`/releases/${id}/rollback`, { method: 'POST' });
 

@@ -23,6 +23,7 @@ import {
   type Os,
   type Release,
 } from './api';
+import { MinVersionForm } from './min-version-form';
 import { ReleaseConfirm } from './release-confirm';
 
 const servedLabels = { hosted: '本站', cdn: 'CDN', outside: '外部地址' } as const;
@@ -94,6 +95,7 @@ function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
           <dd className="font-mono text-xs break-all">{current.sha256 ?? '—'}</dd>
         </dl>
       )}
+      <MinVersionForm key={card.min_version ?? ''} os={card.os} minVersion={card.min_version} />
       {publishing && (
         <PublishForm
           os={card.os}
@@ -130,6 +132,9 @@ function History({ card }: { card: Card }) {
             className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg bg-surface-2 px-3 py-2"
           >
             <span className="font-semibold">{release.version ?? '（无版本号）'}</span>
+            {release.is_force && (
+              <span className="rounded-full border border-danger px-2 py-0.5 text-xs font-medium">强制更新</span>
+            )}
             <span className="text-muted">{release.released_at === null ? '' : shortTime(release.released_at)}</span>
             <span className="text-muted">{release.created_by}</span>
             <span className="text-muted">{release.file_key === null ? '外部地址' : formatSize(release.size)}</span>
@@ -139,7 +144,7 @@ function History({ card }: { card: Card }) {
               ) : (
                 <Button
                   disabled={back.isPending}
-                  aria-label={`回滚到 ${release.version ?? `版本 #${release.id}`}`}
+                  aria-label={`回滚到此版本：${release.version ?? `#${release.id}`}`}
                   onClick={() => setTarget(release)}
                 >
                   回滚到此版本
@@ -184,7 +189,8 @@ function PublishForm({
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [fields, setFields] = useState({ url: '', version: '', notes: '', releasedAt: '', minOs: '' });
+  const [fields, setFields] = useState({ url: '', version: '', notes: '', releasedAt: '', minOs: '', signature: '' });
+  const [force, setForce] = useState(false);
   const set = (name: keyof typeof fields) => (event: { target: { value: string } }) =>
     setFields((old) => ({ ...old, [name]: event.target.value }));
   // 取消发布 closes this form: whatever it was doing stops, and nothing is published.
@@ -213,6 +219,8 @@ function PublishForm({
       if (fields.notes.trim() !== '') release.notes = fields.notes;
       if (fields.releasedAt !== '') release.released_at = fromFieldTime(fields.releasedAt);
       if (fields.minOs.trim() !== '') release.min_os = fields.minOs.trim();
+      if (force) release.force_update = true;
+      if (fields.signature.trim() !== '') release.signature = fields.signature.trim();
       return publishRelease(release, signal);
     },
     onSuccess: async (release) => {
@@ -312,6 +320,22 @@ function PublishForm({
           />
         </Field>
       </div>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" checked={force} onChange={(event) => setForce(event.target.checked)} />
+        强制更新（旧版本的应用必须更新后才能继续使用）
+      </label>
+      {(os === 'windows' || os === 'mac') && (
+        <Field id={`${id}-signature`} label="更新签名（Tauri，可选）" hint="tauri build 生成的 .sig 文件内容">
+          <textarea
+            id={`${id}-signature`}
+            rows={2}
+            value={fields.signature}
+            onChange={set('signature')}
+            maxLength={4096}
+            className={`${inputClass} font-mono text-xs`}
+          />
+        </Field>
+      )}
       {publish.isError && <Problem>发布失败：{publish.error.message}</Problem>}
       <ReleaseConfirm
         os={os}

@@ -1,0 +1,89 @@
+/**
+ * The installed apps' update checks (docs/operations.md#update-checks): the chat apps' own
+ * check, the Tauri updater's and electron-updater's, all answered from the platform's current
+ * release. What a platform offers is read once per state of the content (the read cache, made
+ * stale by the change feed like every public read); the answer to each client's version is
+ * made from it per request, so that every check is counted.
+ */
+import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { RouteDeps } from '../lib/deps.js';
+import { HttpError } from '../lib/errors.js';
+import { isPrimaryHost } from '../lib/host-rule.js';
+import { updateChecksTotal, updateOffersTotal } from '../lib/metrics.js';
+import { apiBase } from '../lib/origin.js';
+import { appVersionAnswer, latestYml, tauriAnswer } from './answers.js';
+import { currentOffer, type Offer } from './current.js';
+import { updateSchemas } from './schemas.js';
+
+const isOperatingSystem = (text: string): text is OperatingSystem =>
+  (operatingSystems as readonly string[]).includes(text);
+
+/** Tauri names the Mac "darwin" in its {{target}}. */
+const tauriPlatforms: Record<string, OperatingSystem> = { windows: 'windows', mac: 'mac', darwin: 'mac', macos: 'mac' };
+
+const ymlPlatforms: Record<string, OperatingSystem> = { 'latest.yml': 'windows', 'latest-mac.yml': 'mac' };
+
+export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
+  /** The platform's offer as this request's host and address would have /dl/{os} send it. */
+  const offerFor = async (request: FastifyRequest, os: OperatingSystem): Promise<Offer | undefined> => {
+    const base = apiBase(request, config.publicUrl);
+    const primaryHost = isPrimaryHost(request.hostname, config.site);
+    const text = await cache.text(`update offer ${os} ${base} ${primaryHost}`, async () => {
+      const offer = await currentOffer(os, {
+        db: db.kysely,
+        site: config.site,
+        timeZone: config.timeZone,
+        apiBase: base,
+        primaryHost,
+      });
+      return JSON.stringify(offer ?? null);
+    });
+    return (JSON.parse(text) as Offer | null) ?? undefined;
+  };
+
+  app.get('/common/appversion/:os/:version', { schema: updateSchemas.appVersion }, async (request) => {
+    const os = request.params.os.toLowerCase();
+    if (!isOperatingSystem(os))
+      throw new HttpError(404, `no update check for "${os}"; the platforms are ${operatingSystems.join(', ')}`);
+    const answer = appVersionAnswer(await offerFor(request, os), os, request.params.version, config.timeZone);
+    updateChecksTotal.inc({ os, client: 'app' });
+    if (answer.app_version !== undefined) updateOffersTotal.inc({ os, client: 'app' });
+    return answer;
+  });
+
+  app.get('/common/updater/:os/:version', { schema: updateSchemas.tauri }, async (request, reply) => {
+    const os = tauriPlatforms[request.params.os.toLowerCase()];
+    if (os === undefined) {
+      throw new HttpError(
+        404,
+        `no desktop update check for "${request.params.os}"; the platforms are windows, darwin (mac)`,
+      );
+    }
+    const answer = tauriAnswer(await offerFor(request, os), request.params.version);
+    updateChecksTotal.inc({ os, client: 'tauri' });
+    if (answer === undefined) return reply.code(204).send();
+    updateOffersTotal.inc({ os, client: 'tauri' });
+    return answer;
+  });
+
+  app.get('/common/pcupdater/:file', { schema: updateSchemas.electron }, async (request, reply) => {
+    const os = ymlPlatforms[request.params.file];
+    if (os === undefined)
+      throw new HttpError(404, 'the update files are latest.yml (Windows) and latest-mac.yml (Mac)');
+    updateChecksTotal.inc({ os, client: 'electron' });
+    const offer = await offerFor(request, os);
+    if (offer === undefined) throw new HttpError(404, `no ${os} release with a version is published`);
+    if (offer.sha512 === null || offer.size === null) {
+      throw new HttpError(
+        404,
+        `the ${os} release is not a file this server hosts, so it has no SHA-512 for electron-updater; publish it from an uploaded file`,
+      );
+    }
+    return reply
+      .header('content-type', 'text/yaml; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(latestYml({ ...offer, sha512: offer.sha512, size: offer.size }));
+  });
+};

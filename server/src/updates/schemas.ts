@@ -1,0 +1,63 @@
+import { Type } from 'typebox';
+import { errorResponse, textResponse } from '../lib/schemas.js';
+
+/** Any version text is answered (an unreadable one with the current release); the path's own
+ * limit (414 past 200 characters) bounds it. */
+const Params = Type.Object({ os: Type.String({ maxLength: 32 }), version: Type.String() });
+
+/** TangSengDaoDao's appversion answer: every field, or none when the client is current. */
+const AppVersion = Type.Object(
+  {
+    app_version: Type.Optional(Type.String()),
+    os: Type.Optional(Type.String()),
+    is_force: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: '1: the client must update' })),
+    update_desc: Type.Optional(Type.String({ description: "The release's notes" })),
+    download_url: Type.Optional(Type.String({ description: 'Where /dl/{os} sends this client' })),
+    created_at: Type.Optional(Type.String({ description: 'YYYY-MM-DD HH:MM:SS in TIME_ZONE' })),
+  },
+  { description: '{} when the version asked is the current release or newer, else the release to update to' },
+);
+
+const Tauri = Type.Object(
+  {
+    url: Type.String(),
+    version: Type.String(),
+    notes: Type.String(),
+    pub_date: Type.String({ description: 'RFC 3339' }),
+    signature: Type.String({ description: "The release's Tauri signature; empty when none was given" }),
+  },
+  { description: 'The release to update to (the Tauri updater dynamic server answer)' },
+);
+
+export const updateSchemas = {
+  appVersion: {
+    operationId: 'checkAppVersion',
+    summary: "The chat apps' update check: the release a client at this version should update to",
+    params: Params,
+    response: {
+      200: AppVersion,
+      404: errorResponse('Not a platform (android, ios, windows, mac)'),
+    },
+  },
+  tauri: {
+    operationId: 'checkTauriUpdate',
+    summary: "The desktop app's Tauri updater check",
+    params: Params,
+    response: {
+      200: Tauri,
+      204: { type: 'null', description: 'The version asked is current (or nothing is published)' },
+      404: errorResponse('Not a desktop platform (windows, darwin or mac)'),
+    },
+  },
+  electron: {
+    operationId: 'getElectronUpdateInfo',
+    summary: "electron-updater's update info of the Windows (latest.yml) or Mac (latest-mac.yml) app",
+    params: Type.Object({ file: Type.String({ maxLength: 32 }) }),
+    response: {
+      200: textResponse('text/yaml', 'version, files [{url, sha512, size}], path, sha512, releaseDate, releaseNotes'),
+      404: errorResponse(
+        'Not latest.yml or latest-mac.yml, no release of the platform, or a release from an outside URL (no SHA-512)',
+      ),
+    },
+  },
+};
