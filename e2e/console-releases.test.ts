@@ -168,6 +168,7 @@ describe('the console: releases, settings, numbers', () => {
     await form.getByLabel(/^强制更新/).check();
     await form.getByLabel('更新签名（Tauri，可选）').fill('dW50cnVzdGVkIGNvbW1lbnQ6IHNpZ25hdHVyZQ==');
     await form.getByRole('button', { name: '发布' }).click();
+    await page.getByRole('alertdialog', { name: '发布 Mac 7.0.0？' }).getByRole('button', { name: '发布' }).click();
     await page.getByText('Mac 7.0.0 已发布', { exact: true }).waitFor();
     assert.deepEqual(await axeViolations(page), []);
     await mac.getByText(/^历史版本/).click();
