@@ -149,6 +149,18 @@ export async function startTestApp(
 
 export const bearer = { authorization: `Bearer ${adminToken}` };
 
+/** Hosts `body` under `name` through the admin API; answers the stored file's key. */
+export async function hostFile(app: TestApp['app'], name: string, body: Buffer): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/v1/admin/files?name=${encodeURIComponent(name)}`,
+    headers: { ...bearer, 'content-type': 'application/octet-stream' },
+    payload: body,
+  });
+  if (res.statusCode !== 201) throw new Error(`hosting ${name} answered ${res.statusCode}: ${res.body}`);
+  return res.json<{ key: string }>().key;
+}
+
 /** Authorization headers that must never pass for the admin token: near misses of it (a letter
  * short, one too many, case, spacing, the wrong scheme) and the usual wrong guesses. */
 export const wrongAuthorizations = [

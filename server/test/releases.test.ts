@@ -15,7 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
 import { storageFor } from '../src/storage/index.js';
-import { bearer, createTestDatabase, repoRoot, startTestApp, testEnv, type TestApp } from './helpers.js';
+import { bearer, hostFile, createTestDatabase, repoRoot, startTestApp, testEnv, type TestApp } from './helpers.js';
 
 const apk = readFileSync(join(repoRoot, 'server/test/fixtures/xingliao-5.1.0.apk'));
 const notApk = readFileSync(join(repoRoot, 'server/test/fixtures/no-manifest.apk'));
@@ -74,16 +74,7 @@ after(() => t.close());
 const post = (url: string, payload: object, headers: Record<string, string> = bearer) =>
   t.app.inject({ method: 'POST', url, headers, payload });
 
-async function upload(name: string, body: Buffer): Promise<string> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/v1/admin/files?name=${encodeURIComponent(name)}`,
-    headers: { ...bearer, 'content-type': 'application/octet-stream' },
-    payload: body,
-  });
-  assert.equal(res.statusCode, 201, res.body);
-  return res.json<{ key: string }>().key;
-}
+const upload = (name: string, body: Buffer) => hostFile(t.app, name, body);
 
 async function cards(app = t.app): Promise<Card[]> {
   const res = await app.inject({ url: '/v1/admin/releases', headers: bearer });

@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { buildApp } from '../src/app.js';
 import { connect } from '../src/db/connect.js';
 import { registry } from '../src/lib/metrics.js';
-import { bearer, startTestApp, type TestApp } from './helpers.js';
+import { bearer, hostFile, startTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
 before(async () => {
@@ -28,16 +28,7 @@ const post = (url: string, payload: object, method: 'POST' | 'PUT' = 'POST') =>
   t.app.inject({ method, url, headers: bearer, payload });
 const get = (url: string, app: App = t.app) => app.inject({ url });
 
-async function upload(name: string, body: Buffer): Promise<string> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/v1/admin/files?name=${encodeURIComponent(name)}`,
-    headers: { ...bearer, 'content-type': 'application/octet-stream' },
-    payload: body,
-  });
-  assert.equal(res.statusCode, 201, res.body);
-  return res.json<{ key: string }>().key;
-}
+const upload = (name: string, body: Buffer) => hostFile(t.app, name, body);
 
 async function publish(body: object): Promise<void> {
   const res = await post('/v1/admin/releases', body);
