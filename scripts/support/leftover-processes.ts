@@ -77,7 +77,7 @@ function lost(proc: Proc): boolean {
 const ours = [repoRoot, join(tmpdir(), 'chat-site-')];
 const leftovers = [...procs.values()].filter(
   (proc) =>
-    proc.pid !== script.pid &&
+    !aboveScript.has(proc.pid) &&
     proc.started >= script.started &&
     lost(proc) &&
     ours.some((prefix) => place(proc.pid).startsWith(prefix)),
