@@ -13,7 +13,7 @@
  * reach, page) reaches another resource only through that resource's named public modules
  * below: its `repository.ts` and, for a few, one named module. Never another resource's routes
  * (app.ts registers them) or its other internals. lib/, db/, config.ts and paths.ts import no
- * resource and none of cli/, demo/, app.ts, server.ts. cli/, demo/, app.ts and server.ts sit on
+ * resource and none of cli/, demo/, app.ts, server.ts, serving.ts. cli/, demo/, app.ts, server.ts and serving.ts sit on
  * top and may import anything in server/src. No source imports server/test.
  *
  * e2e/ and scripts/: nothing from server/test (the server's test helpers load its sources and
@@ -78,7 +78,13 @@ const publicModules = {
   reach: ['head.ts'], // its tags in the page's head
 };
 const resources = ['accounts', 'bulletins', 'downloads', 'files', 'packages', 'page', 'reach', 'settings'];
-const serverTop = ['server/src/cli', 'server/src/demo', 'server/src/app.ts', 'server/src/server.ts'];
+const serverTop = [
+  'server/src/cli',
+  'server/src/demo',
+  'server/src/app.ts',
+  'server/src/server.ts',
+  'server/src/serving.ts',
+];
 
 const serverZones = [
   ...resources.flatMap((resource) =>
@@ -94,12 +100,13 @@ const serverZones = [
   ...resources.map((resource) => ({
     target: `server/src/${resource}`,
     from: serverTop,
-    message: 'Resources do not import cli/, demo/, app.ts or server.ts.',
+    message: 'Resources do not import cli/, demo/, app.ts, server.ts or serving.ts.',
   })),
   {
     target: ['server/src/lib', 'server/src/db', 'server/src/storage', 'server/src/config.ts', 'server/src/paths.ts'],
     from: [...resources.map((resource) => `server/src/${resource}`), ...serverTop],
-    message: 'lib/, db/, storage/, config.ts and paths.ts import no resource, cli/, demo/, app.ts or server.ts.',
+    message:
+      'lib/, db/, storage/, config.ts and paths.ts import no resource, cli/, demo/, app.ts, server.ts or serving.ts.',
   },
   { target: 'server/src', from: 'server/test', message: 'Sources do not import tests.' },
   {

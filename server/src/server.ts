@@ -1,5 +1,6 @@
 /**
- * The only file that opens a port: starts the server and stops it gracefully on SIGTERM. With
+ * The server's entry: chooses what this process is, then loads only what that needs (serving.ts
+ * opens the port and stops gracefully on SIGTERM). With
  * WORKERS above 1 this process is a supervisor (cluster/start.ts): a child prepares the database
  * once, then the supervisor starts that many workers, each of which runs this file again and
  * serves on the shared port. The supervisor loads none of the app (docs/operations.md#workers).
