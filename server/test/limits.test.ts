@@ -512,7 +512,7 @@ describe('the admin door', () => {
   const tus = { 'tus-resumable': '1.0.0' };
   /** A request each admin route would accept with the token. */
   const validRequest = async (method: Method, path: string) => {
-    const url = path.replace(':id', '1').replace(':key', unusedKey);
+    const url = path.replace(':id', '1').replace(':key', unusedKey).replace(':os', 'android');
     if (path.endsWith('/files')) return { method, url: `${url}?name=ok.png`, type: 'image/png', payload: png };
     if (path === '/v1/admin/uploads') {
       const headers = { ...tus, 'upload-length': '10', 'upload-metadata': `filename ${btoa('ok.exe')}` };
@@ -530,6 +530,7 @@ describe('the admin door', () => {
       'PUT /v1/admin/appconfig': { use_cdn: 0, common_cdn_bucket_url: '' },
       'PUT /v1/admin/region': { api_addrs: [{ addr: 'https://a.example.com' }], allocator_addrs: [] },
       'POST /v1/admin/releases': { os: 'ios', url: 'https://x.example/a.ipa' },
+      'PUT /v1/admin/min-versions/:os': { min_version: '5.0.0' },
       // Nothing listens on port 1: the check answers at once that nothing answered.
       'POST /v1/admin/settings/cdn-check': { url: 'http://127.0.0.1:1/b', timeout_ms: 100 },
     };
