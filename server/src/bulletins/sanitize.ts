@@ -154,7 +154,6 @@ class DepthCounter implements TokenizerCallbacks {
 
   onclosetag(start: number, end: number): void {
     const name = this.html.slice(start, end).toLowerCase();
-    if (foreignElements.has(name) || htmlIntegrationElements.has(name)) this.#foreign.pop();
     if (voidElements.has(name)) return;
     if ((this.#openByName.get(name) ?? 0) > 0) {
       while (this.#pop() !== name);
@@ -174,9 +173,13 @@ class DepthCounter implements TokenizerCallbacks {
     this.deepest = Math.max(this.deepest, this.#open.length);
   }
 
+  /** Closing an SVG, MathML or integration element, however it is closed (by its own end tag or
+   * by an outer one), leaves its context, as the parser does. */
   #pop(): string | undefined {
     const name = this.#open.pop();
-    if (name !== undefined) this.#openByName.set(name, (this.#openByName.get(name) ?? 1) - 1);
+    if (name === undefined) return name;
+    this.#openByName.set(name, (this.#openByName.get(name) ?? 1) - 1);
+    if (foreignElements.has(name) || htmlIntegrationElements.has(name)) this.#foreign.pop();
     return name;
   }
 
