@@ -59,6 +59,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The public reads held in memory, for what watches the server (tests, metrics). */
     readCache: ReadCache;
+    /** Tells when published content may have changed (db/changes.ts). */
+    contentChanges: ContentChanges;
     /** Replays of cached reads, when on (lib/fast-path.ts). */
     fastPath?: FastPath;
   }
@@ -140,6 +142,7 @@ export async function buildApp({
   });
   const deps: RouteDeps = { db, config, cache: new ReadCache({ changes, maxBytes: config.readCacheMaxBytes }) };
   app.decorate('readCache', deps.cache);
+  app.decorate('contentChanges', changes);
   await registerOpenApi(app);
 
   registerErrorHandling(app);

@@ -177,3 +177,31 @@ export const wrongAuthorizations = [
   adminToken,
   `Token ${adminToken}`,
 ];
+
+/**
+ * Reads with `read` until `done` holds, trying again each time `app` hears of a content change.
+ * Another server on the same PostgreSQL database hears of a commit by NOTIFY a moment after it;
+ * on SQLite the first read sees it. Gives the last answer after `limitMs` with none that is done.
+ */
+export async function readUntil<T>(
+  app: TestApp['app'],
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  limitMs = 10_000,
+): Promise<T> {
+  const changes = app.contentChanges;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<'limit'>((resolve) => (timer = setTimeout(() => resolve('limit'), limitMs)));
+  try {
+    for (;;) {
+      const before = changes.generation();
+      const arrived = changes.nextChange();
+      const value = await read();
+      if (done(value)) return value;
+      // A change heard while reading is read again at once; otherwise wait for the next one.
+      if (changes.generation() === before && (await Promise.race([arrived, limit])) === 'limit') return value;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}

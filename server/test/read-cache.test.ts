@@ -308,6 +308,7 @@ describe('the cache itself', () => {
     afterReads: (task) => task(),
     trustworthy: () => true,
     changed: () => void (generation += 1),
+    nextChange: () => new Promise(() => {}),
     close: async () => {},
   };
   const cache = new ReadCache({ changes, maxBytes: 64 * 1024 });

@@ -15,7 +15,16 @@ import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
 import { storageFor } from '../src/storage/index.js';
-import { bearer, hostFile, createTestDatabase, repoRoot, startTestApp, testEnv, type TestApp } from './helpers.js';
+import {
+  bearer,
+  hostFile,
+  createTestDatabase,
+  readUntil,
+  repoRoot,
+  startTestApp,
+  testEnv,
+  type TestApp,
+} from './helpers.js';
 
 const apk = readFileSync(join(repoRoot, 'server/test/fixtures/xingliao-5.1.0.apk'));
 const notApk = readFileSync(join(repoRoot, 'server/test/fixtures/no-manifest.apk'));
@@ -329,13 +338,12 @@ describe('the package list admin API and other servers', () => {
         version: '6.0.0',
       });
       assert.equal(res.statusCode, 201);
-      // PostgreSQL tells the other server by NOTIFY, which arrives a moment after the commit.
-      let version: string | undefined;
-      for (let attempt = 0; attempt < 100 && version !== '6.0.0'; attempt++) {
-        version = (await publicEntry('windows', other))?.version;
-        if (version !== '6.0.0') await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      assert.equal(version, '6.0.0');
+      const entry = await readUntil(
+        other,
+        () => publicEntry('windows', other),
+        (seen) => seen?.version === '6.0.0',
+      );
+      assert.equal(entry?.version, '6.0.0');
       assert.equal(await dlTarget('windows', other), 'https://dl.example.com/xingliao-setup-6.0.0.exe');
     } finally {
       await other.close();

@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { buildApp } from '../src/app.js';
 import { connect } from '../src/db/connect.js';
 import { registry } from '../src/lib/metrics.js';
-import { bearer, hostFile, startTestApp, type TestApp } from './helpers.js';
+import { bearer, hostFile, readUntil, startTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
 before(async () => {
@@ -210,13 +210,12 @@ test('another server on the same database gives all three answers of a new relea
     assert.equal((await appVersion('windows', '1.0', other)).app_version, '5.10.0', 'the other server has it cached');
     const key = await upload('xingliao-setup-5.11.0.exe', Buffer.concat([exe, Buffer.from('5.11')]));
     await publish({ os: 'windows', file_key: key, version: '5.11.0' });
-    // PostgreSQL tells the other server by NOTIFY, which arrives a moment after the commit.
-    let version: string | undefined;
-    for (let attempt = 0; attempt < 100 && version !== '5.11.0'; attempt++) {
-      version = (await appVersion('windows', '1.0', other)).app_version;
-      if (version !== '5.11.0') await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    assert.equal(version, '5.11.0');
+    const answer = await readUntil(
+      other,
+      () => appVersion('windows', '1.0', other),
+      (seen) => seen.app_version === '5.11.0',
+    );
+    assert.equal(answer.app_version, '5.11.0');
     assert.equal((await get('/v1/common/updater/windows/5.10.0', other)).json<{ version: string }>().version, '5.11.0');
     const info = parse((await get('/v1/common/pcupdater/latest.yml', other)).body) as { version: string };
     assert.equal(info.version, '5.11.0');

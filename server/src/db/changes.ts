@@ -28,6 +28,12 @@ export interface ContentChanges {
   trustworthy(): boolean;
   /** This process has committed a change. */
   changed(): void;
+  /**
+   * Settles at the next move of the generation, from any of the three sources. On SQLite a move
+   * made elsewhere is only seen when the generation is read, so this is for PostgreSQL's NOTIFY
+   * and for this process's own writes: tests wait on it rather than on time.
+   */
+  nextChange(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,7 +44,14 @@ interface Logger {
 
 export function watchContentChanges(db: Db, log: Logger): ContentChanges {
   let generation = 0;
-  const bump = () => void (generation += 1);
+  let waiters: (() => void)[] = [];
+  const bump = () => {
+    generation += 1;
+    const settle = waiters;
+    waiters = [];
+    for (const resolve of settle) resolve();
+  };
+  const nextChange = () => new Promise<void>((resolve) => waiters.push(resolve));
   if (db.dialect === 'sqlite') {
     const dataVersion = db.sqliteDataVersion;
     let seen = dataVersion?.();
@@ -80,6 +93,7 @@ export function watchContentChanges(db: Db, log: Logger): ContentChanges {
         bump();
         if (shared !== undefined) shared = generation;
       },
+      nextChange,
       close: async () => {},
     };
   }
@@ -89,6 +103,7 @@ export function watchContentChanges(db: Db, log: Logger): ContentChanges {
     afterReads: (task) => task(),
     trustworthy: () => listener.listening,
     changed: bump,
+    nextChange,
     close: () => listener.close(),
   };
 }
