@@ -11,7 +11,7 @@ import { connect } from '../src/db/connect.js';
 import type { PublishedBulletin } from '../src/reach/content.js';
 import { buildAtomFeed, buildRssFeed, type FeedData } from '../src/reach/feeds.js';
 import { stripForbiddenXmlChars } from '../src/reach/xml.js';
-import { bearer, startTestApp, type TestApp } from './helpers.js';
+import { bearer, readUntil, startTestApp, type TestApp } from './helpers.js';
 
 const site = 'https://chat.example.com';
 const hostile = `<script>alert("x")</script> & 'q' 星聊 🚀 é\u0001`;
@@ -143,12 +143,11 @@ describe('feeds', () => {
       createdAt: new Date().toISOString(),
     });
     await other.close();
-    let body = '';
-    for (let attempt = 0; attempt < 40 && !body.includes('<title'); attempt++) {
-      const answer = (await pub.app.inject('/feed.atom')).body;
-      if (answer.includes('raw')) body = answer;
-      else await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const body = await readUntil(
+      pub.app,
+      async () => (await pub.app.inject('/feed.atom')).body,
+      (answer) => answer.includes('raw'),
+    );
     for (const char of ['\u0008', '\u000B', '\uFFFE']) assert.ok(!body.includes(char));
     const entry = atomOf(body).entries?.[0];
     assert.equal(entry?.title?.value, 'raw');
