@@ -24,6 +24,15 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules, 'no-console': ['error', { allow: ['warn'] }] },
   },
   {
+    // Type-aware rules where a promise left unhandled loses an error or an answer.
+    files: ['server/src/**/*.ts', 'web/src/**/*.{ts,tsx}', 'console/src/**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['scripts/**', 'e2e/**'],
     rules: { 'no-console': 'off' },
   },

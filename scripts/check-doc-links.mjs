@@ -6,7 +6,17 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const codeFolders = ['web/src', 'web/build', 'server/src', 'server/test', 'packages/contract', 'e2e', 'scripts'];
+const codeFolders = [
+  'web/src',
+  'web/build',
+  'web/test',
+  'server/src',
+  'server/test',
+  'packages/contract',
+  'console/src',
+  'e2e',
+  'scripts',
+];
 const codeFile = /\.(ts|tsx|js|mjs|css|sh)$/;
 
 /** The lines of a Markdown file outside its fenced code blocks. */

@@ -365,7 +365,7 @@ function adminApi(changes: ContentChanges, peers: Peers | undefined) {
     admin.removeContentTypeParser('application/json');
     admin.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
       if ((body as string).trim() === '') return done(null, undefined);
-      parseJson(request, body as string, done);
+      void parseJson(request, body as string, done);
     });
     // Browsers' preflights for the admin API land here rather than on the public API's wildcard
     // route, so no cross-origin page is ever told it may call it.

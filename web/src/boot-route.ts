@@ -142,7 +142,7 @@ try {
     if (addrs.length > 1 || !ping) continue;
     early.data = ping.then((response) => {
       if (response.status !== 200) return null;
-      ask(apiUrl(addr, apiCalls.appConfig), 'no-cache');
+      void ask(apiUrl(addr, apiCalls.appConfig), 'no-cache');
       return (data && ask(apiUrl(addr, data), 'no-cache')) || null;
     });
     early.data.catch(() => undefined);

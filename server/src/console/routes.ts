@@ -66,7 +66,7 @@ export async function consoleRoutes(
     index: false,
     preCompressed: false,
     cacheControl: false,
-    setHeaders: (res) => res.setHeader('cache-control', 'public, max-age=31536000, immutable'),
+    setHeaders: (res) => void res.setHeader('cache-control', 'public, max-age=31536000, immutable'),
   });
   app.get('/admin/preview.html', { schema: { hide: true } }, async (_request, reply) =>
     sendPage(reply, preview, previewPolicy, 'SAMEORIGIN'),

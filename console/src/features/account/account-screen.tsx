@@ -41,7 +41,11 @@ export function AccountScreen({ operator }: ScreenProps) {
           {operator.name} · {operator.role === 'admin' ? '管理员' : '编辑'}
         </p>
       </div>
-      <form noValidate onSubmit={handleSubmit((values) => change.mutate(values))} className="flex flex-col gap-4">
+      <form
+        noValidate
+        onSubmit={(event) => void handleSubmit((values) => change.mutate(values))(event)}
+        className="flex flex-col gap-4"
+      >
         <h2 className="text-base font-semibold">修改密码</h2>
         <Field id="password-current" label="当前密码" error={errors.current?.message}>
           <input

@@ -34,7 +34,7 @@ export function SignInScreen() {
     <main className="flex min-h-dvh items-center justify-center px-4 py-10">
       <form
         noValidate
-        onSubmit={handleSubmit((values) => signIn.mutate(values))}
+        onSubmit={(event) => void handleSubmit((values) => signIn.mutate(values))(event)}
         className="flex w-full max-w-sm flex-col gap-5 rounded-2xl border border-line bg-surface p-6 shadow-sm"
       >
         <div>
