@@ -4,3 +4,4 @@ export * from './tolerant/index.js';
 export * from './page-names.js';
 export * from './prerender-marker.js';
 export * from './language.js';
+export * from './html-allowlist.js';

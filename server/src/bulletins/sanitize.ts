@@ -3,6 +3,7 @@
  * before inserting it; this copy means the database, the API and every other client only ever
  * see markup an operator could legitimately have meant.
  */
+import { bulletinAttributes, bulletinTags } from '@chat-site/contract';
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import type sanitizeHtml from 'sanitize-html';
 import { lazy } from '../lib/lazy.js';
@@ -10,21 +11,10 @@ import { lazy } from '../lib/lazy.js';
 /** Loaded at the first announcement cleaned, not at start (lib/lazy.ts). */
 export const loadSanitizeHtml = lazy<typeof sanitizeHtml>('sanitize-html');
 
-const allowedTags = [
-  ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code'],
-  ...['strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'sub', 'sup', 'mark', 'small', 'span', 'div'],
-  ...['ul', 'ol', 'li', 'dl', 'dt', 'dd'],
-  ...['table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption'],
-  ...['a', 'img', 'figure', 'figcaption'],
-];
-
-/** Anything not named here is dropped: event handlers, style, class, id and name included. */
-const allowedAttributes: sanitizeHtml.IOptions['allowedAttributes'] = {
-  a: ['href', 'title', 'rel', 'target'],
-  img: ['src', 'alt', 'title', 'width', 'height'],
-  th: ['colspan', 'rowspan', 'scope'],
-  td: ['colspan', 'rowspan'],
-};
+const allowedTags = [...bulletinTags];
+const allowedAttributes = Object.fromEntries(
+  Object.entries(bulletinAttributes).map(([tag, names]) => [tag, [...names]]),
+);
 
 /** Disallowed tags whose text is not prose a reader should see; these lose their content too. */
 const nonTextTags = [

@@ -1,33 +1,9 @@
 /** Conversions between stored instants (ISO-8601 UTC) and the wire's "YYYY-MM-DD HH:MM:SS" in
- * the server's time zone. */
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, format);
-  }
-  return format;
-}
+ * the server's time zone. The formatting is the contract's, which the site reads with. */
+import { wallClock } from '@chat-site/contract';
 
 export function toWireTime(instant: string | Date, timeZone: string): string {
-  const parts = Object.fromEntries(
-    formatter(timeZone)
-      .formatToParts(typeof instant === 'string' ? new Date(instant) : instant)
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+  return wallClock((typeof instant === 'string' ? new Date(instant) : instant).getTime(), timeZone);
 }
 
 const wirePattern = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;

@@ -1,16 +1,13 @@
+import { bulletinAttributes, bulletinTags } from '@chat-site/contract';
 import DOMPurify from 'dompurify';
 
-/** The allowlist the server stores announcements with (server/src/bulletins/sanitize.ts). Rows
- * written before it, or by another server, reach the page only through this copy. Without id and
- * name no announcement can shadow a global the page reads. */
-const allowedTags = [
-  ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code'],
-  ...['strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'sub', 'sup', 'mark', 'small', 'span', 'div'],
-  ...['ul', 'ol', 'li', 'dl', 'dt', 'dd'],
-  ...['table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption'],
-  ...['a', 'img', 'figure', 'figcaption'],
-];
-const allowedAttributes = ['href', 'title', 'src', 'alt', 'width', 'height', 'colspan', 'rowspan', 'scope'];
+/** The allowlist the server stores announcements with (docs/behaviour.md#announcement-markup).
+ * DOMPurify takes one list of attributes for every tag; rel and target are set below, never
+ * taken from the markup. */
+const allowedTags = [...bulletinTags];
+const allowedAttributes = [...new Set(Object.values(bulletinAttributes).flat())].filter(
+  (name) => name !== 'rel' && name !== 'target',
+);
 /** http, https and mailto, or no scheme at all (relative). */
 const allowedUri = /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
 
