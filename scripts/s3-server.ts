@@ -8,10 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { createRequire } from 'node:module';
+import type { Server } from 'node:net';
 
 /** The little of s3rver's API used here (the package ships no types). */
 interface S3rverServer {
   run(): Promise<{ address: string; port: number }>;
+  /** The listening server, once run() has settled. */
+  httpServer: Server;
 }
 type S3rverClass = new (options: {
   port: number;
@@ -43,6 +46,9 @@ export function startTestS3(): Promise<TestS3> {
       configureBuckets: [{ name: testBucket, configs: [] }],
     });
     const { port } = await server.run();
+    // Shared by every test of the process, and never closed: it must not keep the process alive
+    // once they are done (the test runner has no --test-force-exit).
+    server.httpServer.unref();
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     return { endpoint: `http://127.0.0.1:${port}`, dir };
   })();
