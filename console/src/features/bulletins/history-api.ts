@@ -24,7 +24,8 @@ export interface TrashItem extends AdminBulletin {
 }
 
 export const historyKeys = {
-  revisions: (id: number) => ['bulletins', 'revisions', id] as const,
+  /** By the announcement's version too: every save adds a revision, so a new version asks again. */
+  revisions: (id: number, version: number) => ['bulletins', 'revisions', id, 'list', version] as const,
   revision: (id: number, revision: number) => ['bulletins', 'revisions', id, revision] as const,
   trash: (page: number) => ['bulletins', 'trash', page] as const,
 };

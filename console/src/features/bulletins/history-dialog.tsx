@@ -1,7 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../lib/api';
-import { queryClient } from '../../lib/query';
 import { shortTime } from '../../lib/wire-time';
 import { Button, buttonClass } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -39,7 +38,7 @@ export function HistoryDialog({
   onRestored: (bulletin: AdminBulletin, revision: Revision) => void;
 }) {
   const list = useQuery({
-    queryKey: historyKeys.revisions(bulletin.id),
+    queryKey: historyKeys.revisions(bulletin.id, bulletin.version),
     queryFn: ({ signal }) => listRevisions(bulletin.id, signal),
     enabled: open,
   });
@@ -56,7 +55,6 @@ export function HistoryDialog({
   const restore = useMutation({
     mutationFn: (revision: Revision) => restoreRevision(bulletin.id, revision.id, bulletin.version),
     onSuccess: (restored, revision) => {
-      void queryClient.invalidateQueries({ queryKey: historyKeys.revisions(bulletin.id) });
       setPicked(undefined);
       onRestored(restored, revision);
     },
