@@ -19,6 +19,8 @@ import Fastify, {
 } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { bulletinAdminRoutes } from './bulletins/admin-routes.js';
+import { revisionRoutes } from './bulletins/revision-routes.js';
+import { trashRoutes } from './bulletins/trash-routes.js';
 import { bulletinRoutes } from './bulletins/routes.js';
 import { watchSchedule } from './bulletins/schedule.js';
 import type { ServerConfig } from './config.js';
@@ -382,6 +384,8 @@ function adminApi(changes: ContentChanges, peers: Peers | undefined) {
     const routes = [
       sessionRoutes,
       bulletinAdminRoutes,
+      revisionRoutes,
+      trashRoutes,
       packageAdminRoutes,
       releaseAdminRoutes,
       updateAdminRoutes,

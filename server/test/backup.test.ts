@@ -175,6 +175,31 @@ before(async () => {
     });
     published.push({ id: id as number, title });
   }
+  // The first one edited twice and restored: four revisions (docs/console.md#revisions).
+  const first = published[0]?.id ?? 0;
+  const edit = async (body: object) => {
+    const res = await source.app.inject({
+      method: 'PUT',
+      url: `/v1/admin/bulletins/${first}`,
+      headers: bearer,
+      payload: body,
+    });
+    assert.equal(res.statusCode, 200, res.body);
+  };
+  await edit({ title: 'before 0, edited', version: 1 });
+  await edit({ content: '<p>edited again</p>', version: 2 });
+  const oldest = await source.db.kysely
+    .selectFrom('bulletin_revisions')
+    .select('id')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const back = await source.app.inject({
+    method: 'POST',
+    url: `/v1/admin/bulletins/${first}/revisions/${oldest.id}/restore`,
+    headers: bearer,
+    payload: { version: 3 },
+  });
+  assert.equal(back.statusCode, 200, back.body);
   // Publishing goes on, one announcement after another, for as long as the backup runs.
   archive = join(work, 'live.tar.gz');
   let running = true;
@@ -252,6 +277,36 @@ describe(`backup and restore (${dialect})`, () => {
     for (const table of ['install_packages', 'settings', 'stored_files']) {
       assert.deepEqual(after[table], before[table], table);
     }
+  });
+
+  test('revisions come back with their announcements, and the restored site goes on keeping them', async () => {
+    const first = published[0]?.id ?? 0;
+    const revisionsOf = (site: Site) =>
+      site.db.kysely
+        .selectFrom('bulletin_revisions')
+        .selectAll()
+        .where('bulletin_id', '=', first)
+        .orderBy('id')
+        .execute();
+    const kept = await revisionsOf(restored);
+    assert.deepEqual(
+      kept.map((row) => row.action),
+      ['create', 'update', 'update', 'restore'],
+    );
+    assert.deepEqual(kept, await revisionsOf(source));
+    const listed = await restored.app.inject({ url: `/v1/admin/bulletins/${first}/revisions`, headers: bearer });
+    assert.equal(listed.json<{ list: unknown[] }>().list.length, 4);
+    const top = Math.max(
+      ...(restoredRows.bulletin_revisions ?? []).map((row) => (JSON.parse(row) as { id: number }).id),
+    );
+    const { id } = await post(restored, '/v1/admin/bulletins', { title: 'revised after', content: '<p>x</p>' });
+    const made = await restored.db.kysely
+      .selectFrom('bulletin_revisions')
+      .select('id')
+      .where('bulletin_id', '=', id as number)
+      .execute();
+    assert.ok((made[0]?.id ?? 0) > top, 'a new revision gets an id no restored one has');
+    await restored.app.inject({ method: 'DELETE', url: `/v1/admin/bulletins/${id}`, headers: bearer });
   });
 
   test('the restored site serves the same packages and files, byte for byte', async () => {

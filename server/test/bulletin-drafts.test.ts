@@ -127,12 +127,9 @@ describe('deleting', () => {
     assert.equal((await admin('POST', `/bulletins/${id}/restore`)).statusCode, 404, 'nothing to undo');
 
     assert.equal((await admin('DELETE', `/bulletins/${id}`)).statusCode, 204);
-    const longAgo = new Date(Date.now() - 11 * 60_000).toISOString();
+    const longAgo = new Date(Date.now() - 31 * 86_400_000).toISOString();
     await t.db.kysely.updateTable('bulletins').set({ deleted_at: longAgo }).where('id', '=', id).execute();
-    assert.equal((await admin('POST', `/bulletins/${id}/restore`)).statusCode, 404, 'too late');
-    await admin('GET', '/bulletins');
-    const row = await t.db.kysely.selectFrom('bulletins').select('id').where('id', '=', id).executeTakeFirst();
-    assert.equal(row, undefined, 'forgotten for good once the window has passed');
+    assert.equal((await admin('POST', `/bulletins/${id}/restore`)).statusCode, 404, 'too late after 30 days');
   });
 });
 

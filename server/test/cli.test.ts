@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
 import { storageFor } from '../src/storage/index.js';
-import { cliPath, createTestDatabase, testEnv, type TestDatabase } from './helpers.js';
+import { bearer, cliPath, createTestDatabase, testEnv, type TestDatabase } from './helpers.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'chat-site-cli-'));
 const databases: TestDatabase[] = [];
@@ -84,14 +84,14 @@ async function refused(database: TestDatabase, args: string[], env: Record<strin
 }
 
 /** The real HTTP API, built in-process on the database the command line wrote to. */
-async function apiGet(database: TestDatabase, url: string) {
+async function apiGet(database: TestDatabase, url: string, headers: Record<string, string> = {}) {
   const config = loadConfig(testEnv(database));
   const db = connect(config.database);
   try {
     await migrate(db, storageFor(config.storage));
     const app = await buildApp({ config, db });
     try {
-      return await app.inject({ method: 'GET', url });
+      return await app.inject({ method: 'GET', url, headers });
     } finally {
       await app.close();
     }
@@ -252,6 +252,14 @@ describe('bulletins', () => {
     let shown = await json<CliBulletin>(database, 'bulletins', 'show', id);
     assert.deepEqual([shown.title, shown.content, shown.pinned], ['Final', 'v2', true]);
     assert.equal((await apiGet(database, '/v1/bulletin/page')).json().list[0].topup, 1);
+    // Each save from the command line is a revision too (docs/console.md#revisions).
+    const revisions = (await apiGet(database, `/v1/admin/bulletins/${id}/revisions`, bearer)).json<{
+      list: { action: string; by: string }[];
+    }>().list;
+    assert.deepEqual(
+      revisions.map((revision) => `${revision.action} by ${revision.by}`),
+      ['update by cli', 'update by cli', 'update by cli', 'create by cli'],
+    );
 
     await ok(database, 'bulletins', 'unpin', id);
     shown = await json<CliBulletin>(database, 'bulletins', 'show', id);

@@ -96,6 +96,10 @@ export async function prepare(): Promise<Fixture> {
   const pngKey = await upload('dot.png', png, 'image/png');
   const bulletin = { title: 'Hello', content: '<p>Hello</p>' };
   const bulletinId = (await inject(json('POST', '/v1/admin/bulletins', bulletin), 201)).json<{ id: number }>().id;
+  await inject(json('PUT', `/v1/admin/bulletins/${bulletinId}`, { title: 'Hello, revised', version: 1 }), 200);
+  const revisionId = (await inject({ url: `/v1/admin/bulletins/${bulletinId}/revisions`, headers: bearer }, 200))
+    .json<{ list: { id: number }[] }>()
+    .list.at(-1)?.id;
   const release = (os: string, body: object) =>
     inject(json('POST', '/v1/admin/releases', { os, ...body }), 201).then((res) => res.json<{ id: number }>().id);
   // A release whose file was deleted since: rolling back to it is a 409.
@@ -114,6 +118,10 @@ export async function prepare(): Promise<Fixture> {
   const samples: Record<string, string> = {
     '/v1/admin/bulletins/{id}': `/v1/admin/bulletins/${bulletinId}`,
     '/v1/admin/bulletins/{id}/restore': `/v1/admin/bulletins/${bulletinId}/restore`,
+    '/v1/admin/bulletins/{id}/revisions': `/v1/admin/bulletins/${bulletinId}/revisions`,
+    '/v1/admin/bulletins/{id}/revisions/{revision}': `/v1/admin/bulletins/${bulletinId}/revisions/${revisionId}`,
+    '/v1/admin/bulletins/{id}/revisions/{revision}/restore': `/v1/admin/bulletins/${bulletinId}/revisions/${revisionId}/restore`,
+    '/v1/admin/bulletins/trash/{id}': '/v1/admin/bulletins/trash/999999',
     '/v1/admin/releases/{id}/rollback': `/v1/admin/releases/${iosRelease}/rollback`,
     '/v1/admin/files/{key}': `/v1/admin/files/${pngKey}`,
     '/v1/admin/uploads/{id}': '/v1/admin/uploads/0123456789abcdef0123456789abcdef',
@@ -222,6 +230,31 @@ export async function prepare(): Promise<Fixture> {
     'POST /v1/admin/bulletins/{id}/restore': async () => [
       ok({ method: 'POST', url: `/v1/admin/bulletins/${await deleted()}/restore`, headers: bearer }),
       ok({ method: 'POST', url: '/v1/admin/bulletins/999999/restore', headers: bearer }, 404),
+    ],
+    'GET /v1/admin/bulletins/{id}/revisions': async () => [
+      ok(admin(`/v1/admin/bulletins/${bulletinId}/revisions`)),
+      ok(admin('/v1/admin/bulletins/999999/revisions'), 404),
+    ],
+    'GET /v1/admin/bulletins/{id}/revisions/{revision}': async () => [
+      ok(admin(`/v1/admin/bulletins/${bulletinId}/revisions/${revisionId}`)),
+      ok(admin(`/v1/admin/bulletins/${bulletinId}/revisions/999999`), 404),
+    ],
+    'POST /v1/admin/bulletins/{id}/revisions/{revision}/restore': async () => {
+      const url = `/v1/admin/bulletins/${bulletinId}/revisions/${revisionId}/restore`;
+      const { version } = (await inject(admin(`/v1/admin/bulletins/${bulletinId}`), 200)).json<{ version: number }>();
+      return [
+        ok(json('POST', url, { version: 1 }), 409),
+        ok(json('POST', url, { version })),
+        ok(json('POST', `/v1/admin/bulletins/${bulletinId}/revisions/999999/restore`, {}), 404),
+      ];
+    },
+    'GET /v1/admin/bulletins/trash': async () => [
+      ok(admin('/v1/admin/bulletins/trash')),
+      ok(admin('/v1/admin/bulletins/trash?page_size=0'), 400),
+    ],
+    'DELETE /v1/admin/bulletins/trash/{id}': async () => [
+      ok({ method: 'DELETE', url: `/v1/admin/bulletins/trash/${await deleted()}`, headers: bearer }, 204),
+      ok({ method: 'DELETE', url: '/v1/admin/bulletins/trash/999999', headers: bearer }, 404),
     ],
     'PUT /v1/admin/packages': async () => {
       const list = (await t.app.inject('/v1/common/getInstallPackageAddrs')).json<object[]>();

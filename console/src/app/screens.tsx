@@ -44,6 +44,7 @@ const SettingsScreen = lazyScreen(() =>
 const NumbersScreen = lazyScreen(() =>
   import('../features/numbers/numbers-screen').then((module) => module.NumbersScreen),
 );
+const TrashScreen = lazyScreen(() => import('../features/bulletins/trash-screen').then((module) => module.TrashScreen));
 const AuditScreen = lazyScreen(() => import('../features/audit/audit-screen').then((module) => module.AuditScreen));
 
 export interface ScreenProps {
@@ -61,6 +62,7 @@ export interface ScreenEntry {
 export const screens: ScreenEntry[] = [
   { path: '/bulletins', Screen: BulletinListScreen },
   { path: '/bulletins/new', Screen: BulletinEditorScreen },
+  { path: '/bulletins/trash', Screen: TrashScreen },
   { path: '/bulletins/:id', Screen: BulletinEditorScreen },
   { path: '/releases', Screen: ReleasesScreen, adminOnly: true },
   { path: '/settings', Screen: SettingsScreen, adminOnly: true },

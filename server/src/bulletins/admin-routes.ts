@@ -1,27 +1,22 @@
 /**
  * The operator's announcements: drafts, scheduled publication, pinning, optimistic concurrency
  * (a save names the version it edited, by If-Match or `version`; a stale one is a 409 with the
- * current state) and deletion that can be undone for a while. See docs/behaviour.md#announcements-for-operators.
+ * current state) and deletion to the trash. Revisions and the trash have routes of their own
+ * (revision-routes.ts, trash-routes.ts). See docs/behaviour.md#announcements-for-operators.
  */
 import { paging, Timestamp } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { audit } from '../accounts/door.js';
+import { actorOf, audit } from '../accounts/door.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
 import { errorResponse, Id } from '../lib/schemas.js';
 import { fromWireTime, nowIso } from '../lib/time.js';
 import { AdminBulletin, adminBulletinPage, toAdminBulletin } from './admin-view.js';
-import {
-  createBulletin,
-  findBulletin,
-  purgeDeletedBulletins,
-  removeBulletin,
-  restoreBulletin,
-  updateBulletin,
-  type BulletinPatch,
-} from './repository.js';
+import { findBulletin, removeBulletin, restoreBulletin, type BulletinPatch } from './repository.js';
+import { createWithRevision, saveWithRevision } from './revisions.js';
 import { sanitizeBulletinHtml, tooDeeplyNested } from './sanitize.js';
+import { trashCutoff, trashDays } from './trash.js';
 
 const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 const Content = Type.String({ maxLength: 1_000_000 });
@@ -30,10 +25,7 @@ const State = Type.Union([Type.Literal('draft'), Type.Literal('published')]);
 /** When it becomes public; null: now. */
 const PublishAt = Type.Union([Timestamp, Type.Null()]);
 
-/** How long a deleted announcement can be brought back. */
-export const undoWindowMs = 10 * 60_000;
-
-const Conflict = Type.Object({ status: Type.Literal(409), msg: Type.String(), current: AdminBulletin });
+export const Conflict = Type.Object({ status: Type.Literal(409), msg: Type.String(), current: AdminBulletin });
 const editor = { access: 'editor' } as const;
 
 export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
@@ -77,7 +69,6 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     },
     async (request) => {
       const { q, filter, page_index, page_size } = request.query;
-      await purgeDeletedBulletins(db.kysely, new Date(Date.now() - undoWindowMs).toISOString());
       const now = nowIso();
       const page = await adminBulletinPage(db.kysely, {
         search: q.trim(),
@@ -128,13 +119,14 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     },
     async (request, reply) => {
       const { title, content, topup, state, publish_at } = request.body;
-      const id = await createBulletin(db.kysely, {
+      const input = {
         title: title.trim(),
         content: publishable(content),
         pinned: topup === 1,
         state: state ?? 'published',
         createdAt: instant(publish_at, 'publish_at'),
-      });
+      };
+      const id = await createWithRevision(db.kysely, input, actorOf(request));
       const after = await view(id);
       await audit(db, request, { action: 'bulletin.create', target: id, after });
       return reply.status(201).header('etag', `"${after.version}"`).send({ id, version: after.version });
@@ -182,7 +174,10 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       // Publishing a draft with no time given publishes it now; so does publish_at null.
       if (createdAt !== undefined) patch.createdAt = createdAt;
       else if (publish_at === null || (state === 'published' && before.status === 'draft')) patch.createdAt = nowIso();
-      const result = await updateBulletin(db.kysely, id, patch, expected);
+      const result = await saveWithRevision(db.kysely, id, patch, expected, {
+        actor: actorOf(request),
+        action: 'update',
+      });
       if (result === 'missing') throw notFound('announcement');
       if (result === 'conflict') {
         const current = await view(id);
@@ -204,7 +199,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       config: editor,
       schema: {
         operationId: 'deleteBulletin',
-        summary: 'Delete an announcement (it can be restored for 10 minutes)',
+        summary: `Move an announcement to the trash (restorable for ${trashDays} days, then purged)`,
         params: Type.Object({ id: Id }),
         response: { 204: Type.Null(), 404: errorResponse('No announcement has this id') },
       },
@@ -229,18 +224,17 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       config: editor,
       schema: {
         operationId: 'restoreBulletin',
-        summary: 'Bring back an announcement deleted in the last 10 minutes',
+        summary: `Bring back an announcement from the trash (deleted in the last ${trashDays} days)`,
         params: Type.Object({ id: Id }),
         response: {
           200: AdminBulletin,
-          404: errorResponse('No announcement with this id was deleted in the last 10 minutes'),
+          404: errorResponse('No announcement with this id is in the trash'),
         },
       },
     },
     async (request) => {
-      const since = new Date(Date.now() - undoWindowMs).toISOString();
-      if (!(await restoreBulletin(db.kysely, request.params.id, since))) {
-        throw notFound('deleted announcement (it can be restored for 10 minutes)');
+      if (!(await restoreBulletin(db.kysely, request.params.id, trashCutoff(Date.now())))) {
+        throw notFound('deleted announcement (the trash keeps one for 30 days)');
       }
       const after = await view(request.params.id);
       await audit(db, request, { action: 'bulletin.restore', target: request.params.id, after });
@@ -250,7 +244,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
 };
 
 /** The version a save was made from: If-Match ("3", W/"3" or *) or the body's `version`. */
-function expectedVersion(ifMatch: string | undefined, bodyVersion: number | undefined): number | undefined {
+export function expectedVersion(ifMatch: string | undefined, bodyVersion: number | undefined): number | undefined {
   if (ifMatch === undefined || ifMatch.trim() === '*') return bodyVersion;
   const version = Number(/^(?:W\/)?"(\d+)"$/.exec(ifMatch.trim())?.[1]);
   if (!Number.isSafeInteger(version)) throw new HttpError(400, 'If-Match must name a version, as in "3"');

@@ -130,8 +130,8 @@ export async function updateBulletin(
   return (await findBulletin(db, id)) === undefined ? 'missing' : 'conflict';
 }
 
-/** Deletes it so that it can still be restored (restoreBulletin) for a while; answers false
- * when there is no such announcement. */
+/** Moves it to the trash, from which restoreBulletin brings it back (bulletins/trash.ts);
+ * answers false when there is no such announcement. */
 export async function removeBulletin(db: DbHandle, id: number): Promise<boolean> {
   const result = await db
     .updateTable('bulletins')
@@ -151,11 +151,6 @@ export async function restoreBulletin(db: DbHandle, id: number, since: string): 
     .where('deleted_at', '>=', since)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
-}
-
-/** Forgets for good what was deleted before `before`. */
-export async function purgeDeletedBulletins(db: DbHandle, before: string): Promise<void> {
-  await db.deleteFrom('bulletins').where('deleted_at', '<', before).execute();
 }
 
 export function toListItem(row: BulletinRow, timeZone: string): BulletinListItem {

@@ -1,13 +1,7 @@
 /** `bulletins …`: the announcements the site lists, newest and pinned first. */
 import { Option, type Command } from 'commander';
-import {
-  createBulletin,
-  findBulletin,
-  listAllBulletins,
-  removeBulletin,
-  updateBulletin,
-  type BulletinPatch,
-} from '../bulletins/repository.js';
+import { findBulletin, listAllBulletins, removeBulletin, type BulletinPatch } from '../bulletins/repository.js';
+import { createWithRevision, saveWithRevision } from '../bulletins/revisions.js';
 import { sanitizeBulletinHtml, tooDeeplyNested } from '../bulletins/sanitize.js';
 import type { BulletinRow } from '../db/schema.js';
 import { statusOf } from '../bulletins/admin-view.js';
@@ -78,7 +72,7 @@ function addCommand(command: Command): void {
         throw new UsageError('give the content with --content-file <path> or --content <html>');
       }
       const input = { title: options.title, content, pinned: options.pinned === true, createdAt: options.createdAt };
-      print(String(await withDb((db) => createBulletin(db, input))));
+      print(String(await withDb((db) => createWithRevision(db, input, 'cli'))));
     });
 }
 
@@ -136,7 +130,8 @@ function contentOf(options: ContentOptions): string | undefined {
 }
 
 async function change(id: number, patch: BulletinPatch): Promise<void> {
-  if ((await withDb((db) => updateBulletin(db, id, patch))) === 'missing') notFound(id);
+  const saved = await withDb((db) => saveWithRevision(db, id, patch, undefined, { actor: 'cli', action: 'update' }));
+  if (saved === 'missing') notFound(id);
 }
 
 function notFound(id: number): never {

@@ -221,6 +221,34 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
         await fillSha512(db, storage);
       },
     },
+    // Every save of an announcement is kept as a revision (docs/console.md#revisions). Purging
+    // an announcement for good takes its revisions with it (on delete cascade).
+    '0010_bulletin_revisions': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('bulletin_revisions')
+          .addColumn('id', dialect === 'postgres' ? 'serial' : 'integer', (col) =>
+            dialect === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement(),
+          )
+          .addColumn('bulletin_id', 'integer', (col) => col.notNull().references('bulletins.id').onDelete('cascade'))
+          .addColumn('version', 'integer', (col) => col.notNull())
+          .addColumn('title', 'text', (col) => col.notNull())
+          .addColumn('content', 'text', (col) => col.notNull())
+          .addColumn('pinned', 'integer', (col) => col.notNull())
+          .addColumn('state', 'text', (col) => col.notNull())
+          .addColumn('publish_at', 'text', (col) => col.notNull())
+          .addColumn('action', 'text', (col) => col.notNull())
+          .addColumn('restored_from', 'integer')
+          .addColumn('actor', 'text', (col) => col.notNull())
+          .addColumn('at', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema
+          .createIndex('bulletin_revisions_bulletin')
+          .on('bulletin_revisions')
+          .columns(['bulletin_id', 'id'])
+          .execute();
+      },
+    },
   };
 }
 

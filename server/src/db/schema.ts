@@ -13,11 +13,35 @@ export interface BulletinTable {
   state: Generated<BulletinState>;
   /** Grows with every change: a save names the version it edited (optimistic concurrency). */
   version: Generated<number>;
-  /** Deleted, and restorable until a while after this instant. */
+  /** Deleted: in the trash, restorable for 30 days after this instant, then purged
+   * (docs/console.md#trash). */
   deleted_at: string | null;
 }
 
 export type BulletinState = 'draft' | 'published';
+
+/** One saved state of an announcement: every create, save, publish and restore of a revision
+ * adds one (docs/console.md#revisions). */
+export interface BulletinRevisionTable {
+  id: Generated<number>;
+  bulletin_id: number;
+  /** The announcement's version this save made. */
+  version: number;
+  title: string;
+  content: string;
+  pinned: number;
+  state: BulletinState;
+  /** The announcement's created_at then: when it is (or was to be) public. */
+  publish_at: string;
+  action: RevisionAction;
+  /** For a restore: the revision whose content was written back. */
+  restored_from: number | null;
+  /** The signed-in account's name, `admin-token` or `cli`. */
+  actor: string;
+  at: string;
+}
+
+export type RevisionAction = 'create' | 'update' | 'restore';
 
 export interface InstallPackageTable {
   os: string;
@@ -137,6 +161,7 @@ export interface AuditTable {
 
 export interface Database {
   bulletins: BulletinTable;
+  bulletin_revisions: BulletinRevisionTable;
   install_packages: InstallPackageTable;
   releases: ReleaseTable;
   settings: SettingTable;
@@ -151,6 +176,7 @@ export interface Database {
 export type BulletinRow = Selectable<BulletinTable>;
 export type NewBulletin = Insertable<BulletinTable>;
 export type BulletinUpdate = Updateable<BulletinTable>;
+export type BulletinRevisionRow = Selectable<BulletinRevisionTable>;
 export type InstallPackageRow = Selectable<InstallPackageTable>;
 export type ReleaseRow = Selectable<ReleaseTable>;
 export type StoredFileRow = Selectable<StoredFileTable>;

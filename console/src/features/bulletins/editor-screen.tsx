@@ -26,6 +26,7 @@ import {
 import { readKept, useAutosave, type Kept } from './autosave';
 import { ConflictDialog } from './conflict-dialog';
 import { DeleteDialog } from './delete-dialog';
+import { HistoryDialog } from './history-dialog';
 import { fromEditorHtml, isEmptyHtml, toEditorHtml } from './html-paths';
 import { PreviewDialog } from './preview-dialog';
 import { RestoreOffer } from './restore-offer';
@@ -82,6 +83,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
   const [previewOpen, setPreviewOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [unpublishOpen, setUnpublishOpen] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
   const titleRef = useRef<HTMLInputElement>(null);
   useLeaveGuard(dirty);
   const forget = useAutosave(initial?.id, form, dirty);
@@ -297,6 +299,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
             </Button>
           )}
           <Button onClick={() => setPreviewOpen(true)}>预览</Button>
+          {saved !== undefined && <Button onClick={() => setHistoryOpen(true)}>历史版本</Button>}
           {saved !== undefined && (
             <Button tone="danger" className="sm:ms-auto" disabled={busy} onClick={() => setDeleteOpen(true)}>
               删除
@@ -325,6 +328,25 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
         tone="danger"
         onConfirm={() => run('draft')}
       />
+      {saved !== undefined && (
+        <HistoryDialog
+          bulletin={saved}
+          unsaved={dirty}
+          open={historyOpen}
+          onOpenChange={setHistoryOpen}
+          onRestored={(bulletin, revision) => {
+            forget();
+            setSaved(bulletin);
+            setForm(formOf(bulletin));
+            setResetKey((key) => key + 1);
+            setDirty(false);
+            setHistoryOpen(false);
+            queryClient.setQueryData(bulletinKeys.one(bulletin.id), bulletin);
+            void queryClient.invalidateQueries({ queryKey: [...bulletinKeys.all, 'list'] });
+            notify({ text: `已恢复到第 ${revision.version} 版，保存为第 ${bulletin.version} 版` });
+          }}
+        />
+      )}
       {saved !== undefined && (
         <DeleteDialog
           open={deleteOpen}

@@ -50,9 +50,14 @@ export function BulletinListScreen() {
         <h1 id="bulletins-heading" className="text-xl font-semibold">
           公告
         </h1>
-        <Link href="/bulletins/new" className={buttonClass('primary')}>
-          新建公告
-        </Link>
+        <span className="flex gap-2">
+          <Link href="/bulletins/trash" className={buttonClass('secondary')}>
+            回收站
+          </Link>
+          <Link href="/bulletins/new" className={buttonClass('primary')}>
+            新建公告
+          </Link>
+        </span>
       </div>
       <div className="flex flex-col gap-3 md:flex-row md:items-center">
         {/* Keyed by the search in the address, so going back to another search shows its words. */}

@@ -1,0 +1,78 @@
+/**
+ * The trash of announcements: what was deleted in the last 30 days, and purging one early.
+ * Bringing one back is POST /bulletins/{id}/restore (admin-routes.ts); purging by age is the
+ * schedule check's (schedule.ts). See docs/console.md#trash.
+ */
+import { paging } from '@chat-site/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { audit } from '../accounts/door.js';
+import type { RouteDeps } from '../lib/deps.js';
+import { notFound } from '../lib/errors.js';
+import { errorResponse, Id } from '../lib/schemas.js';
+import { toWireTime } from '../lib/time.js';
+import { AdminBulletin, toAdminBulletin } from './admin-view.js';
+import { purgeBulletin, trashPage, trashWindowMs } from './trash.js';
+
+const TrashItem = Type.Intersect([
+  AdminBulletin,
+  Type.Object({
+    deleted_at: Type.String(),
+    /** When the server purges it by itself: 30 days after deleted_at. */
+    purge_at: Type.String(),
+  }),
+]);
+
+const editor = { access: 'editor' } as const;
+
+export const trashRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  const zone = config.timeZone;
+
+  app.get(
+    '/bulletins/trash',
+    {
+      config: editor,
+      schema: {
+        operationId: 'listBulletinTrash',
+        summary: 'Announcements deleted in the last 30 days, most recently deleted first',
+        querystring: Type.Object({
+          page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+          page_size: Type.Integer({ minimum: 1, maximum: paging.maxPageSize, default: 20 }),
+        }),
+        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(TrashItem) }) },
+      },
+    },
+    async (request) => {
+      const page = await trashPage(db.kysely, { index: request.query.page_index, size: request.query.page_size });
+      const list = page.rows.map((row) => {
+        const deletedAt = row.deleted_at ?? '';
+        const purgeAt = new Date(Date.parse(deletedAt) + trashWindowMs).toISOString();
+        return {
+          ...toAdminBulletin(row, zone),
+          deleted_at: toWireTime(deletedAt, zone),
+          purge_at: toWireTime(purgeAt, zone),
+        };
+      });
+      return { count: page.count, list };
+    },
+  );
+
+  app.delete(
+    '/bulletins/trash/:id',
+    {
+      config: editor,
+      schema: {
+        operationId: 'purgeBulletin',
+        summary: 'Purge an announcement in the trash now, with its revisions; this cannot be undone',
+        params: Type.Object({ id: Id }),
+        response: { 204: Type.Null(), 404: errorResponse('No announcement with this id is in the trash') },
+      },
+    },
+    async (request, reply) => {
+      const row = await purgeBulletin(db.kysely, request.params.id);
+      if (row === undefined) throw notFound('deleted announcement');
+      await audit(db, request, { action: 'bulletin.purge', target: row.id, before: toAdminBulletin(row, zone) });
+      return reply.status(204).send(null);
+    },
+  );
+};
