@@ -53,17 +53,27 @@ export function slicesFor(text: string): string[] {
     .map((slice) => slice.name);
 }
 
-/** Slice files read so far: at most every slice of both weights, about 9 MB (docs/operations.md#share-pictures). */
+/**
+ * Slice files read lately, least recently used first out. Satori keeps a slice parsed for as long
+ * as its bytes are held, so this bound is what bounds the parsed fonts too: about 96 of the
+ * 202 files, a few MB of WOFF (docs/operations.md#share-pictures).
+ */
 const files = new Map<string, Promise<Buffer>>();
+const maxFiles = 96;
 
 function sliceFile(name: string, weight: Weight): Promise<Buffer> {
   readSlices();
   const file = join(folder as string, `noto-sans-sc-${name}-${weight}-normal.woff`);
   let data = files.get(file);
-  if (data === undefined) {
+  if (data !== undefined) files.delete(file);
+  else {
     data = readFile(file);
-    files.set(file, data);
     data.catch(() => files.delete(file));
+  }
+  files.set(file, data);
+  for (const oldest of files.keys()) {
+    if (files.size <= maxFiles) break;
+    files.delete(oldest);
   }
   return data;
 }
