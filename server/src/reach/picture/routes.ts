@@ -40,6 +40,7 @@ export const pictureRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, co
       return reply.type('image/png').send(await store.picture(card, version));
     } catch (error) {
       if (!(error instanceof PicturesBusy)) throw error;
+      reply.removeHeader('etag');
       reply.header('retry-after', '5').header('cache-control', 'no-store');
       throw new HttpError(503, 'Too many pictures are being drawn; try again shortly');
     }
