@@ -41,6 +41,7 @@ import { releaseAdminRoutes } from './packages/release-routes.js';
 import { pageRoutes } from './page/routes.js';
 import { updateAdminRoutes } from './updates/admin-routes.js';
 import { updateRoutes } from './updates/routes.js';
+import { pictureRoutes } from './reach/picture/routes.js';
 import { reachRoutes } from './reach/routes.js';
 import { settingAdminRoutes, settingRoutes } from './settings/routes.js';
 import { validatorCompiler } from './lib/validation.js';
@@ -275,6 +276,7 @@ export async function buildApp({
   await app.register(downloadRoutes, deps);
   await app.register(pageRoutes, deps);
   await app.register(reachRoutes, deps);
+  await app.register(pictureRoutes, deps);
   if (existsSync(config.webRoot)) {
     // The service worker (web/build/service-worker.ts) is checked on every visit, so a new build
     // takes over at once; its own CSP must let it fetch the site's files to precache them.

@@ -26,6 +26,9 @@ export const exempt: Record<string, string> = {
   'PATCH /v1/admin/uploads/{id} 507': 'needs a full disk or bucket',
   'POST /v1/admin/session 503': 'needs every password check slot taken at once: sign-in-limits.test.ts does it',
   'PUT /v1/admin/session/password 503': 'needs every password check slot taken at once: sign-in-limits.test.ts does it',
+  'GET /a/{id}/picture.png 503':
+    'needs more pictures waiting to be drawn than the queue holds: picture-store.test.ts fills the queue of the store',
+  'GET /site-picture.png 503': 'one picture, never more than one drawing: it cannot fill the queue',
 };
 
 /** The client address that sent a wrong bearer token too often. */
@@ -333,6 +336,23 @@ export async function prepare(): Promise<Fixture> {
     'GET /feed.rss': async () => [ok(get('/feed.rss'))],
     'GET /a/continue.js': async () => [ok(get('/a/continue.js'))],
     'GET /a/{id}': async () => [ok(get(`/a/${bulletinId}`)), ok(get('/a/999999'), 404)],
+    'GET /a/{id}/picture.png': async () => {
+      const etag = String((await inject(get(`/a/${bulletinId}/picture.png`), 200)).headers.etag);
+      return [
+        ok(get(`/a/${bulletinId}/picture.png`)),
+        ok(get(`/a/${bulletinId}/picture.png`, { 'if-none-match': etag }), 304),
+        ok(get('/a/999999/picture.png'), 404),
+        ok(get(`/a/${bulletinId}/picture.png?v=${'x'.repeat(65)}`), 400),
+      ];
+    },
+    'GET /site-picture.png': async () => {
+      const etag = String((await inject(get('/site-picture.png'), 200)).headers.etag);
+      return [
+        ok(get('/site-picture.png')),
+        ok(get('/site-picture.png', { 'if-none-match': etag }), 304),
+        ok(get(`/site-picture.png?v=${'x'.repeat(65)}`), 400),
+      ];
+    },
     'GET /sitemap.xml': async () => [ok(get('/sitemap.xml'))],
     'GET /robots.txt': async () => [ok(get('/robots.txt'))],
   };

@@ -341,12 +341,14 @@ describe('share pages /a/{id}', () => {
     assert.match(script.body, /location\.replace/);
   });
 
-  test('an announcement without a raster image has a summary card and no og:image', async () => {
+  test('an announcement without a raster image offers its drawn picture, in the card and the JSON-LD', async () => {
     const plain = await addBulletin(pub, '纯文字', '<p>只有文字</p><img src="file/preview/0123456789abcdef-x.svg">');
     const html = (await pub.app.inject(`/a/${plain}`)).body;
-    assert.equal(metaOf(html, 'og:image'), undefined);
-    assert.equal(metaOf(html, 'twitter:card'), 'summary');
-    assert.equal(jsonLdOf(html)[0]?.image, undefined);
+    const picture = metaOf(html, 'og:image') ?? '';
+    assert.match(picture, new RegExp(`^${site}/a/${plain}/picture\\.png\\?v=[\\w-]{16}$`));
+    assert.equal(metaOf(html, 'og:image:width'), '1200');
+    assert.equal(metaOf(html, 'twitter:card'), 'summary_large_image');
+    assert.deepEqual(jsonLdOf(html)[0]?.image, [picture]);
   });
 
   test('unknown and malformed ids are an HTML 404 page', async () => {

@@ -59,6 +59,21 @@ new Counter({
   },
 });
 
+/** Share pictures (reach/picture/store.ts): answered from memory, or drawn. */
+export const pictureCounts = { hits: 0, draws: 0 };
+
+new Counter({
+  name: 'chat_site_share_pictures_total',
+  help: 'Share pictures asked for: hit (answered from memory) or drawn (made now)',
+  labelNames: ['result'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    this.inc({ result: 'hit' }, pictureCounts.hits);
+    this.inc({ result: 'drawn' }, pictureCounts.draws);
+  },
+});
+
 /** Counted downloads (GET /dl/{os} answered with a redirect), by platform. */
 export const downloadsTotal = new Counter({
   name: 'chat_site_downloads_total',

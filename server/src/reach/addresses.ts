@@ -6,10 +6,16 @@ export const reachPaths = {
   robots: '/robots.txt',
   share: '/a/:id',
   continueScript: '/a/continue.js',
+  sharePicture: '/a/:id/picture.png',
+  sitePicture: '/site-picture.png',
 } as const;
 
 /** The crawlable share address of an announcement. */
 export const sharePath = (id: number) => `/a/${id}`;
+
+/** An announcement's drawn picture; `version` names what it shows, so a changed announcement
+ * gets a new address and link previewers fetch it again. */
+export const sharePicturePath = (id: number, version: string) => `/a/${id}/picture.png?v=${version}`;
 
 /** The announcement inside the site (its hash route). */
 export const sitePath = (id: number) => `/#/announcement/${id}`;

@@ -20,7 +20,7 @@ export interface PublishedBulletin {
   siteUrl: string;
   html: string;
   summary: string;
-  /** The first image a link previewer can show, if any. */
+  /** The first raster image (PNG, JPEG, WebP, GIF) a link previewer can show, if any. */
   image: string | undefined;
   /** ISO instants. */
   createdAt: string;
@@ -39,8 +39,21 @@ function absoluteUrl(url: string, context: PublishContext): string {
   return resolveImageSrc(trimmed, { apiAddr: context.origin, cdn: context.cdn });
 }
 
-/** Link previewers do not draw SVG, so only raster images are offered as the preview. */
-const isRaster = (url: string) => !/\.svgz?(?:[?#]|$)/i.test(url);
+const rasterTypes: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+};
+
+/** The type of an image link previewers draw (WeChat, Telegram and X draw no SVG), from the
+ * extension its address ends in; undefined for any other. */
+export function rasterType(url: string): string | undefined {
+  const extension = /\.([a-z]+)$/i.exec(url.split(/[?#]/, 1)[0] ?? '')?.[1]?.toLowerCase();
+  return extension === undefined ? undefined : rasterTypes[extension];
+}
+const isRaster = (url: string) => rasterType(url) !== undefined;
 
 function rewrite(html: string, context: PublishContext): { html: string; image: string | undefined } {
   let image: string | undefined;

@@ -2,14 +2,18 @@
 import type { SiteConfig } from '@chat-site/contract';
 import { beforeHeadEnd } from '../lib/head-insert.js';
 import { reachPaths } from './addresses.js';
+import { pictureTags, sitePicture } from './picture/pictures.js';
 import { softwareApplication } from './json-ld.js';
 import { reachText } from './text.js';
 import { escapeAttribute, scriptJson } from './xml.js';
 
-/** Feed links and the app's JSON-LD (a data block, which the page's CSP does not run). */
+/** Feed links, the site's share picture and the app's JSON-LD (a data block, which the page's
+ * CSP does not run). */
 export function siteHeadTags(site: SiteConfig, origin: string): string {
   const title = escapeAttribute(reachText.feedTitle(site.productName));
   return [
+    ...pictureTags(sitePicture(site.productName, origin)),
+    '<meta name="twitter:card" content="summary_large_image">',
     `<link rel="alternate" type="application/atom+xml" title="${title}" href="${reachPaths.atom}">`,
     `<link rel="alternate" type="application/rss+xml" title="${title}" href="${reachPaths.rss}">`,
     `<script type="application/ld+json">${scriptJson(softwareApplication(site, origin))}</script>`,

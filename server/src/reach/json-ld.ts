@@ -3,7 +3,13 @@ import type { SiteConfig } from '@chat-site/contract';
 import type { PublishedBulletin } from './content.js';
 import { rfc3339 } from './times.js';
 
-export function newsArticle(entry: PublishedBulletin, product: string, origin: string, timeZone: string) {
+export function newsArticle(
+  entry: PublishedBulletin,
+  product: string,
+  origin: string,
+  timeZone: string,
+  image: string,
+) {
   const publisher = { '@type': 'Organization', name: product, url: `${origin}/` };
   return {
     '@context': 'https://schema.org',
@@ -15,7 +21,7 @@ export function newsArticle(entry: PublishedBulletin, product: string, origin: s
     datePublished: rfc3339(entry.createdAt, timeZone),
     dateModified: rfc3339(entry.updatedAt, timeZone),
     inLanguage: 'zh-CN',
-    ...(entry.image !== undefined && { image: [entry.image] }),
+    image: [image],
     author: publisher,
     publisher,
   };

@@ -13,6 +13,7 @@ import { bulletinStamps, lastBulletinChange, latestBulletins } from './repositor
 import { findPublishedBulletin } from '../bulletins/repository.js';
 import { continueScript, renderShareNotFound, renderSharePage, sharePageCsp } from './share-page.js';
 import { buildRobotsTxt, buildSitemap, sitemapMaxUrls } from './sitemap.js';
+import { bulletinPicture } from './picture/pictures.js';
 import { reachText } from './text.js';
 import { rfc3339 } from './times.js';
 
@@ -102,7 +103,8 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
         const row = await findPublishedBulletin(db.kysely, id);
         if (row === undefined) throw new NoSuchBulletin();
         const entry = publishBulletin(row, await context());
-        return renderSharePage({ entry, product, origin: originMark, timeZone: config.timeZone });
+        const picture = bulletinPicture(entry, product, originMark, config.timeZone);
+        return renderSharePage({ entry, product, origin: originMark, timeZone: config.timeZone, picture });
       });
     } catch (error) {
       if (error instanceof NoSuchBulletin) return notFound();

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { PublishedBulletin } from './content.js';
 import { newsArticle } from './json-ld.js';
+import { pictureTags, type PictureMeta } from './picture/pictures.js';
 import { reachPaths } from './addresses.js';
 import { reachText } from './text.js';
 import { toWireTime } from '../lib/time.js';
@@ -39,12 +40,13 @@ export interface SharePageData {
   product: string;
   origin: string;
   timeZone: string;
+  /** The picture link previewers show (picture/pictures.ts). */
+  picture: PictureMeta;
 }
 
-function metaTags({ entry, product, origin, timeZone }: SharePageData): string[] {
+function metaTags({ entry, product, origin, timeZone, picture }: SharePageData): string[] {
   const property = (name: string, content: string) => `<meta property="${name}" content="${escapeAttribute(content)}">`;
   const named = (name: string, content: string) => `<meta name="${name}" content="${escapeAttribute(content)}">`;
-  const image = entry.image;
   return [
     named('description', entry.summary),
     `<link rel="canonical" href="${escapeAttribute(entry.url)}">`,
@@ -55,13 +57,12 @@ function metaTags({ entry, product, origin, timeZone }: SharePageData): string[]
     property('og:title', entry.title),
     property('og:description', entry.summary),
     property('og:url', entry.url),
-    ...(image === undefined ? [] : [property('og:image', image)]),
+    ...pictureTags(picture),
     property('article:published_time', rfc3339(entry.createdAt, timeZone)),
     property('article:modified_time', rfc3339(entry.updatedAt, timeZone)),
-    named('twitter:card', image === undefined ? 'summary' : 'summary_large_image'),
+    named('twitter:card', 'summary_large_image'),
     named('twitter:title', entry.title),
     named('twitter:description', entry.summary),
-    ...(image === undefined ? [] : [named('twitter:image', image)]),
   ];
 }
 
@@ -84,12 +85,12 @@ function document(head: string[], body: string[]): string {
 }
 
 export function renderSharePage(data: SharePageData): string {
-  const { entry, product, origin, timeZone } = data;
+  const { entry, product, origin, timeZone, picture } = data;
   return document(
     [
       `<title>${escape(`${entry.title} - ${product}`)}</title>`,
       ...metaTags(data),
-      `<script type="application/ld+json">${scriptJson(newsArticle(entry, product, origin, timeZone))}</script>`,
+      `<script type="application/ld+json">${scriptJson(newsArticle(entry, product, origin, timeZone, picture.url))}</script>`,
       `<script src="${reachPaths.continueScript}" defer></script>`,
     ],
     [

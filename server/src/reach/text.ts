@@ -9,4 +9,8 @@ export const reachText = {
   notFoundTitle: '未找到该公告',
   notFoundText: '这条公告不存在或已被删除。',
   home: '返回首页',
+  pictureAlt: (product: string, title: string) => `${product} 公告：${title}`,
+  sitePictureAlt: (product: string) => `${product} 标志与名称`,
+  /** The landing page's tagline (web/src/config/messages.zh-CN.ts, hero.tagline). */
+  siteLine: '让世界更近，让沟通更有价值',
 } as const;

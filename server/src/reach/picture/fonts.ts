@@ -1,0 +1,101 @@
+/**
+ * The picture's font: Noto Sans SC as @fontsource ships it, about a hundred WOFF slices per weight
+ * split by Unicode range. A picture loads only the slices its text touches, so a Chinese title
+ * costs a few hundred KB of font rather than the 10 MB of a whole CJK face
+ * (docs/operations.md#share-pictures).
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+export type Weight = 400 | 700;
+
+export interface FontFace {
+  name: string;
+  data: Buffer;
+  weight: Weight;
+  style: 'normal';
+}
+
+const family = 'Noto Sans SC';
+const requireFile = createRequire(import.meta.url);
+
+interface Slice {
+  /** The part of a file name that names the slice: `latin`, `57`. */
+  name: string;
+  ranges: [number, number][];
+}
+
+let slices: Slice[] | undefined;
+let folder: string | undefined;
+
+/** The slices and their ranges, read once from the package's unicode.json. */
+function readSlices(): Slice[] {
+  if (slices !== undefined) return slices;
+  const index = requireFile.resolve('@fontsource/noto-sans-sc/unicode.json');
+  folder = join(dirname(index), 'files');
+  const table = requireFile(index) as Record<string, string>;
+  slices = Object.entries(table).map(([key, ranges]) => ({
+    name: key.replace(/^\[(\d+)\]$/, '$1'),
+    ranges: ranges.split(',').map((range) => {
+      const [from = '0', to = from] = range.trim().replace(/^U\+/i, '').split('-');
+      return [parseInt(from, 16), parseInt(to, 16)] as [number, number];
+    }),
+  }));
+  return slices;
+}
+
+/** The slices that hold some character of `text`, in the package's order. */
+export function slicesFor(text: string): string[] {
+  const codes = new Set([...text].map((char) => char.codePointAt(0) ?? 0));
+  return readSlices()
+    .filter((slice) => [...codes].some((code) => slice.ranges.some(([from, to]) => code >= from && code <= to)))
+    .map((slice) => slice.name);
+}
+
+/**
+ * Slice files read lately, least recently used first out. Satori keeps a slice parsed for as long
+ * as its bytes are held, so this bound is what bounds the parsed fonts too: about 96 of the
+ * 202 files, a few MB of WOFF (docs/operations.md#share-pictures).
+ */
+const files = new Map<string, Promise<Buffer>>();
+const maxFiles = 96;
+
+function sliceFile(name: string, weight: Weight): Promise<Buffer> {
+  readSlices();
+  const file = join(folder as string, `noto-sans-sc-${name}-${weight}-normal.woff`);
+  let data = files.get(file);
+  if (data !== undefined) files.delete(file);
+  else {
+    data = readFile(file);
+    data.catch(() => files.delete(file));
+  }
+  files.set(file, data);
+  for (const oldest of files.keys()) {
+    if (files.size <= maxFiles) break;
+    files.delete(oldest);
+  }
+  return data;
+}
+
+export interface Faces {
+  fonts: FontFace[];
+  /** The CSS font-family list naming every slice: satori takes one face per name and weight,
+   * so each slice is a family of its own and the list falls back from one to the next. */
+  fontFamily: string;
+}
+
+/** The faces satori needs to draw `text` in each weight. */
+export async function facesFor(text: string, weights: readonly Weight[]): Promise<Faces> {
+  const names = slicesFor(text);
+  const faces = names.flatMap((name) => weights.map((weight) => ({ name, weight })));
+  const fonts = await Promise.all(
+    faces.map(async ({ name, weight }) => ({
+      name: `${family} ${name}`,
+      data: await sliceFile(name, weight),
+      weight,
+      style: 'normal' as const,
+    })),
+  );
+  return { fonts, fontFamily: names.map((name) => `"${family} ${name}"`).join(', ') };
+}

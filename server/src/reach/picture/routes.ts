@@ -1,0 +1,101 @@
+/**
+ * The share pictures: `/a/{id}/picture.png` for a published announcement and
+ * `/site-picture.png` for the site, 1200x630 PNGs drawn on first demand and kept in memory
+ * (docs/behaviour.md#share-pictures). Asked for at the version the pages name (`?v=`), a
+ * picture never changes, so it is cached for a year; at any other it is revalidated each time.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { findPublishedBulletin } from '../../bulletins/repository.js';
+import type { RouteDeps } from '../../lib/deps.js';
+import { HttpError, notFound } from '../../lib/errors.js';
+import { errorResponse } from '../../lib/schemas.js';
+import { reachPaths } from '../addresses.js';
+import type { Node } from './card.js';
+import { bulletinCard, siteCardOf } from './pictures.js';
+import { renderPng } from './render.js';
+import { cardVersion, PicturesBusy, PictureStore } from './store.js';
+
+/** About 60 to 120 KB a picture: a few hundred announcements' pictures (docs/operations.md#share-pictures). */
+export const pictureCacheBytes = 16 * 1024 * 1024;
+const maxWaiting = 8;
+const maxId = 2_147_483_647;
+
+export const pictureRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
+  const store = new PictureStore({ draw: renderPng, maxBytes: pictureCacheBytes, maxWaiting });
+  const product = config.site.productName;
+
+  async function send(request: FastifyRequest<{ Querystring: { v?: string } }>, reply: FastifyReply, card: Node) {
+    const version = cardVersion(card);
+    const etag = `"${version}"`;
+    reply
+      .header('etag', etag)
+      .header(
+        'cache-control',
+        request.query.v === version ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+      );
+    if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+      return reply.code(304).send();
+    }
+    try {
+      return reply.type('image/png').send(await store.picture(card, version));
+    } catch (error) {
+      if (!(error instanceof PicturesBusy)) throw error;
+      reply.removeHeader('etag');
+      reply.header('retry-after', '5').header('cache-control', 'no-store');
+      throw new HttpError(503, 'Too many pictures are being drawn; try again shortly');
+    }
+  }
+
+  app.get<{ Params: { id: string }; Querystring: { v?: string } }>(
+    reachPaths.sharePicture,
+    { schema: schemas.share },
+    async (request, reply) => {
+      const id = /^[1-9]\d{0,9}$/.test(request.params.id) ? Number(request.params.id) : maxId + 1;
+      const row = id <= maxId ? await findPublishedBulletin(db.kysely, id) : undefined;
+      if (row === undefined) throw notFound('Announcement');
+      return send(
+        request,
+        reply,
+        bulletinCard({ title: row.title, createdAt: row.created_at }, product, config.timeZone),
+      );
+    },
+  );
+
+  app.get<{ Querystring: { v?: string } }>(reachPaths.sitePicture, { schema: schemas.site }, (request, reply) =>
+    send(request, reply, siteCardOf(product)),
+  );
+};
+
+const png = { content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } };
+const version = {
+  type: 'object',
+  properties: {
+    v: { type: 'string', maxLength: 64, description: 'The version the pages name; any other is answered too' },
+  },
+} as const;
+const common = {
+  querystring: version,
+  304: { type: 'null', description: 'Not modified: If-None-Match matched' },
+  503: errorResponse('Too many pictures are waiting to be drawn: try again after Retry-After seconds'),
+};
+
+/** What the OpenAPI document says of these routes. */
+const schemas = {
+  share: {
+    operationId: 'getSharePicture',
+    summary: "An announcement's share picture (og:image): 1200x630 PNG of its title, date and the product",
+    querystring: common.querystring,
+    response: {
+      200: { description: 'The picture', ...png },
+      304: common[304],
+      404: errorResponse('No published announcement has this id'),
+      503: common[503],
+    },
+  },
+  site: {
+    operationId: 'getSitePicture',
+    summary: "The site's share picture (og:image): 1200x630 PNG of the logo, the product and its line",
+    querystring: common.querystring,
+    response: { 200: { description: 'The picture', ...png }, 304: common[304], 503: common[503] },
+  },
+};
