@@ -81,6 +81,7 @@ async function heldAfter(maxEntries: number): Promise<{ bytes: number; cache: Re
     afterReads: (task) => task(),
     trustworthy: () => true,
     changed: () => undefined,
+    nextChange: () => new Promise(() => {}),
     close: async () => undefined,
   };
   const cache = new ReadCache({ changes, maxBytes: 4 * 1024 * 1024 * 1024, maxEntries });
