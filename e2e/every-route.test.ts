@@ -206,6 +206,13 @@ function routes(viewport: Viewport): { path: string; ready: (page: Page) => Prom
         await articleImage(page);
       },
     },
+    {
+      path: '/changelog',
+      ready: async (page) => {
+        await h1(page, '更新日志');
+        await page.getByTestId('changelog').waitFor();
+      },
+    },
     { path: '/nope', ready: (page) => h1(page, '页面不存在') },
   ];
 }

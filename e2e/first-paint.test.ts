@@ -86,6 +86,7 @@ describe('first paint and hand-over', () => {
       ['/download', /^下载/],
       ['/downloadHelp', /下载教程$/],
       ['/announcements', /^平台公告$/],
+      ['/changelog', /^更新日志$/],
     ];
     for (const [route, heading] of [...frames, ['/announcements/1', null] as const]) {
       const open = await openPage(site.browser, 'phone', { prerendered: true });

@@ -30,6 +30,7 @@ describe('every route renders at phone and desktop width', () => {
     ['/#/announcements', '平台公告'],
     ['/#/announcement/11', '星聊 5.0 正式版发布：全新界面，更快更稳'],
     ['/#/announcements/11', '平台公告'],
+    ['/#/changelog', '更新日志'],
     ['/#/no-such-route', '页面不存在'],
   ];
   for (const viewport of ['phone', 'desktop'] as const) {

@@ -20,6 +20,7 @@ const routes = {
   announcements: '/#/announcements',
   'announcement-2': '/#/announcements/2',
   'announcement-single': '/#/announcement/11',
+  changelog: '/#/changelog',
   'not-found': '/#/nope',
 };
 

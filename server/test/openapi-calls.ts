@@ -166,6 +166,7 @@ export async function prepare(): Promise<Fixture> {
       ok(get('/v1/bulletin/detail?id=999999'), 404),
     ],
     'GET /v1/common/getInstallPackageAddrs': async () => [ok(get('/v1/common/getInstallPackageAddrs'))],
+    'GET /v1/common/changelog': async () => [ok(get('/v1/common/changelog'))],
     'GET /v1/common/appversion/{os}/{version}': async () => [
       ok(get('/v1/common/appversion/mac/1.0.0')),
       ok(get('/v1/common/appversion/symbian/1.0.0'), 404),
@@ -334,6 +335,7 @@ export async function prepare(): Promise<Fixture> {
     'GET /index.html': async () => [ok(get('/index.html'))],
     'GET /feed.atom': async () => [ok(get('/feed.atom'))],
     'GET /feed.rss': async () => [ok(get('/feed.rss'))],
+    'GET /changelog.atom': async () => [ok(get('/changelog.atom'))],
     'GET /a/continue.js': async () => [ok(get('/a/continue.js'))],
     'GET /a/{id}': async () => [ok(get(`/a/${bulletinId}`)), ok(get('/a/999999'), 404)],
     'GET /a/{id}/picture.png': async () => {

@@ -22,6 +22,7 @@ import react from '@vitejs/plugin-react';
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import { build, type Plugin } from 'vite';
 import { apiCalls } from '../src/lib/api-calls';
+import { changelogCall } from '../src/features/changelog/api/get-changelog';
 import { buildClassicScript } from './classic-script';
 import { conditions } from './build-options';
 
@@ -50,6 +51,7 @@ const screens: Record<string, Screen> = {
     earlyCall: apiCalls.announcements,
     early: 'src/early-list.ts',
   },
+  '/changelog': { module: 'src/app/routes/changelog.tsx', earlyCall: changelogCall },
 };
 
 const emptyRoot = `<div id="${rootId}"></div>`;

@@ -2,6 +2,7 @@
 export const reachPaths = {
   atom: '/feed.atom',
   rss: '/feed.rss',
+  changelogAtom: '/changelog.atom',
   sitemap: '/sitemap.xml',
   robots: '/robots.txt',
   share: '/a/:id',
@@ -22,3 +23,6 @@ export const sitePath = (id: number) => `/#/announcement/${id}`;
 
 /** The announcements screen of the site. */
 export const announcementsPath = '/#/announcements';
+
+/** The changelog screen of the site. */
+export const changelogPath = '/#/changelog';

@@ -11,11 +11,13 @@ import { escapeAttribute, scriptJson } from './xml.js';
  * CSP does not run). */
 export function siteHeadTags(site: SiteConfig, origin: string): string {
   const title = escapeAttribute(reachText.feedTitle(site.productName));
+  const changelog = escapeAttribute(reachText.changelogTitle(site.productName));
   return [
     ...pictureTags(sitePicture(site.productName, origin)),
     '<meta name="twitter:card" content="summary_large_image">',
     `<link rel="alternate" type="application/atom+xml" title="${title}" href="${reachPaths.atom}">`,
     `<link rel="alternate" type="application/rss+xml" title="${title}" href="${reachPaths.rss}">`,
+    `<link rel="alternate" type="application/atom+xml" title="${changelog}" href="${reachPaths.changelogAtom}">`,
     `<script type="application/ld+json">${scriptJson(softwareApplication(site, origin))}</script>`,
   ].join('\n');
 }

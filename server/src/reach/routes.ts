@@ -5,7 +5,9 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDeps } from '../lib/deps.js';
 import { originMark, publicOrigin, withOrigin } from '../lib/origin.js';
 import { getAppConfig } from '../settings/repository.js';
-import { announcementsPath, reachPaths, sharePath } from './addresses.js';
+import { changelogReleases } from '../updates/changelog.js';
+import { announcementsPath, changelogPath, reachPaths, sharePath } from './addresses.js';
+import { buildChangelogAtom } from './changelog-feed.js';
 import { textResponse } from '../lib/schemas.js';
 import { publishBulletin, type PublishContext } from './content.js';
 import { buildAtomFeed, buildRssFeed, type FeedData } from './feeds.js';
@@ -89,6 +91,26 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
     ),
   );
 
+  app.get(reachPaths.changelogAtom, { schema: schemas.changelogAtom }, async (request, reply) =>
+    cached(request, reply, 'changelog atom', 'application/atom+xml; charset=utf-8', async () =>
+      buildChangelogAtom({
+        title: reachText.changelogTitle(product),
+        language: reachText.language,
+        siteUrl: `${originMark}${changelogPath}`,
+        selfUrl: `${originMark}${reachPaths.changelogAtom}`,
+        author: product,
+        timeZone: config.timeZone,
+        entryTitle: reachText.releaseTitle,
+        releases: await changelogReleases({
+          db: db.kysely,
+          timeZone: config.timeZone,
+          apiBase: `${originMark}/v1/`,
+          appUrl: config.site.appUrl,
+        }),
+      }),
+    ),
+  );
+
   app.get(reachPaths.continueScript, { schema: schemas.continueScript }, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=86400').send(continueScript),
   );
@@ -146,6 +168,11 @@ const schemas = {
   atom: {
     operationId: 'getAtomFeed',
     summary: 'The published announcements as an Atom feed',
+    response: { 200: textResponse('application/atom+xml', 'The feed') },
+  },
+  changelogAtom: {
+    operationId: 'getChangelogFeed',
+    summary: 'Every published release, newest first, as an Atom feed',
     response: { 200: textResponse('application/atom+xml', 'The feed') },
   },
   rss: {

@@ -1,9 +1,13 @@
+const platformNames: Record<string, string> = { android: 'Android', ios: 'iOS', windows: 'Windows', mac: 'Mac' };
+
 /** The words feeds and share pages carry, in the site's language (simplified Chinese). */
 export const reachText = {
   language: 'zh-CN',
   ogLocale: 'zh_CN',
   feedTitle: (product: string) => `${product} 平台公告`,
   feedDescription: (product: string) => `${product} 官方发布的平台公告`,
+  changelogTitle: (product: string) => `${product} 更新日志`,
+  releaseTitle: (os: string, version: string) => `${platformNames[os] ?? os} ${version}`,
   continueReading: '阅读全文',
   publishedOn: (date: string) => `发布日期：${date}`,
   notFoundTitle: '未找到该公告',

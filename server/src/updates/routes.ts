@@ -3,7 +3,8 @@
  * check, the Tauri updater's and electron-updater's, all answered from the platform's current
  * release. What a platform offers is read once per state of the content (the read cache, made
  * stale by the change feed like every public read); the answer to each client's version is
- * made from it per request, so that every check is counted.
+ * made from it per request, so that every check is counted. The public changelog lists every
+ * release in the chat apps' form (changelog.ts, docs/behaviour.md#changelog).
  */
 import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -14,6 +15,7 @@ import { isPrimaryHost } from '../lib/host-rule.js';
 import { updateChecksTotal, updateOffersTotal } from '../lib/metrics.js';
 import { apiBase } from '../lib/origin.js';
 import { appVersionAnswer, latestYml, tauriAnswer } from './answers.js';
+import { changelog } from './changelog.js';
 import { currentOffer, type Offer } from './current.js';
 import { updateSchemas } from './schemas.js';
 
@@ -42,6 +44,14 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     });
     return (JSON.parse(text) as Offer | null) ?? undefined;
   };
+
+  app.get('/common/changelog', { schema: updateSchemas.changelog }, async (request, reply) => {
+    // Hosted files are named by absolute URLs, so the answer depends on the address asked.
+    const base = apiBase(request, config.publicUrl);
+    return cache.send(request, reply, `changelog ${base}`, () =>
+      changelog({ db: db.kysely, timeZone: config.timeZone, apiBase: base, appUrl: config.site.appUrl }),
+    );
+  });
 
   app.get('/common/appversion/:os/:version', { schema: updateSchemas.appVersion }, async (request) => {
     const os = request.params.os.toLowerCase();

@@ -29,7 +29,23 @@ const Tauri = Type.Object(
   { description: 'The release to update to (the Tauri updater dynamic server answer)' },
 );
 
+/** One release in the changelog: the update check's fields, every one present, and the size. */
+const ChangelogEntry = Type.Object({
+  app_version: Type.String(),
+  os: Type.String({ description: 'android, ios, windows or mac' }),
+  is_force: Type.Integer({ minimum: 0, maximum: 1, description: '1: the release forces the update' }),
+  update_desc: Type.String({ description: "The release's notes; empty when none were given" }),
+  download_url: Type.String({ description: "The release's own package, with the CDN applied" }),
+  created_at: Type.String({ description: 'When it was released: YYYY-MM-DD HH:MM:SS in TIME_ZONE' }),
+  size: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Bytes; null when unknown' }),
+});
+
 export const updateSchemas = {
+  changelog: {
+    operationId: 'listChangelog',
+    summary: 'Every published release of every platform, newest first (the public changelog)',
+    response: { 200: Type.Array(ChangelogEntry) },
+  },
   appVersion: {
     operationId: 'checkAppVersion',
     summary: "The chat apps' update check: the release a client at this version should update to",

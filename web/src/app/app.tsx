@@ -12,10 +12,12 @@ const loadDownload = () => import('./routes/download');
 const loadDownloadHelp = () => import('./routes/download-help');
 const loadAnnouncement = () => import('./routes/announcement');
 const loadAnnouncements = () => import('./routes/announcements');
+const loadChangelog = () => import('./routes/changelog');
 const DownloadRoute = lazy(loadDownload);
 const DownloadHelpRoute = lazy(loadDownloadHelp);
 const AnnouncementRoute = lazy(loadAnnouncement);
 const AnnouncementsRoute = lazy(loadAnnouncements);
+const ChangelogRoute = lazy(loadChangelog);
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
 
 /** Starts fetching the chunk of the screen at `path` (the hash's path) while the language
@@ -28,6 +30,7 @@ export function preloadRoute(path: string): void {
     downloadHelp: loadDownloadHelp,
     announcement: loadAnnouncement,
     announcements: loadAnnouncements,
+    changelog: loadChangelog,
   }[first];
   load?.().catch(() => undefined);
 }
@@ -46,6 +49,7 @@ export function Routes() {
           <Route path={paths.announcementPattern} component={AnnouncementRoute} />
           <Route path={paths.announcements} component={AnnouncementsRoute} />
           <Route path={paths.announcementsItemPattern} component={AnnouncementsRoute} />
+          <Route path={paths.changelog} component={ChangelogRoute} />
           <Route component={NotFoundRoute} />
         </Switch>
       </Suspense>

@@ -1,14 +1,16 @@
-import type { ReactNode } from 'react';
-// The switchers come before the layout. In the other order the bundler moves what they share with
-// the lazy screens (cn, Icon, the site config, the constants) out of the main chunk into two
-// chunks of their own: two more requests and 0.5 KB more in the first load (npm run budget).
+import { lazy, Suspense, type ReactNode } from 'react';
+// The switcher comes before the layout. In the other order the bundler moves what it shares with
+// the lazy screens (cn, Icon, the site config, the constants) out of the main chunk into chunks
+// of their own: more requests and more bytes in the first load (npm run budget).
 import { LanguageSwitcher } from '../features/language/language-switcher';
-import { ThemeSwitcher } from '../features/theme/theme-switcher';
-import { Footer } from '../components/layout/footer';
 import { Header } from '../components/layout/header';
 import { ScrollToTop } from '../components/layout/scroll-to-top';
 import { mainContentId } from '../components/layout/skip-link';
 import { useHydrated } from '../lib/hydrated';
+
+// The footer shows only after hydration, below the fold: its code (with the theme switcher's)
+// loads then, out of every route's first load (docs/performance.md#the-first-load-budget).
+const PageFooter = lazy(() => import('./page-footer'));
 
 /** What the routes of docs/behaviour.md#screens-and-routes share: header, content, and (on the
  * routes that have them) footer and scroll-to-top button. It lives in the app, not in
@@ -33,7 +35,11 @@ export function PageShell({
           {children}
         </main>
       </div>
-      {footer && hydrated && <Footer themeSwitcher={<ThemeSwitcher />} />}
+      {footer && hydrated && (
+        <Suspense fallback={null}>
+          <PageFooter />
+        </Suspense>
+      )}
       {scrollToTop && <ScrollToTop />}
     </>
   );

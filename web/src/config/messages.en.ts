@@ -36,6 +36,7 @@ export const en: Messages = {
   'footer.agreement': 'Terms of service',
   'footer.privacy': 'Privacy policy',
   'footer.tutorial': 'iOS install guide',
+  'nav.changelog': 'Changelog',
   'footer.copyright': '© 2024 {product}. All rights reserved.',
   'download.title': 'Download {product}',
   'download.subtitle': 'Use it on all your devices',

@@ -36,6 +36,7 @@ export const zhCN = {
   'footer.agreement': '服务用户协议',
   'footer.privacy': '隐私政策',
   'footer.tutorial': 'iOS 安装教程',
+  'nav.changelog': '更新日志',
   'footer.copyright': '© 2024 {product} 版权所有',
   'download.title': '下载{product}',
   'download.subtitle': '在各种设备上使用',

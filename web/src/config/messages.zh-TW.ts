@@ -36,6 +36,7 @@ export const zhTW: Messages = {
   'footer.agreement': '服務使用者條款',
   'footer.privacy': '隱私權政策',
   'footer.tutorial': 'iOS 安裝教學',
+  'nav.changelog': '更新日誌',
   'footer.copyright': '© 2024 {product} 版權所有',
   'download.title': '下載{product}',
   'download.subtitle': '在各種裝置上使用',

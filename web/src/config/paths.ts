@@ -8,6 +8,7 @@ export const paths = {
   announcements: '/announcements',
   announcementsItem: (id: string) => `/announcements/${encodeURIComponent(id)}`,
   announcementsItemPattern: '/announcements/:id',
+  changelog: '/changelog',
 } as const;
 
 /** An href for a route, for links outside the router's own <Link>. */

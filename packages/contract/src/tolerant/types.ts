@@ -24,6 +24,23 @@ export interface InstallPackageEntry {
   releaseNotesUrl?: string;
 }
 
+/** One release of the changelog. */
+export interface ChangelogRelease {
+  /** Lower-cased. */
+  os: string;
+  version: string;
+  /** The release forces the update. */
+  force: boolean;
+  /** As the operator wrote them; "" when none. */
+  notes: string;
+  /** "" when the answer gave none. */
+  downloadUrl: string;
+  /** "YYYY-MM-DD HH:MM:SS", or "" when unreadable. */
+  releasedAt: string;
+  /** Bytes, when known. */
+  size?: number;
+}
+
 export interface CdnSettings {
   useCdn: boolean;
   bucketUrl: string;

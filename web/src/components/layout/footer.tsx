@@ -60,6 +60,7 @@ export function Footer({ themeSwitcher }: { themeSwitcher: ReactNode }) {
             <External href={siteConfig.agreementUrl}>{t('footer.agreement')}</External>
             <External href={siteConfig.privacyUrl}>{t('footer.privacy')}</External>
             <Internal href={paths.downloadHelp}>{t('footer.tutorial')}</Internal>
+            <Internal href={paths.changelog}>{t('nav.changelog')}</Internal>
           </Column>
           <Column title={t('footer.contact')}>
             {siteConfig.contact.map((entry) =>

@@ -1,4 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
+import { Link } from 'wouter';
+import { paths } from '../../../config/paths';
 import { isPrimaryHost, siteConfig } from '../../../config/site-config';
 import { ExternalLink } from '../../../components/ui/external-link';
 import { useHydrated } from '../../../lib/hydrated';
@@ -52,6 +54,11 @@ export function DownloadSection({ requested }: { requested?: Platform | undefine
       {/* Under the cards, not over them: a note that arrives late moves nothing the visitor
           already sees. */}
       <StaleNote data={links.packages} className="mx-auto mt-6 max-w-xl text-center" />
+      <p className="mt-6 text-center text-sm">
+        <Link href={paths.changelog} className={inTextLink}>
+          {t('nav.changelog')}
+        </Link>
+      </p>
       {hydrated && isDesktop(device) && (
         <Suspense fallback={<div className={`${qrBoxClass} invisible`} aria-hidden="true" />}>
           <DownloadQr url={mobileDownloadUrl()} />
