@@ -1,7 +1,7 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { useRef, type ReactNode } from 'react';
 import { buttonClass } from './button';
-import { returnFocus } from './focus-return';
+import { currentControl, returnFocus } from './focus-return';
 
 /** Asks before a step that changes what visitors see or throws work away (Radix AlertDialog:
  * focus starts on the cancel button, Escape cancels). Closed, focus goes back to the control
@@ -33,7 +33,7 @@ export function ConfirmDialog({
         <AlertDialog.Content
           className="fixed inset-x-3 top-[20vh] z-50 mx-auto flex max-w-md flex-col gap-4 rounded-2xl border border-line bg-bg p-5 text-fg shadow-xl"
           onOpenAutoFocus={() => {
-            opener.current = document.activeElement;
+            opener.current = currentControl();
           }}
           onCloseAutoFocus={(event) => {
             event.preventDefault();

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, type ReactNode } from 'react';
-import { returnFocus } from './focus-return';
+import { currentControl, returnFocus } from './focus-return';
 
 /** A modal with a title, for the console's small forms and choices (Radix Dialog: focus kept
  * inside, Escape closes). Closed, focus goes back to the control that opened it, or to the
@@ -32,7 +32,7 @@ export function Modal({
           className={`fixed z-50 mx-auto flex flex-col gap-4 overflow-y-auto border border-line bg-bg text-fg shadow-xl ${wide ? 'inset-0 max-w-5xl p-3 sm:inset-x-3 sm:top-[5vh] sm:bottom-auto sm:max-h-[90vh] sm:rounded-2xl sm:p-5' : 'inset-x-3 top-[5vh] max-h-[90vh] max-w-md rounded-2xl p-5'}`}
           {...(description === undefined && { 'aria-describedby': undefined })}
           onOpenAutoFocus={() => {
-            opener.current = document.activeElement;
+            opener.current = currentControl();
           }}
           onCloseAutoFocus={(event) => {
             onCloseAutoFocus?.(event);
