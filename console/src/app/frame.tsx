@@ -10,7 +10,9 @@ import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { Waiting } from '../ui/status';
 import { ScreenBoundary } from './screen-boundary';
+import { MainNav } from './main-nav';
 import { navigation, renewFailedScreens } from './screens';
+import { useHeaderHeight } from './use-header-height';
 
 const roleLabels = { admin: '管理员', editor: '编辑' } as const;
 
@@ -36,6 +38,7 @@ export function Frame({ operator, children }: { operator: Operator; children: Re
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKey[0] });
     },
   });
+  const header = useHeaderHeight();
   const items = navigation.filter((item) => item.adminOnly !== true || operator.role === 'admin');
   return (
     <div className="flex min-h-dvh flex-col">
@@ -45,29 +48,17 @@ export function Frame({ operator, children }: { operator: Operator; children: Re
       >
         跳到主要内容
       </a>
-      <header className="sticky top-0 z-30 border-b border-line bg-bg/95 backdrop-blur">
+      <header ref={header} className="sticky top-0 z-30 border-b border-line bg-bg/95 backdrop-blur">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2">
           <Link href="/bulletins" onClick={go('/bulletins')} className="me-2 text-base font-semibold">
             运营后台
           </Link>
-          <nav aria-label="主导航" className="order-3 -mx-1 flex w-full gap-1 overflow-x-auto md:order-none md:w-auto">
-            {items.map((item) => {
-              const current = location === item.href || location.startsWith(`${item.href}/`);
-              return (
-                <Link
-                  key={item.href}
-                  href={item.href}
-                  onClick={go(item.href)}
-                  aria-current={current ? 'page' : undefined}
-                  className={`rounded-lg px-3 py-2 text-sm whitespace-nowrap hover:bg-surface-2 ${current ? 'bg-surface-2 font-semibold text-fg' : 'text-muted'}`}
-                >
-                  {item.label}
-                </Link>
-              );
-            })}
-          </nav>
-          <div className="ms-auto flex items-center gap-2">
-            <span className="hidden text-sm text-muted sm:inline">
+          <MainNav items={items} location={location} onClick={go} />
+          <div className="ms-auto flex min-w-0 items-center gap-2">
+            <span
+              className="min-w-0 truncate text-sm text-muted"
+              title={`${operator.name} · ${roleLabels[operator.role]}`}
+            >
               {operator.name} · {roleLabels[operator.role]}
             </span>
             <Button

@@ -1,9 +1,11 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { buttonClass } from './button';
+import { currentControl, returnFocus } from './focus-return';
 
 /** Asks before a step that changes what visitors see or throws work away (Radix AlertDialog:
- * focus starts on the cancel button, Escape cancels). */
+ * focus starts on the cancel button, Escape cancels). Closed, focus goes back to the control
+ * that asked, once its work lets it, or to the screen's heading (ui/focus-return.ts). */
 export function ConfirmDialog({
   open,
   onOpenChange,
@@ -23,11 +25,21 @@ export function ConfirmDialog({
   tone?: 'primary' | 'danger';
   onConfirm: () => void;
 }) {
+  const opener = useRef<Element | null>(null);
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/50" />
-        <AlertDialog.Content className="fixed inset-x-3 top-[20vh] z-50 mx-auto flex max-w-md flex-col gap-4 rounded-2xl border border-line bg-bg p-5 text-fg shadow-xl">
+        <AlertDialog.Content
+          className="fixed inset-x-3 top-[20vh] z-50 mx-auto flex max-w-md flex-col gap-4 rounded-2xl border border-line bg-bg p-5 text-fg shadow-xl"
+          onOpenAutoFocus={() => {
+            opener.current = currentControl();
+          }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            returnFocus(opener.current);
+          }}
+        >
           <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
           <AlertDialog.Description asChild>
             <div className="flex flex-col gap-2 text-sm text-muted">{description}</div>

@@ -1,14 +1,17 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
+import { currentControl, returnFocus } from './focus-return';
 
 /** A modal with a title, for the console's small forms and choices (Radix Dialog: focus kept
- * inside, Escape closes, focus returns where it came from). */
+ * inside, Escape closes). Closed, focus goes back to the control that opened it, or to the
+ * screen's heading when that control is gone (ui/focus-return.ts). */
 export function Modal({
   open,
   onOpenChange,
   title,
   description,
   wide = false,
+  onCloseAutoFocus,
   children,
 }: {
   open: boolean;
@@ -16,8 +19,11 @@ export function Modal({
   title: string;
   description?: ReactNode;
   wide?: boolean;
+  /** Called first when the dialog closes; preventDefault() there keeps focus where it is. */
+  onCloseAutoFocus?: (event: Event) => void;
   children: ReactNode;
 }) {
+  const opener = useRef<Element | null>(null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -25,6 +31,15 @@ export function Modal({
         <Dialog.Content
           className={`fixed z-50 mx-auto flex flex-col gap-4 overflow-y-auto border border-line bg-bg text-fg shadow-xl ${wide ? 'inset-0 max-w-5xl p-3 sm:inset-x-3 sm:top-[5vh] sm:bottom-auto sm:max-h-[90vh] sm:rounded-2xl sm:p-5' : 'inset-x-3 top-[5vh] max-h-[90vh] max-w-md rounded-2xl p-5'}`}
           {...(description === undefined && { 'aria-describedby': undefined })}
+          onOpenAutoFocus={() => {
+            opener.current = currentControl();
+          }}
+          onCloseAutoFocus={(event) => {
+            onCloseAutoFocus?.(event);
+            if (event.defaultPrevented) return;
+            event.preventDefault();
+            returnFocus(opener.current);
+          }}
         >
           <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
           {description !== undefined && (

@@ -10,6 +10,7 @@ import { fromFieldTime, toFieldTime, wallClockNow } from '../../lib/wire-time';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Field, inputClass } from '../../ui/field';
+import { focusAfterWork } from '../../ui/focus-return';
 import { LoadProblem } from '../../ui/load-problem';
 import { PinnedBadge, Problem, StatusBadge, Waiting } from '../../ui/status';
 import { useNotify } from '../../ui/toasts';
@@ -85,6 +86,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
   const [unpublishOpen, setUnpublishOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const titleRef = useRef<HTMLInputElement>(null);
+  const focusBack = useRef<() => void>(undefined);
   useLeaveGuard(dirty);
   const forget = useAutosave(initial?.id, form, dirty);
   const [kept, setKept] = useState<Kept<Form> | undefined>(() => {
@@ -150,12 +152,20 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
       }
       setProblem({ text: error instanceof ApiError ? `保存失败：${error.message}` : '保存失败，请重试' });
     },
+    // Here rather than in mutate's own callbacks, which a new announcement's screen change drops.
+    onSettled: () => {
+      focusBack.current?.();
+      focusBack.current = undefined;
+    },
   });
 
   const run = (action: Action) => {
     setProblem(undefined);
     const draft = draftFor(action);
-    if (draft !== undefined) save.mutate({ draft, action });
+    if (draft === undefined) return;
+    // The pressed button is disabled while saving; focus comes back to it (docs/console.md#keyboard).
+    focusBack.current = focusAfterWork();
+    save.mutate({ draft, action });
   };
 
   const remove = useMutation({
@@ -245,7 +255,8 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
             onChange={(html) => edit({ html })}
           />
           <p id="bulletin-body-hint" className="text-xs text-muted">
-            可直接粘贴或拖入图片；从 Word 或网页粘贴时保留标题、列表、加粗、链接和表格，其余格式会被去掉。
+            可直接粘贴或拖入图片；从 Word
+            或网页粘贴时保留标题、列表、加粗、链接和表格，其余格式会被去掉。选中图片后按回车或点“图片说明”，可填写说明文字或删除图片。
           </p>
         </div>
         <div className="grid gap-5 md:grid-cols-2">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Button } from '../../ui/button';
 import { Close, Modal } from '../../ui/dialog';
 import { Field, inputClass } from '../../ui/field';
@@ -26,9 +26,29 @@ export function LinkDialog({
   initial: string;
   onSave: (href: string) => void;
 }) {
+  // Set when 确定 closes it: the link is set and the editor has taken focus back already.
+  const saved = useRef(false);
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title="链接" description="选中文字后设置链接；留空则去掉链接。">
-      {open && <LinkForm initial={initial} onSave={onSave} onDone={() => onOpenChange(false)} />}
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title="链接"
+      description="选中文字后设置链接；留空则去掉链接。"
+      onCloseAutoFocus={(event) => {
+        if (saved.current) event.preventDefault();
+        saved.current = false;
+      }}
+    >
+      {open && (
+        <LinkForm
+          initial={initial}
+          onSave={(href) => {
+            saved.current = true;
+            onSave(href);
+          }}
+          onDone={() => onOpenChange(false)}
+        />
+      )}
     </Modal>
   );
 }

@@ -1,11 +1,11 @@
 import Image from '@tiptap/extension-image';
 import { TableKit } from '@tiptap/extension-table';
-import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
+import { EditorContent, useEditor, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Selection, TextSelection } from '@tiptap/pm/state';
+import { NodeSelection, Selection, TextSelection } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
-import { LinkDialog } from './link-dialog';
+import { FormatToolbar } from './format-toolbar';
 import { pictureTypes, uploadPicture } from './upload-image';
 
 /** Pictures keep the width and height they were uploaded with, so the site reserves their space
@@ -66,6 +66,7 @@ export interface RichTextProps {
  * from a paste, a drop or a file picker, with their progress shown above the text. */
 export function RichText({ initialHtml, onChange, resetKey, describedBy, id }: RichTextProps) {
   const [uploads, setUploads] = useState<Upload[]>([]);
+  const [pictureOpen, setPictureOpen] = useState(false);
   const editorRef = useRef<Editor | null>(null);
 
   const upload = useCallback((files: File[], at?: number) => {
@@ -128,6 +129,14 @@ export function RichText({ initialHtml, onChange, resetKey, describedBy, id }: R
       // the schema drops both anyway, but parsing them first would have the console's policy
       // refuse each one (style-src, script-src).
       transformPastedHTML: (html) => html.replace(inlineStyles, '').replace(inlineHandlers, ''),
+      // Enter on a selected picture opens its 图片说明, as a click on 图片说明 does.
+      handleKeyDown: (view, event) => {
+        const { selection } = view.state;
+        const picture = selection instanceof NodeSelection && selection.node.type.name === 'image';
+        if (!picture || event.key !== 'Enter' || event.isComposing) return false;
+        setPictureOpen(true);
+        return true;
+      },
       handlePaste: (_view, event) => {
         const files = picturesOf(event.clipboardData?.files);
         if (files.length === 0) return false;
@@ -158,8 +167,13 @@ export function RichText({ initialHtml, onChange, resetKey, describedBy, id }: R
   }, [editor, initialHtml, resetKey]);
 
   return (
-    <div className="console-editor overflow-hidden rounded-xl border border-line bg-surface focus-within:border-ring">
-      <Toolbar editor={editor} onPictures={(files) => upload(files)} />
+    <div className="console-editor overflow-clip rounded-xl border border-line bg-surface focus-within:border-ring">
+      <FormatToolbar
+        editor={editor}
+        onPictures={(files) => upload(files)}
+        pictureOpen={pictureOpen}
+        onPictureOpenChange={setPictureOpen}
+      />
       {uploads.length > 0 && (
         <ul aria-label="图片上传" className="flex flex-col gap-2 border-b border-line px-4 py-2">
           {uploads.map((entry) => (
@@ -192,110 +206,5 @@ export function RichText({ initialHtml, onChange, resetKey, describedBy, id }: R
       )}
       <EditorContent editor={editor} />
     </div>
-  );
-}
-
-function Toolbar({ editor, onPictures }: { editor: Editor; onPictures: (files: File[]) => void }) {
-  const [linkOpen, setLinkOpen] = useState(false);
-  const state = useEditorState({
-    editor,
-    selector: ({ editor: current }) => ({
-      bold: current.isActive('bold'),
-      italic: current.isActive('italic'),
-      h2: current.isActive('heading', { level: 2 }),
-      h3: current.isActive('heading', { level: 3 }),
-      bullet: current.isActive('bulletList'),
-      ordered: current.isActive('orderedList'),
-      quote: current.isActive('blockquote'),
-      link: current.isActive('link'),
-      table: current.isActive('table'),
-    }),
-  });
-  // The name starts with what the button shows, so speech input ("click H2") finds it too.
-  const tool = (label: string, active: boolean, run: () => void, text = label) => (
-    <button
-      key={label}
-      type="button"
-      aria-label={text === label ? label : `${text} ${label}`}
-      aria-pressed={active}
-      title={label}
-      onMouseDown={(event) => event.preventDefault()}
-      onClick={run}
-      className={`min-h-9 min-w-9 rounded-md px-2 text-sm ${active ? 'bg-brand/20 text-fg' : 'text-muted hover:bg-surface-2 hover:text-fg'}`}
-    >
-      {text}
-    </button>
-  );
-  const chain = () => editor.chain().focus();
-  return (
-    <div
-      role="toolbar"
-      aria-label="格式"
-      className="flex flex-wrap items-center gap-1 border-b border-line px-2 py-1.5"
-    >
-      {tool('加粗', state.bold, () => chain().toggleBold().run(), 'B')}
-      {tool('斜体', state.italic, () => chain().toggleItalic().run(), 'I')}
-      {tool('章节', state.h2, () => chain().toggleHeading({ level: 2 }).run(), 'H2')}
-      {tool('小节', state.h3, () => chain().toggleHeading({ level: 3 }).run(), 'H3')}
-      {tool('无序', state.bullet, () => chain().toggleBulletList().run(), '• 列表')}
-      {tool('有序', state.ordered, () => chain().toggleOrderedList().run(), '1. 列表')}
-      {tool('引用', state.quote, () => chain().toggleBlockquote().run())}
-      {tool('链接', state.link, () => setLinkOpen(true))}
-      <PictureButton onPictures={onPictures} />
-      {tool(
-        state.table ? '删除表格' : '插入表格',
-        state.table,
-        () =>
-          state.table
-            ? chain().deleteTable().run()
-            : chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run(),
-        state.table ? '删除表格' : '表格',
-      )}
-      {state.table && (
-        <>
-          {tool('添加行', false, () => chain().addRowAfter().run(), '+行')}
-          {tool('添加列', false, () => chain().addColumnAfter().run(), '+列')}
-        </>
-      )}
-      <LinkDialog
-        open={linkOpen}
-        onOpenChange={setLinkOpen}
-        initial={(editor.getAttributes('link').href as string | undefined) ?? ''}
-        onSave={(href) => {
-          if (href === '') chain().extendMarkRange('link').unsetLink().run();
-          else chain().extendMarkRange('link').setLink({ href }).run();
-        }}
-      />
-    </div>
-  );
-}
-
-/** 图片: picks pictures from the device, as a paste or a drop would bring them. */
-function PictureButton({ onPictures }: { onPictures: (files: File[]) => void }) {
-  const picker = useRef<HTMLInputElement>(null);
-  return (
-    <>
-      <button
-        type="button"
-        aria-label="图片（插入）"
-        title="插入图片"
-        onMouseDown={(event) => event.preventDefault()}
-        onClick={() => picker.current?.click()}
-        className="min-h-9 min-w-9 rounded-md px-2 text-sm text-muted hover:bg-surface-2 hover:text-fg"
-      >
-        图片
-      </button>
-      <input
-        ref={picker}
-        type="file"
-        accept={Object.keys(pictureTypes).join(',')}
-        multiple
-        hidden
-        onChange={(event) => {
-          onPictures([...(event.target.files ?? [])]);
-          event.target.value = '';
-        }}
-      />
-    </>
   );
 }

@@ -7,10 +7,8 @@ import { call } from '../../lib/api';
 import { buttonClass } from '../../ui/button';
 import { LoadProblem } from '../../ui/load-problem';
 import { Waiting } from '../../ui/status';
+import { labels, platforms, Table, type Platform, type Stats } from './numbers-table';
 
-const platforms = ['android', 'ios', 'windows', 'mac'] as const;
-type Platform = (typeof platforms)[number];
-const labels: Record<Platform, string> = { android: 'Android', ios: 'iOS', windows: 'Windows', mac: 'Mac' };
 /** Told apart by more than hue: each line has its own dash too. */
 const strokes: Record<Platform, { stroke: string; dash?: number[] }> = {
   android: { stroke: '#16a34a' },
@@ -18,15 +16,6 @@ const strokes: Record<Platform, { stroke: string; dash?: number[] }> = {
   windows: { stroke: '#d97706', dash: [2, 3] },
   mac: { stroke: '#9333ea', dash: [10, 3, 2, 3] },
 };
-
-type Counts = Record<Platform | 'total', number>;
-interface Stats {
-  from: string;
-  to: string;
-  time_zone: string;
-  days: (Counts & { day: string })[];
-  total: Counts;
-}
 
 const spans = [7, 30, 90] as const;
 
@@ -133,63 +122,5 @@ function Chart({ stats }: { stats: Stats }) {
         className="text-muted"
       />
     </figure>
-  );
-}
-
-function Table({ stats }: { stats: Stats }) {
-  return (
-    <div
-      tabIndex={0}
-      role="region"
-      aria-label="下载次数表"
-      className="max-h-96 overflow-auto rounded-xl border border-line bg-surface"
-    >
-      <table className="w-full text-sm">
-        <caption className="sr-only">每天各平台下载次数</caption>
-        <thead className="sticky top-0 bg-surface">
-          <tr className="text-muted">
-            <th scope="col" className="px-3 py-2 text-start font-medium">
-              日期
-            </th>
-            {platforms.map((os) => (
-              <th key={os} scope="col" className="px-2 py-2 text-end font-medium">
-                {labels[os]}
-              </th>
-            ))}
-            <th scope="col" className="px-3 py-2 text-end font-medium whitespace-nowrap">
-              合计
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...stats.days].reverse().map((day) => (
-            <tr key={day.day} className="border-t border-line">
-              <th scope="row" className="px-3 py-1.5 text-start font-normal whitespace-nowrap">
-                {day.day}
-              </th>
-              {platforms.map((os) => (
-                <td key={os} className="px-2 py-1.5 text-end tabular-nums">
-                  {day[os]}
-                </td>
-              ))}
-              <td className="px-3 py-1.5 text-end font-semibold tabular-nums">{day.total}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr className="border-t border-line font-semibold">
-            <th scope="row" className="px-3 py-2 text-start">
-              合计
-            </th>
-            {platforms.map((os) => (
-              <td key={os} className="px-2 py-2 text-end tabular-nums">
-                {stats.total[os]}
-              </td>
-            ))}
-            <td className="px-3 py-2 text-end tabular-nums">{stats.total.total}</td>
-          </tr>
-        </tfoot>
-      </table>
-    </div>
   );
 }
