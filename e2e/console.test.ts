@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { pastePicture } from './support/paste.js';
 import { axeViolations } from './support/axe.js';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
 import { addOperator, movableClock, setServerClock, signIn } from './support/console.js';
@@ -139,25 +140,6 @@ function serverFieldTime(ms: number): string {
   }).formatToParts(new Date(Date.now() + ms));
   const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
-}
-
-/** Pastes a 320×180 PNG into the editor, as a screenshot from the clipboard would arrive. */
-async function pastePicture(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 320;
-    canvas.height = 180;
-    const context = canvas.getContext('2d');
-    if (context === null) throw new Error('no canvas');
-    context.fillStyle = '#4f8cff';
-    context.fillRect(0, 0, 320, 180);
-    const blob = await new Promise<Blob>((done) => canvas.toBlob((made) => done(made ?? new Blob()), 'image/png'));
-    const data = new DataTransfer();
-    data.items.add(new File([blob], 'banner.png', { type: 'image/png' }));
-    document
-      .querySelector('.ProseMirror')
-      ?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  });
 }
 
 /** Pastes HTML as Word puts it on the clipboard: classes, inline styles, Office tags, a script. */
