@@ -21,6 +21,7 @@ import {
   updateBulletin,
   type BulletinPatch,
 } from './repository.js';
+import { EndTime, endTimes } from './end-time-input.js';
 import { sanitizeBulletinHtml, tooDeeplyNested } from './sanitize.js';
 
 const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
@@ -120,6 +121,8 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
             topup: Type.Optional(Topup),
             state: Type.Optional(State),
             publish_at: Type.Optional(PublishAt),
+            unpublish_at: Type.Optional(EndTime),
+            unpin_at: Type.Optional(EndTime),
           },
           { additionalProperties: false },
         ),
@@ -128,12 +131,14 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     },
     async (request, reply) => {
       const { title, content, topup, state, publish_at } = request.body;
+      const createdAt = instant(publish_at, 'publish_at');
       const id = await createBulletin(db.kysely, {
         title: title.trim(),
         content: publishable(content),
         pinned: topup === 1,
         state: state ?? 'published',
-        createdAt: instant(publish_at, 'publish_at'),
+        createdAt,
+        ...endTimes(request.body, createdAt ?? nowIso(), zone),
       });
       const after = await view(id);
       await audit(db, request, { action: 'bulletin.create', target: id, after });
@@ -156,6 +161,8 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
             topup: Type.Optional(Topup),
             state: Type.Optional(State),
             publish_at: Type.Optional(PublishAt),
+            unpublish_at: Type.Optional(EndTime),
+            unpin_at: Type.Optional(EndTime),
             version: Type.Optional(Type.Integer({ minimum: 1 })),
           },
           { additionalProperties: false, minProperties: 1 },
@@ -182,6 +189,13 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       // Publishing a draft with no time given publishes it now; so does publish_at null.
       if (createdAt !== undefined) patch.createdAt = createdAt;
       else if (publish_at === null || (state === 'published' && before.status === 'draft')) patch.createdAt = nowIso();
+      Object.assign(
+        patch,
+        endTimes(request.body, patch.createdAt ?? fromWireTime(before.publish_at, zone) ?? nowIso(), zone),
+      );
+      // An end time outlives no manual change of what it would end (docs/behaviour.md#announcements-that-stop-by-themselves).
+      if (state === 'draft' && patch.unpublishAt === undefined) patch.unpublishAt = null;
+      if (topup === 0 && patch.unpinAt === undefined) patch.unpinAt = null;
       const result = await updateBulletin(db.kysely, id, patch, expected);
       if (result === 'missing') throw notFound('announcement');
       if (result === 'conflict') {

@@ -3,12 +3,13 @@
  * is written then, so no change notice comes, and cached answers made before would keep them
  * hidden. So each server asks, once a second, whether a publication time has passed since it
  * last asked, and if so marks content as changed in its own cache: a scheduled announcement
- * appears within a second of its time, wherever and however it was scheduled.
+ * appears within a second of its time, wherever and however it was scheduled. The same check
+ * unpublishes and unpins the announcements whose end times have come (end-times.ts).
  */
 import type { Kysely } from 'kysely';
 import type { ContentChanges } from '../db/changes.js';
 import type { Database } from '../db/schema.js';
-import { nowIso } from '../lib/time.js';
+import { endDueBulletins } from './end-times.js';
 import { visibleBulletins } from './repository.js';
 
 interface Logger {
@@ -17,23 +18,35 @@ interface Logger {
 
 export const scheduleCheckMs = 1000;
 
-export function watchSchedule(db: Kysely<Database>, changes: ContentChanges, log: Logger): () => void {
-  let since = nowIso();
-  let checking = false;
-  const check = async () => {
-    if (checking) return;
-    checking = true;
-    const now = nowIso();
+export interface Schedule {
+  /** Runs one check now (tests drive the schedule with it, and with the clock). */
+  check(): Promise<void>;
+  stop(): void;
+}
+
+export function watchSchedule(
+  db: Kysely<Database>,
+  changes: ContentChanges,
+  log: Logger,
+  clock: () => Date = () => new Date(),
+): Schedule {
+  let since = clock().toISOString();
+  let running: Promise<void> | undefined;
+  const once = async () => {
+    const now = clock().toISOString();
     try {
       const due = await visibleBulletins(db, now).select('id').where('created_at', '>', since).limit(1).execute();
-      if (due.length > 0) changes.changed();
+      const ended = await endDueBulletins(db, now);
+      if (due.length > 0 || ended > 0) changes.changed();
       since = now;
     } catch (error) {
       log.error({ err: error }, 'looking for scheduled announcements failed');
-    } finally {
-      checking = false;
     }
   };
+  const check = () => {
+    running ??= once().finally(() => (running = undefined));
+    return running;
+  };
   const timer = setInterval(() => void check(), scheduleCheckMs).unref();
-  return () => clearInterval(timer);
+  return { check, stop: () => clearInterval(timer) };
 }

@@ -15,6 +15,12 @@ export interface BulletinTable {
   version: Generated<number>;
   /** Deleted, and restorable until a while after this instant. */
   deleted_at: string | null;
+  /** When the scheduler turns it back into a draft (docs/behaviour.md#announcements-that-stop-by-themselves). */
+  unpublish_at: string | null;
+  /** When the scheduler unpins it. */
+  unpin_at: string | null;
+  /** The body's text without markup (lib/html-text.ts), which the console searches. */
+  content_text: Generated<string>;
 }
 
 export type BulletinState = 'draft' | 'published';
