@@ -91,12 +91,12 @@ export function BulletinListScreen() {
           {q !== '' || filter !== 'all' ? '没有符合条件的公告' : '还没有公告，点“新建公告”写第一条'}
         </p>
       ) : (
-        <ul
-          aria-label="公告列表"
-          className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface"
-        >
+        <ul aria-label="公告列表" className="divide-y divide-line rounded-xl border border-line bg-surface">
           {list.data.list.map((bulletin) => (
-            <li key={bulletin.id} className="flex items-center gap-2 pe-3 hover:bg-surface-2">
+            <li
+              key={bulletin.id}
+              className="flex items-center gap-2 pe-3 first:rounded-t-xl last:rounded-b-xl hover:bg-surface-2"
+            >
               <Link
                 href={`/bulletins/${bulletin.id}`}
                 className="flex min-w-0 flex-1 flex-col gap-1.5 py-3 ps-4 md:flex-row md:items-center md:gap-4"
