@@ -339,7 +339,7 @@ describe('writing announcements', () => {
     assert.doesNotMatch(await detail.text(), /还没写完的草稿/);
     // The console's filter finds it.
     await page.getByRole('link', { name: '公告' }).first().click();
-    await page.getByRole('button', { name: '草稿' }).click();
+    await page.getByRole('button', { name: '草稿', exact: true }).click();
     await page.getByRole('list', { name: '公告列表' }).getByText('还没写完的草稿').waitFor();
     await assertAccessible(page, 'list filtered to drafts (phone, light)');
     assertClean(open);
@@ -352,7 +352,7 @@ describe('writing announcements', () => {
     await page.getByLabel('标题').fill('春节客服安排');
     await body(page).click();
     await page.keyboard.type('春节期间客服时间调整。');
-    await page.getByLabel('置顶').check();
+    await page.getByLabel('置顶', { exact: true }).check();
     await page.getByRole('button', { name: '发布', exact: true }).click();
     await page.getByText('已发布', { exact: true }).first().waitFor();
     const site = await open.context.newPage();
@@ -423,7 +423,7 @@ describe('writing announcements', () => {
     await page.getByLabel('标题').fill('十分钟后的公告');
     await body(page).click();
     await page.keyboard.type('定时发布的正文');
-    await page.getByLabel('置顶').check();
+    await page.getByLabel('置顶', { exact: true }).check();
     await page.getByLabel('发布时间').fill(serverFieldTime(10 * 60_000));
     await page.getByRole('button', { name: '定时发布' }).click();
     await notice(page, /已定时，将于/).waitFor();

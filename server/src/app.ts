@@ -21,8 +21,9 @@ import type { DestinationStream } from 'pino';
 import { bulletinAdminRoutes } from './bulletins/admin-routes.js';
 import { revisionRoutes } from './bulletins/revision-routes.js';
 import { trashRoutes } from './bulletins/trash-routes.js';
+import { bulletinDuplicateRoute } from './bulletins/duplicate-route.js';
 import { bulletinRoutes } from './bulletins/routes.js';
-import { watchSchedule } from './bulletins/schedule.js';
+import { watchSchedule, type Schedule } from './bulletins/schedule.js';
 import type { ServerConfig } from './config.js';
 import { watchContentChanges, type ContentChanges } from './db/changes.js';
 import { observeQueries, type Db } from './db/connect.js';
@@ -66,6 +67,8 @@ declare module 'fastify' {
     contentChanges: ContentChanges;
     /** Replays of cached reads, when on (lib/fast-path.ts). */
     fastPath?: FastPath;
+    /** The schedule check (bulletins/schedule.ts): tests run it with a clock of their own. */
+    schedule: Schedule;
   }
 }
 
@@ -80,6 +83,8 @@ export interface BuildOptions {
   peers?: Peers;
   /** Where the log goes instead of standard output (tests that read the request lines). */
   logStream?: DestinationStream;
+  /** The schedule check's clock; tests move it instead of waiting. */
+  clock?: () => Date;
 }
 
 export async function buildApp({
@@ -89,6 +94,7 @@ export async function buildApp({
   onRoute,
   peers,
   logStream,
+  clock,
 }: BuildOptions): Promise<FastifyInstance> {
   const nextRequestId = requestIds();
   const app = Fastify({
@@ -138,9 +144,10 @@ export async function buildApp({
   if (onRoute !== undefined) app.addHook('onRoute', onRoute);
   const changes = watchContentChanges(db, app.log);
   peers?.onChange(() => changes.changed());
-  const stopSchedule = watchSchedule(db.kysely, changes, app.log);
+  const schedule = watchSchedule(db.kysely, changes, app.log, clock);
+  app.decorate('schedule', schedule);
   app.addHook('onClose', async () => {
-    stopSchedule();
+    schedule.stop();
     await changes.close();
   });
   const deps: RouteDeps = { db, config, cache: new ReadCache({ changes, maxBytes: config.readCacheMaxBytes }) };
@@ -388,6 +395,7 @@ function adminApi(changes: ContentChanges, peers: Peers | undefined) {
       bulletinAdminRoutes,
       revisionRoutes,
       trashRoutes,
+      bulletinDuplicateRoute,
       packageAdminRoutes,
       releaseAdminRoutes,
       updateAdminRoutes,

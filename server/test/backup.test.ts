@@ -172,6 +172,8 @@ before(async () => {
       title,
       content: `<p>${title}</p><img src="${image.path}">`,
       topup: i === 0 ? 1 : 0,
+      // End times travel with the announcement (docs/behaviour.md#announcements-that-stop-by-themselves).
+      ...(i === 0 && { unpin_at: '2099-01-01 00:00:00', unpublish_at: '2099-06-01 00:00:00' }),
     });
     published.push({ id: id as number, title });
   }
@@ -256,6 +258,7 @@ describe(`backup and restore (${dialect})`, () => {
       titles,
       published.slice(0, rows.length).map((entry) => entry.title),
     );
+    assert.ok(rows[0]?.unpin_at !== null && rows[0]?.unpublish_at !== null, 'the end times are restored');
     const originals = await source.db.kysely
       .selectFrom('bulletins')
       .selectAll()
@@ -728,6 +731,7 @@ describe('schemas of other builds', () => {
         assert.equal(rows[0]?.title, 'old');
         assert.equal(rows[0]?.state, 'published');
         assert.equal(rows[0]?.version, 1);
+        assert.equal(rows[0]?.content_text, 'old', 'the body text is searchable after the restore');
         const list = await site.app.inject('/v1/bulletin/page?page_index=1&page_size=10');
         assert.match(list.body, /"old"/);
       } finally {

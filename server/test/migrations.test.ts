@@ -43,6 +43,7 @@ test('a migration that fails names itself and leaves the database as it found it
       '0008_sign_in_attempts',
       '0009_update_checks',
       '0010_bulletin_revisions',
+      '0011_bulletin_end_times',
     ]);
     assert.ok((await tableNames(db)).includes('bulletins'));
     await migrate(db);

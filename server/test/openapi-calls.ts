@@ -125,6 +125,7 @@ export async function prepare(): Promise<Fixture> {
     '/v1/admin/bulletins/{id}/revisions/{revision}': `/v1/admin/bulletins/${bulletinId}/revisions/${revisionId}`,
     '/v1/admin/bulletins/{id}/revisions/{revision}/restore': `/v1/admin/bulletins/${bulletinId}/revisions/${revisionId}/restore`,
     '/v1/admin/bulletins/trash/{id}': '/v1/admin/bulletins/trash/999999',
+    '/v1/admin/bulletins/{id}/duplicate': `/v1/admin/bulletins/${bulletinId}/duplicate`,
     '/v1/admin/releases/{id}/rollback': `/v1/admin/releases/${iosRelease}/rollback`,
     '/v1/admin/files/{key}': `/v1/admin/files/${pngKey}`,
     '/v1/admin/uploads/{id}': '/v1/admin/uploads/0123456789abcdef0123456789abcdef',
@@ -231,6 +232,10 @@ export async function prepare(): Promise<Fixture> {
         ok({ method: 'DELETE', url: '/v1/admin/bulletins/999999', headers: bearer }, 404),
       ];
     },
+    'POST /v1/admin/bulletins/{id}/duplicate': async () => [
+      ok({ method: 'POST', url: `/v1/admin/bulletins/${bulletinId}/duplicate`, headers: bearer }, 201),
+      ok({ method: 'POST', url: '/v1/admin/bulletins/999999/duplicate', headers: bearer }, 404),
+    ],
     'POST /v1/admin/bulletins/{id}/restore': async () => [
       ok({ method: 'POST', url: `/v1/admin/bulletins/${await deleted()}/restore`, headers: bearer }),
       ok({ method: 'POST', url: '/v1/admin/bulletins/999999/restore', headers: bearer }, 404),

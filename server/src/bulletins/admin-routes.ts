@@ -13,6 +13,7 @@ import { badRequest, HttpError, notFound } from '../lib/errors.js';
 import { errorResponse, Id } from '../lib/schemas.js';
 import { fromWireTime, nowIso } from '../lib/time.js';
 import { AdminBulletin, adminBulletinPage, toAdminBulletin } from './admin-view.js';
+import { endTimes, EndTime } from './end-time-input.js';
 import { findBulletin, removeBulletin, restoreBulletin, type BulletinPatch } from './repository.js';
 import { createWithRevision, saveWithRevision } from './revisions.js';
 import { sanitizeBulletinHtml, tooDeeplyNested } from './sanitize.js';
@@ -111,6 +112,8 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
             topup: Type.Optional(Topup),
             state: Type.Optional(State),
             publish_at: Type.Optional(PublishAt),
+            unpublish_at: Type.Optional(EndTime),
+            unpin_at: Type.Optional(EndTime),
           },
           { additionalProperties: false },
         ),
@@ -119,12 +122,14 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     },
     async (request, reply) => {
       const { title, content, topup, state, publish_at } = request.body;
+      const createdAt = instant(publish_at, 'publish_at');
       const input = {
         title: title.trim(),
         content: publishable(content),
         pinned: topup === 1,
         state: state ?? 'published',
-        createdAt: instant(publish_at, 'publish_at'),
+        createdAt,
+        ...endTimes(request.body, createdAt ?? nowIso(), zone),
       };
       const id = await createWithRevision(db.kysely, input, actorOf(request));
       const after = await view(id);
@@ -148,6 +153,8 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
             topup: Type.Optional(Topup),
             state: Type.Optional(State),
             publish_at: Type.Optional(PublishAt),
+            unpublish_at: Type.Optional(EndTime),
+            unpin_at: Type.Optional(EndTime),
             version: Type.Optional(Type.Integer({ minimum: 1 })),
           },
           { additionalProperties: false, minProperties: 1 },
@@ -174,6 +181,13 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       // Publishing a draft with no time given publishes it now; so does publish_at null.
       if (createdAt !== undefined) patch.createdAt = createdAt;
       else if (publish_at === null || (state === 'published' && before.status === 'draft')) patch.createdAt = nowIso();
+      Object.assign(
+        patch,
+        endTimes(request.body, patch.createdAt ?? fromWireTime(before.publish_at, zone) ?? nowIso(), zone),
+      );
+      // An end time outlives no manual change of what it would end (docs/behaviour.md#announcements-that-stop-by-themselves).
+      if (state === 'draft' && patch.unpublishAt === undefined) patch.unpublishAt = null;
+      if (topup === 0 && patch.unpinAt === undefined) patch.unpinAt = null;
       const result = await saveWithRevision(db.kysely, id, patch, expected, {
         actor: actorOf(request),
         action: 'update',

@@ -17,6 +17,10 @@ export const AdminBulletin = Type.Object({
   publish_at: Type.String(),
   updated_at: Type.String(),
   version: Type.Integer(),
+  /** When it goes back to being a draft by itself, in TIME_ZONE; null: never. */
+  unpublish_at: Type.Union([Type.String(), Type.Null()]),
+  /** When it stops being pinned by itself, in TIME_ZONE; null: never. */
+  unpin_at: Type.Union([Type.String(), Type.Null()]),
 });
 export type AdminBulletin = Static<typeof AdminBulletin>;
 
@@ -35,6 +39,8 @@ export function toAdminBulletin(row: BulletinRow, timeZone: string, now = nowIso
     publish_at: toWireTime(row.created_at, timeZone),
     updated_at: toWireTime(row.updated_at, timeZone),
     version: Number(row.version),
+    unpublish_at: row.unpublish_at === null ? null : toWireTime(row.unpublish_at, timeZone),
+    unpin_at: row.unpin_at === null ? null : toWireTime(row.unpin_at, timeZone),
   };
 }
 
@@ -42,7 +48,8 @@ export const listFilters = ['all', 'published', 'pinned', 'draft', 'scheduled'] 
 export type ListFilter = (typeof listFilters)[number];
 
 /** A page of the announcements that are not deleted, newest first (by when they are or will be
- * public), whose title contains `search` (any case), narrowed by `filter`. */
+ * public), whose title or body text contains `search` (any case; the body's markup is never
+ * matched: docs/console.md#searching-announcements), narrowed by `filter`. */
 export async function adminBulletinPage(
   db: Kysely<Database>,
   query: { search: string; filter: ListFilter; index: number; size: number },
@@ -51,7 +58,9 @@ export async function adminBulletinPage(
   let base = db.selectFrom('bulletins').where('deleted_at', 'is', null);
   if (query.search !== '') {
     const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    base = base.where(sql<boolean>`lower(title) like ${pattern} escape '\\'`);
+    base = base.where(
+      sql<boolean>`(lower(title) like ${pattern} escape '\\' or lower(content_text) like ${pattern} escape '\\')`,
+    );
   }
   if (query.filter === 'draft') base = base.where('state', '=', 'draft');
   if (query.filter === 'published' || query.filter === 'pinned') {

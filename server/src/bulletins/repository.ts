@@ -1,6 +1,7 @@
 import type { BulletinDetail, BulletinListItem } from '@chat-site/contract';
 import type { Kysely } from 'kysely';
 import type { BulletinRow, BulletinState, Database } from '../db/schema.js';
+import { htmlText } from '../lib/html-text.js';
 import { nowIso, toWireTime } from '../lib/time.js';
 
 export interface BulletinInput {
@@ -11,6 +12,10 @@ export interface BulletinInput {
   createdAt?: string;
   /** 'published' when absent. */
   state?: BulletinState;
+  /** When it goes back to being a draft by itself; null: never. */
+  unpublishAt?: string | null;
+  /** When it stops being pinned by itself; null: never. */
+  unpinAt?: string | null;
 }
 
 export type BulletinPatch = Partial<BulletinInput>;
@@ -89,11 +94,14 @@ export async function createBulletin(db: DbHandle, input: BulletinInput): Promis
     .values({
       title: input.title,
       content: input.content,
+      content_text: htmlText(input.content),
       pinned: input.pinned ? 1 : 0,
       created_at: input.createdAt ?? now,
       updated_at: updatedAt(input.createdAt, now),
       state: input.state ?? 'published',
       deleted_at: null,
+      unpublish_at: input.unpublishAt ?? null,
+      unpin_at: input.unpinAt ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -115,10 +123,12 @@ export async function updateBulletin(
     .updateTable('bulletins')
     .set((eb) => ({
       ...(patch.title !== undefined && { title: patch.title }),
-      ...(patch.content !== undefined && { content: patch.content }),
+      ...(patch.content !== undefined && { content: patch.content, content_text: htmlText(patch.content) }),
       ...(patch.pinned !== undefined && { pinned: patch.pinned ? 1 : 0 }),
       ...(patch.state !== undefined && { state: patch.state }),
       ...(patch.createdAt !== undefined && { created_at: patch.createdAt }),
+      ...(patch.unpublishAt !== undefined && { unpublish_at: patch.unpublishAt }),
+      ...(patch.unpinAt !== undefined && { unpin_at: patch.unpinAt }),
       updated_at: updatedAt(patch.createdAt, now),
       version: eb('version', '+', 1),
     }))

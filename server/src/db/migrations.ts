@@ -3,6 +3,7 @@ import { Migrator, type Migration, type MigrationProvider, type MigrationResultS
 import type { FileStorage } from '../storage/index.js';
 import { changeChannel } from './changes.js';
 import type { Db, Dialect } from './connect.js';
+import { fillContentText } from './fill-content-text.js';
 import { fillSha512 } from './fill-sha512.js';
 import { moveBlobsToStorage } from './move-blobs.js';
 
@@ -247,6 +248,20 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
           .on('bulletin_revisions')
           .columns(['bulletin_id', 'id'])
           .execute();
+      },
+    },
+    // Announcements that stop by themselves (docs/behaviour.md#announcements-that-stop-by-themselves):
+    // the scheduler unpublishes or unpins them at these instants. content_text is the body's
+    // text without its markup, which the console's search reads.
+    '0011_bulletin_end_times': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('bulletins').addColumn('unpublish_at', 'text').execute();
+        await db.schema.alterTable('bulletins').addColumn('unpin_at', 'text').execute();
+        await db.schema
+          .alterTable('bulletins')
+          .addColumn('content_text', 'text', (col) => col.notNull().defaultTo(''))
+          .execute();
+        await fillContentText(db);
       },
     },
   };

@@ -16,6 +16,12 @@ export interface BulletinTable {
   /** Deleted: in the trash, restorable for 30 days after this instant, then purged
    * (docs/console.md#trash). */
   deleted_at: string | null;
+  /** When the scheduler turns it back into a draft (docs/behaviour.md#announcements-that-stop-by-themselves). */
+  unpublish_at: string | null;
+  /** When the scheduler unpins it. */
+  unpin_at: string | null;
+  /** The body's text without markup (lib/html-text.ts), which the console searches. */
+  content_text: Generated<string>;
 }
 
 export type BulletinState = 'draft' | 'published';

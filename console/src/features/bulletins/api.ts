@@ -11,6 +11,10 @@ export interface AdminBulletin {
   publish_at: string;
   updated_at: string;
   version: number;
+  /** When it goes back to being a draft by itself (wall-clock time on the server); null: never. */
+  unpublish_at: string | null;
+  /** When it stops being pinned by itself; null: never. */
+  unpin_at: string | null;
 }
 
 export type ListFilter = 'all' | 'published' | 'pinned' | 'draft' | 'scheduled';
@@ -38,6 +42,10 @@ export interface BulletinDraft {
   state: 'draft' | 'published';
   /** Wall-clock time on the server, or null for "now". */
   publish_at: string | null;
+  /** When it leaves the site by itself, or null for never (docs/console.md#stopping-by-itself). */
+  unpublish_at?: string | null;
+  /** When it stops being pinned by itself, or null for never. */
+  unpin_at?: string | null;
 }
 
 export const createBulletin = (draft: BulletinDraft) =>
@@ -49,3 +57,11 @@ export const saveBulletin = (id: number, draft: BulletinDraft, version: number) 
 export const removeBulletin = (id: number) => call<undefined>(`/bulletins/${id}`, { method: 'DELETE' });
 
 export const restoreBulletin = (id: number) => call<AdminBulletin>(`/bulletins/${id}/restore`, { method: 'POST' });
+
+/** Pins or unpins it, from the version the list showed. */
+export const pinBulletin = (id: number, topup: 0 | 1, version: number) =>
+  call<AdminBulletin>(`/bulletins/${id}`, { method: 'PUT', body: { topup, version } });
+
+/** A new draft copied from it (docs/console.md#row-actions). */
+export const duplicateBulletin = (id: number) =>
+  call<{ id: number; version: number }>(`/bulletins/${id}/duplicate`, { method: 'POST' });

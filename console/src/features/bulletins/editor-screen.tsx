@@ -28,6 +28,7 @@ import { readKept, useAutosave, type Kept } from './autosave';
 import { ConflictDialog } from './conflict-dialog';
 import { DeleteDialog } from './delete-dialog';
 import { HistoryDialog } from './history-dialog';
+import { EndTimeFields, endTimeProblem, type EndTimeField } from './end-time-fields';
 import { fromEditorHtml, isEmptyHtml, toEditorHtml } from './html-paths';
 import { PreviewDialog } from './preview-dialog';
 import { RestoreOffer } from './restore-offer';
@@ -63,6 +64,9 @@ interface Form {
   pinned: boolean;
   /** The datetime-local field's value: "" for "at once". */
   when: string;
+  /** 下线时间 and 置顶截止, the same way ("" for never). */
+  unpublishAt: string;
+  unpinAt: string;
 }
 
 const formOf = (bulletin: AdminBulletin | undefined): Form => ({
@@ -70,6 +74,8 @@ const formOf = (bulletin: AdminBulletin | undefined): Form => ({
   html: toEditorHtml(bulletin?.content ?? ''),
   pinned: bulletin?.topup === 1,
   when: bulletin === undefined || bulletin.status === 'draft' ? '' : toFieldTime(bulletin.publish_at),
+  unpublishAt: bulletin?.unpublish_at == null ? '' : toFieldTime(bulletin.unpublish_at),
+  unpinAt: bulletin?.unpin_at == null ? '' : toFieldTime(bulletin.unpin_at),
 });
 
 function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefined; timeZone: string }) {
@@ -79,7 +85,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
   const [form, setForm] = useState<Form>(() => formOf(initial));
   const [resetKey, setResetKey] = useState(0);
   const [dirty, setDirty] = useState(false);
-  const [problem, setProblem] = useState<{ field?: 'title' | 'when'; text: string }>();
+  const [problem, setProblem] = useState<{ field?: 'title' | 'when' | EndTimeField; text: string }>();
   const [conflict, setConflict] = useState<{ mine: BulletinDraft; current: AdminBulletin }>();
   const [previewOpen, setPreviewOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
@@ -115,7 +121,23 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
     const state = action === 'draft' ? 'draft' : 'published';
     // 发布 publishes now; the others keep the time in the field (none: now, for a draft: none).
     const publishAt = action === 'publish' ? null : when;
-    return { title, content, topup: form.pinned ? 1 : 0, state, publish_at: publishAt };
+    const now = wallClockNow(timeZone);
+    const ends = { unpublishAt: form.unpublishAt, unpinAt: form.pinned ? form.unpinAt : '' };
+    const endProblem = endTimeProblem(ends, publishAt ?? now, now);
+    if (endProblem !== undefined) {
+      setProblem(endProblem);
+      return undefined;
+    }
+    const end = (value: string) => (value === '' ? null : fromFieldTime(value));
+    return {
+      title,
+      content,
+      topup: form.pinned ? 1 : 0,
+      state,
+      publish_at: publishAt,
+      unpublish_at: end(ends.unpublishAt),
+      unpin_at: end(ends.unpinAt),
+    };
   };
 
   const save = useMutation({
@@ -133,7 +155,12 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
       setDirty(false);
       setConflict(undefined);
       setProblem(undefined);
-      setForm((old) => ({ ...old, when: bulletin.status === 'draft' ? old.when : toFieldTime(bulletin.publish_at) }));
+      setForm((old) => ({
+        ...old,
+        when: bulletin.status === 'draft' ? old.when : toFieldTime(bulletin.publish_at),
+        unpublishAt: formOf(bulletin).unpublishAt,
+        unpinAt: formOf(bulletin).unpinAt,
+      }));
       queryClient.setQueryData(bulletinKeys.one(bulletin.id), bulletin);
       void queryClient.invalidateQueries({ queryKey: [...bulletinKeys.all, 'list'] });
       const said = {
@@ -211,7 +238,8 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
         <RestoreOffer
           at={kept.at}
           onRestore={() => {
-            setForm(kept.value);
+            // A copy kept by an older console lacks the end times.
+            setForm({ ...formOf(saved), ...kept.value });
             setResetKey((key) => key + 1);
             setDirty(true);
             setKept(undefined);
@@ -286,6 +314,17 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
             <span className="text-sm font-medium">置顶</span>
           </label>
         </div>
+        <EndTimeFields
+          times={form}
+          pinned={form.pinned}
+          timeZone={timeZone}
+          problem={
+            problem?.field === 'unpublish' || problem?.field === 'unpin'
+              ? { ...problem, field: problem.field }
+              : undefined
+          }
+          onChange={edit}
+        />
         {problem !== undefined && problem.field === undefined && <Problem>{problem.text}</Problem>}
         <div className="flex flex-wrap gap-2 border-t border-line pt-5">
           {status === 'published' ? (

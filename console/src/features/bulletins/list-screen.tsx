@@ -8,6 +8,7 @@ import { SearchForm } from '../../ui/search-form';
 import { LoadProblem } from '../../ui/load-problem';
 import { PinnedBadge, StatusBadge, Waiting } from '../../ui/status';
 import { bulletinKeys, listBulletins, pageSize, type ListFilter } from './api';
+import { RowActions } from './row-actions';
 
 const filters: { value: ListFilter; label: string }[] = [
   { value: 'all', label: '全部' },
@@ -19,7 +20,8 @@ const filters: { value: ListFilter; label: string }[] = [
 
 const isFilter = (value: string | null): value is ListFilter => filters.some((entry) => entry.value === value);
 
-/** Every announcement, newest first: search by title, filter by state, a page at a time. The
+/** Every announcement, newest first: search by title and body, filter by state, a page at a time,
+ * and each row's actions (row-actions.tsx). The
  * search, filter and page live in the address, so a reload or the back button keeps them. */
 export function BulletinListScreen() {
   useDocumentTitle('公告');
@@ -64,8 +66,8 @@ export function BulletinListScreen() {
         <SearchForm
           key={q}
           id="bulletin-search"
-          label="搜索标题"
-          placeholder="搜索标题"
+          label="搜索标题和正文"
+          placeholder="搜索标题和正文"
           submit="搜索"
           width="md:w-80"
           initial={q}
@@ -94,15 +96,15 @@ export function BulletinListScreen() {
           {q !== '' || filter !== 'all' ? '没有符合条件的公告' : '还没有公告，点“新建公告”写第一条'}
         </p>
       ) : (
-        <ul
-          aria-label="公告列表"
-          className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface"
-        >
+        <ul aria-label="公告列表" className="divide-y divide-line rounded-xl border border-line bg-surface">
           {list.data.list.map((bulletin) => (
-            <li key={bulletin.id}>
+            <li
+              key={bulletin.id}
+              className="flex items-center gap-2 pe-3 first:rounded-t-xl last:rounded-b-xl hover:bg-surface-2"
+            >
               <Link
                 href={`/bulletins/${bulletin.id}`}
-                className="flex flex-col gap-1.5 px-4 py-3 hover:bg-surface-2 md:flex-row md:items-center md:gap-4"
+                className="flex min-w-0 flex-1 flex-col gap-1.5 py-3 ps-4 md:flex-row md:items-center md:gap-4"
               >
                 <span className="min-w-0 flex-1 truncate font-medium">{bulletin.title}</span>
                 <span className="flex flex-wrap items-center gap-2 text-xs text-muted">
@@ -114,6 +116,7 @@ export function BulletinListScreen() {
                   </span>
                 </span>
               </Link>
+              <RowActions bulletin={bulletin} />
             </li>
           ))}
         </ul>

@@ -1,0 +1,25 @@
+/**
+ * The text a reader sees in announcement HTML, without its tags, attributes or entities: what
+ * the console's search matches (docs/console.md#searching-announcements). Block boundaries
+ * become spaces so that two paragraphs never run into one word; inline tags join their text.
+ */
+import { Parser } from 'htmlparser2';
+
+const blocks = new Set([
+  ...['p', 'br', 'hr', 'div', 'blockquote', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+  ...['ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'tr', 'th', 'td', 'caption', 'figure', 'figcaption'],
+]);
+
+export function htmlText(html: string): string {
+  let text = '';
+  const gap = (name: string) => {
+    if (blocks.has(name)) text += ' ';
+  };
+  const parser = new Parser(
+    { ontext: (chunk) => (text += chunk), onopentagname: gap, onclosetag: gap },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  return text.replace(/\s+/g, ' ').trim();
+}
