@@ -72,12 +72,13 @@ describe('FILES_ACCEL_REDIRECT', () => {
   });
 
   test('ranges and If-Range go on to the proxy as they came, even one past the end', async () => {
-    for (const headers of [
+    const passedOn: Record<string, string>[] = [
       { range: 'bytes=0-9' },
       { range: 'bytes=10-', 'if-range': etag },
       { range: 'bytes=0-9', 'if-range': '"other"' },
       { range: `bytes=${data.byteLength}-` },
-    ]) {
+    ];
+    for (const headers of passedOn) {
       const res = await get(headers);
       assert.equal(res.statusCode, 200, JSON.stringify(headers));
       assert.equal(res.headers['x-accel-redirect'], `/internal-files/${key}`);
@@ -86,10 +87,11 @@ describe('FILES_ACCEL_REDIRECT', () => {
   });
 
   test('If-None-Match and If-Modified-Since are still answered 304 here, with no redirect', async () => {
-    for (const headers of [
+    const conditions: Record<string, string>[] = [
       { 'if-none-match': etag },
       { 'if-modified-since': new Date(Date.now() + 60_000).toUTCString() },
-    ]) {
+    ];
+    for (const headers of conditions) {
       const res = await get(headers);
       assert.equal(res.statusCode, 304, JSON.stringify(headers));
       assert.equal(res.headers['x-accel-redirect'], undefined);
