@@ -9,14 +9,19 @@
  *    from /proc every 250 ms: idle (after the upload, before any download), peak, and peak minus
  *    idle, which must stay within 100 MB.
  * 2. Throughput: one fast client (curl to /dev/null) downloads the whole file BENCH_ROUNDS
- *    (default 5) times from the server and from Debian's nginx serving the same file from disk,
- *    alternately, after one unmeasured download from each whose SHA-256 is checked. Reported:
- *    the median MB/s of each and their ratio, which should be at least 0.5.
+ *    (default 5) times from each of: Debian's nginx serving the same file from disk (the
+ *    reference), the server directly, the server behind the recommended nginx
+ *    (deploy/nginx.conf) and the same behind it with FILES_ACCEL_REDIRECT, by turns, after one
+ *    unmeasured download from each whose SHA-256 is checked. Reported: the median MB/s of each
+ *    and its ratio to nginx's; the direct server should reach 0.6 and the redirected one 0.9
+ *    (behind nginx without the setting is a reference, with no goal).
  *
- * nginx runs as a child of this script on its own config in a temporary directory (daemon off,
- * sendfile on, one worker: the server is one process with one JavaScript thread, and on a
- * two-core machine a second worker would only take a core from curl). It and curl are installed
- * from Debian by scripts/ensure-nginx.sh when missing. Only 127.0.0.1 is contacted.
+ * The reference nginx runs as a child of this script on its own config in a temporary directory
+ * (daemon off, sendfile on, one worker: the server is one process with one JavaScript thread, and
+ * on a two-core machine a second worker would only take a core from curl); the recommended ones
+ * through scripts/deploy-check.sh nginx, one worker too. A second server, with
+ * FILES_ACCEL_REDIRECT and a store of its own, is uploaded the same package. nginx and curl are
+ * installed from Debian by scripts/ensure-nginx.sh when missing. Only 127.0.0.1 is contacted.
  *
  * Results are printed as a table and written to .tmp/bench-files.json, or to the file
  * BENCH_RESULTS names. Exits 0 when every figure meets its goal, 1 when one does not or the server
@@ -24,9 +29,7 @@
  * See docs/operations.md#benchmarking-file-downloads.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, createReadStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { request, type IncomingMessage } from 'node:http';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -38,6 +41,8 @@ import {
   startNginx,
   writeResults,
 } from './bench-support.js';
+import { curlDownload, download, packageType, upload, writeRandomFile } from './support/file-transfer.js';
+import { startRecommendedNginx } from './support/recommended-nginx.js';
 import { repoRoot } from './support/repo-root.js';
 
 const fileMB = intFromEnv('BENCH_FILE_MB', 100, 1, 2048);
@@ -46,9 +51,7 @@ const clientKBps = intFromEnv('BENCH_CLIENT_KBPS', 3072, 16, 1_048_576);
 const rounds = intFromEnv('BENCH_ROUNDS', 5, 1, 50);
 const fileBytes = fileMB * 1024 * 1024;
 const rssGoalMB = 100;
-const ratioGoal = 0.5;
 const sampleMs = 250;
-const packageType = 'application/vnd.android.package-archive';
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 const median = (values: number[]) => {
@@ -58,115 +61,6 @@ const median = (values: number[]) => {
     ? (sorted[middle] ?? NaN)
     : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 };
-
-/** Random bytes, so that nothing on the way can compress them, behind a zip's signature, so
- * that the server takes them as an APK (it checks a package's first bytes); answers their
- * SHA-256. */
-function writeRandomFile(path: string, bytes: number): string {
-  const hash = createHash('sha256');
-  const block = 1024 * 1024;
-  writeFileSync(path, '');
-  for (let written = 0; written < bytes; written += block) {
-    const data = randomBytes(Math.min(block, bytes - written));
-    if (written === 0) data.write('PK\x03\x04', 'latin1');
-    hash.update(data);
-    writeFileSync(path, data, { flag: 'a' });
-  }
-  return hash.digest('hex');
-}
-
-interface Stored {
-  key: string;
-  path: string;
-  size: number;
-  sha256: string;
-}
-
-type UploadOutcome = { ok: true; stored: Stored; seconds: number } | { ok: false; status: number | null; why: string };
-
-/** Streams the file to the admin API; answers what the server stored, or why it did not. */
-function upload(url: string, adminToken: string, path: string): Promise<UploadOutcome> {
-  const started = performance.now();
-  return new Promise((done) => {
-    const req = request(`${url}/v1/admin/files?name=bench.apk`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${adminToken}`,
-        'content-type': packageType,
-        'content-length': statSync(path).size,
-      },
-    });
-    let answered = false;
-    req.on('response', (response) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        if (response.statusCode !== 201) {
-          done({ ok: false, status: response.statusCode ?? null, why: body.slice(0, 300) });
-          return;
-        }
-        try {
-          done({ ok: true, stored: JSON.parse(body) as Stored, seconds: (performance.now() - started) / 1000 });
-        } catch {
-          done({ ok: false, status: 201, why: `the answer is not JSON: ${body.slice(0, 300)}` });
-        }
-      });
-    });
-    // A server that refuses early may close the connection while the body is still going out.
-    req.on('error', (error) => {
-      if (!answered) done({ ok: false, status: null, why: `the upload was cut: ${error.message}` });
-    });
-    createReadStream(path).pipe(req);
-  });
-}
-
-interface Download {
-  status: number;
-  bytes: number;
-  sha256: string;
-  seconds: number;
-  error?: string;
-}
-
-/**
- * One download through node:http on its own connection, hashed as it arrives. With a rate, the
- * socket is paused whenever the client is ahead of it: the kernel's buffers fill and the server
- * has to wait, as it does for a phone on a slow network.
- */
-function download(url: string, bytesPerSecond: number | undefined, timeoutMs: number): Promise<Download> {
-  const started = performance.now();
-  return new Promise((done) => {
-    const hash = createHash('sha256');
-    let bytes = 0;
-    let status = 0;
-    const finish = (error?: string) => {
-      clearTimeout(timer);
-      const seconds = (performance.now() - started) / 1000;
-      done({ status, bytes, sha256: hash.digest('hex'), seconds, ...(error !== undefined && { error }) });
-    };
-    const req = request(url, { agent: false });
-    const timer = setTimeout(() => req.destroy(new Error(`no end after ${timeoutMs / 1000} s`)), timeoutMs);
-    req.on('response', (response: IncomingMessage) => {
-      status = response.statusCode ?? 0;
-      response.on('data', (chunk: Buffer) => {
-        hash.update(chunk);
-        bytes += chunk.length;
-        if (bytesPerSecond === undefined) return;
-        const wait = started + (bytes / bytesPerSecond) * 1000 - performance.now();
-        if (wait > 5) {
-          response.pause();
-          setTimeout(() => response.resume(), wait);
-        }
-      });
-      response.on('end', () => finish());
-      response.on('error', (error) => finish(error.message));
-    });
-    req.on('error', (error) => finish(error.message));
-    req.end();
-  });
-}
 
 interface SlowResult {
   clients: number;
@@ -230,30 +124,25 @@ async function slowClients(fileUrl: string, pid: number, sha256: string, startRs
   };
 }
 
-/** One download by curl to /dev/null: the client costs as little as a client can. */
-function curlDownload(url: string): { status: number; bytes: number; seconds: number } {
-  const run = spawnSync('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{size_download} %{time_total}', url], {
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`curl ${url} failed: ${run.stderr}`);
-  const [status, bytes, seconds] = run.stdout.trim().split(' ').map(Number);
-  return { status: status ?? 0, bytes: bytes ?? 0, seconds: seconds ?? NaN };
-}
-
+/** One way of getting the file, measured by turns with the others. */
 interface Side {
+  name: string;
   url: string;
-  /** The unmeasured first download, hashed. */
-  verified: boolean;
+  /** The least ratio to nginx's MB/s it must reach; none for a reference. */
+  goal: number | null;
   runsMBps: number[];
   medianMBps: number;
+  ratio: number | null;
 }
 
-async function measure(url: string, sha256: string): Promise<Side> {
+/** The unmeasured first download, hashed: every side must give the file as it is. */
+async function verified(name: string, url: string, sha256: string, goal: number | null): Promise<Side> {
   const first = await download(url, undefined, 600_000);
-  const verified = first.status === 200 && first.bytes === fileBytes && first.sha256 === sha256;
-  if (!verified)
-    throw new Error(`${url}: status ${first.status}, ${first.bytes} bytes, ${first.error ?? 'SHA-256 differs'}`);
-  return { url, verified, runsMBps: [], medianMBps: NaN };
+  if (first.status !== 200 || first.bytes !== fileBytes || first.sha256 !== sha256)
+    throw new Error(
+      `${name} ${url}: status ${first.status}, ${first.bytes} bytes, ${first.error ?? 'SHA-256 differs'}`,
+    );
+  return { name, url, goal, runsMBps: [], medianMBps: NaN, ratio: null };
 }
 
 function timedRun(side: Side): void {
@@ -278,7 +167,7 @@ if (ensured.status !== 0) process.exit(1);
 const machine = machineFacts();
 console.log(
   `bench:files: a ${fileMB} MB package; ${clients} slow clients at ${clientKBps} KiB/s; ${rounds} fast ` +
-    `rounds against nginx; Node ${machine.node}, ${machine.cpus} CPU core(s) shared by the server, nginx and the ` +
+    `rounds against nginx; Node ${machine.node}, ${machine.cpus} CPU core(s) shared by the servers, nginx and the ` +
     `clients; load average now ${machine.loadAverageAtStart.join(' ')}`,
 );
 
@@ -293,6 +182,13 @@ const sha256 = writeRandomFile(packagePath, fileBytes);
 console.log(sha256);
 
 const server = await startBenchServer([], 'server/dist/server.js', { STORAGE_URL: `file:${join(dir, 'files')}` });
+const accelFiles = join(dir, 'files-accel');
+// Made here (as the server would, 0700) for nginx to be pointed at it before the upload.
+mkdirSync(accelFiles, { mode: 0o700 });
+const accelServer = await startBenchServer([], 'server/dist/server.js', {
+  STORAGE_URL: `file:${accelFiles}`,
+  FILES_ACCEL_REDIRECT: '/internal-files/',
+});
 // One worker: see the header of this file.
 const nginx = await startNginx(dir, {
   workers: 1,
@@ -303,6 +199,8 @@ const nginx = await startNginx(dir, {
     '  default_type application/octet-stream;',
   ],
 });
+const proxy = await startRecommendedNginx(new URL(server.url).host);
+const accelProxy = await startRecommendedNginx(new URL(accelServer.url).host, { filesDir: accelFiles });
 let exitCode = 1;
 try {
   console.log(`server pid ${server.pid} on ${server.url}; nginx pid ${nginx.pid} on ${nginx.url}`);
@@ -322,23 +220,31 @@ try {
         `POST /v1/admin/files, streamed to storage; only nginx is measured below.`,
     );
   }
+  const accelUploaded =
+    stored === undefined ? undefined : await upload(accelServer.url, accelServer.adminToken, packagePath);
   // A moment for whatever the upload left behind to settle before "idle" is read.
   await new Promise((done) => setTimeout(done, 2_000));
 
-  const fileUrl = stored === undefined ? undefined : `${server.url}/v1/file/preview/${stored.key}`;
-  const slow = fileUrl === undefined ? undefined : await slowClients(fileUrl, server.pid, sha256, startRss);
+  const filePath = stored === undefined ? undefined : `/v1/file/preview/${stored.key}`;
+  const slow =
+    filePath === undefined ? undefined : await slowClients(`${server.url}${filePath}`, server.pid, sha256, startRss);
 
-  process.stdout.write(
-    `test 2: ${rounds} fast downloads ${fileUrl === undefined ? 'from nginx' : 'from each, alternately'}… `,
-  );
-  const nginxSide = await measure(`${nginx.url}/bench.apk`, sha256);
-  const serverSide = fileUrl === undefined ? undefined : await measure(fileUrl, sha256);
-  for (let i = 0; i < rounds; i++) {
-    if (serverSide !== undefined) timedRun(serverSide);
-    timedRun(nginxSide);
+  process.stdout.write(`test 2: ${rounds} fast downloads from each, by turns… `);
+  const sides = [await verified('nginx', `${nginx.url}/bench.apk`, sha256, null)];
+  if (filePath !== undefined) {
+    sides.push(
+      await verified('server direct', `${server.url}${filePath}`, sha256, 0.6),
+      await verified('server behind nginx', `${proxy.url}${filePath}`, sha256, null),
+    );
+    if (accelUploaded?.ok === true)
+      sides.push(await verified('server behind nginx, X-Accel-Redirect', `${accelProxy.url}${filePath}`, sha256, 0.9));
   }
-  for (const side of [nginxSide, serverSide]) if (side !== undefined) side.medianMBps = round(median(side.runsMBps));
-  const ratio = serverSide === undefined ? undefined : round(serverSide.medianMBps / nginxSide.medianMBps, 2);
+  for (let i = 0; i < rounds; i++) for (const side of sides) timedRun(side);
+  const reference = sides[0] as Side;
+  for (const side of sides) {
+    side.medianMBps = round(median(side.runsMBps));
+    if (side !== reference) side.ratio = round(side.medianMBps / median(reference.runsMBps), 2);
+  }
   console.log('done\n');
 
   const rows: [string, string][] = [['package', `${fileMB} MB, SHA-256 ${sha256.slice(0, 16)}…`]];
@@ -354,44 +260,54 @@ try {
       ['failures', slow.failures.length === 0 ? '0' : slow.failures.map((f) => `#${f.client} ${f.why}`).join('; ')],
     );
   }
-  if (serverSide !== undefined)
-    rows.push(['server MB/s (median)', `${serverSide.medianMBps} (${serverSide.runsMBps.join(', ')})`]);
-  rows.push(['nginx MB/s (median)', `${nginxSide.medianMBps} (${nginxSide.runsMBps.join(', ')})`]);
-  if (ratio !== undefined) rows.push(['server / nginx', `${ratio} (goal ≥ ${ratioGoal})`]);
+  for (const side of sides) {
+    rows.push([`${side.name} MB/s (median)`, `${side.medianMBps} (${side.runsMBps.join(', ')})`]);
+    if (side.ratio !== null)
+      rows.push([
+        `${side.name} / nginx`,
+        `${side.ratio} (${side.goal === null ? 'reference' : `goal ≥ ${side.goal}`})`,
+      ]);
+  }
   printTable(rows);
 
-  const unexpected = server.logs.filter((l) => l.trim() !== '');
+  const unexpected = [...server.logs, ...accelServer.logs].filter((l) => l.trim() !== '');
   if (unexpected.length > 0) {
-    console.log(`\nserver logged ${unexpected.length} line(s) at warn or above; first ones:`);
+    console.log(`\nthe servers logged ${unexpected.length} line(s) at warn or above; first ones:`);
     for (const l of unexpected.slice(0, 5)) console.log(`  ${l.slice(0, 300)}`);
   }
   const report = {
     when: new Date().toISOString(),
-    settings: { fileMB, clients, clientKBps, rounds, rssGoalMB, ratioGoal, sampleMs, nginxWorkers: 1 },
+    settings: { fileMB, clients, clientKBps, rounds, rssGoalMB, sampleMs, nginxWorkers: 1 },
     machine: { ...machine, loadAverageAtEnd: loadavg().map((l) => round(l, 2)) },
-    note: 'the server, nginx and the clients share the machine; fast downloads use curl to /dev/null',
+    note: 'the servers, nginx and the clients share the machine; fast downloads use curl to /dev/null',
     serverLogLines: unexpected.length,
     upload: uploaded.ok ? { ok: uploadProblem === undefined, seconds: round(uploaded.seconds), ...stored } : uploaded,
     // One entry per test, named, as the other benchmarks write them; no slow clients without
     // an upload.
-    results: [
-      ...(slow === undefined ? [] : [{ name: 'slow clients', ...slow }]),
-      { name: 'throughput', server: serverSide ?? null, nginx: nginxSide, ratio: ratio ?? null },
-    ],
+    results: [...(slow === undefined ? [] : [{ name: 'slow clients', ...slow }]), { name: 'throughput', sides }],
   };
   console.log(`\nresults: ${writeResults('bench-files', report)}`);
   const failed = [
     uploadProblem,
+    accelUploaded?.ok === false && `the X-Accel-Redirect server refused the upload: ${accelUploaded.why}`,
     slow !== undefined && slow.failures.length > 0 && `${slow.failures.length} slow download(s) failed`,
     slow !== undefined && slow.rss.peakOverIdleMB > rssGoalMB && `RSS rose ${slow.rss.peakOverIdleMB} MB over idle`,
-    ratio !== undefined && ratio < ratioGoal && `throughput ${ratio} of nginx's`,
+    ...sides.map(
+      (side) =>
+        side.goal !== null &&
+        (side.ratio ?? 0) < side.goal &&
+        `${side.name}: ${side.ratio} of nginx's, under ${side.goal}`,
+    ),
   ].filter((why) => typeof why === 'string');
   if (failed.length === 0) {
-    console.log(`PASS: every download verified, RSS within ${rssGoalMB} MB of idle, at least ${ratioGoal} of nginx`);
+    console.log(`PASS: every download verified, RSS within ${rssGoalMB} MB of idle, every ratio at its goal`);
     exitCode = 0;
   } else console.log(`FAIL: ${failed.join('; ')}`);
 } finally {
+  await accelProxy.stop();
+  await proxy.stop();
   await nginx.stop();
+  await accelServer.stop();
   await server.stop();
 }
 process.exit(exitCode);

@@ -14,7 +14,10 @@
 #                                 runs Debian's nginx in the foreground with deploy/nginx.conf,
 #                                 its own pid, logs and temporary files in DIR, listening on
 #                                 LISTEN (host:port) in front of the UPSTREAM servers (host:port)
-#                                 instead of compose.yaml's site-a:8080 and site-b:8080
+#                                 instead of compose.yaml's site-a:8080 and site-b:8080; with
+#                                 FILES_DIR set, /internal-files/ is that directory, read by
+#                                 workers running as its owner
+#                                 (docs/operations.md#nginx-sends-the-files)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -67,16 +70,21 @@ run_nginx() {
   chmod 755 "$dir"
   local servers="" upstream
   for upstream in "$@"; do servers+="    server $upstream max_fails=1 fail_timeout=5s;\n"; done
-  # deploy/nginx.conf with its addresses replaced, nothing else.
-  awk -v listen="$listen" -v servers="$servers" '
+  # deploy/nginx.conf with its addresses (and the file store's directory) replaced, nothing else.
+  awk -v listen="$listen" -v servers="$servers" -v files="${FILES_DIR:-}" '
     /^    server site-a:8080 / { printf "%s", servers; next }
+    /^        alias \/srv\/chat-site\/files\/;$/ && files != "" { print "        alias " files "/;"; next }
     /^    server site-b:8080 / { next }
     /^    listen 80;$/ { print "    listen " listen ";"; next }
     { print }
   ' "$root/deploy/nginx.conf" >"$dir/site.conf"
+  # The file store is the server's user's alone (0700, 0600): nginx's workers read it as that user.
+  local user=""
+  if [ -n "${FILES_DIR:-}" ] && [ "$(id -u)" -eq 0 ]; then user="user $(stat -c %U "$FILES_DIR") $(stat -c %G "$FILES_DIR");"; fi
   # What the nginx image's own nginx.conf holds around conf.d, with this instance's paths.
   cat >"$dir/nginx.conf" <<EOF
 daemon off;
+$user
 worker_processes 1;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;

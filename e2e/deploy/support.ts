@@ -67,12 +67,17 @@ export async function startProcess(
   return { url: options.url, child, logs, exited, stop };
 }
 
-/** Debian's nginx on deploy/nginx.conf in front of `upstreams` (host:port), on a free port. */
-export async function startNginx(upstreams: string[]): Promise<Running & { dir: string }> {
+/** Debian's nginx on deploy/nginx.conf in front of `upstreams` (host:port), on a free port;
+ * with `filesDir`, its /internal-files/ location serves that directory. */
+export async function startNginx(
+  upstreams: string[],
+  { filesDir }: { filesDir?: string } = {},
+): Promise<Running & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'chat-site-nginx-'));
   const port = await freePort();
   const nginx = await startProcess('bash', [deployCheck, 'nginx', dir, `127.0.0.1:${port}`, ...upstreams], {
     url: `http://127.0.0.1:${port}`,
+    env: { ...process.env, FILES_DIR: filesDir },
   });
   return {
     ...nginx,

@@ -59,6 +59,9 @@ export interface ServerConfig {
   uploadMaxBytes: number;
   packageMaxBytes: number;
   storage: StorageTarget;
+  /** The proxy's internal location over the file store: hosted files are answered with
+   * X-Accel-Redirect to it, for the proxy to send (docs/operations.md#nginx-sends-the-files). */
+  filesAccelRedirect: string | undefined;
   /** Longest a client may take to send a whole request, headers and body; then 408. */
   requestTimeoutMs: number;
   /** Longest a client may take to send a request's headers; then 408. At most requestTimeoutMs. */
@@ -141,6 +144,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     consoleRoot: resolve(env.CONSOLE_ROOT || resolve(repoRoot, 'console/dist')),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     ...parseFileSettings(env, problems),
+    filesAccelRedirect: env.FILES_ACCEL_REDIRECT || undefined,
     behindTls: flag('BEHIND_TLS', false),
     uploadDir: '',
     uploadExpiryMs: int('UPLOAD_EXPIRY_HOURS', 24, 1, 30 * 24) * 3_600_000,
@@ -179,6 +183,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       `HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`,
     );
   }
+  checkAccelRedirect(config, problems);
   if (!isTimeZone(config.timeZone)) problems.push(`TIME_ZONE "${config.timeZone}" is not a known IANA time zone`);
   if (config.publicUrl !== undefined && !isHttpUrl(config.publicUrl)) {
     problems.push(`PUBLIC_URL must be an http(s) URL, got "${config.publicUrl}"`);
@@ -228,6 +233,20 @@ function wholeNumber(env: Env, name: string, fallback: number, min: number, max:
     return fallback;
   }
   return value;
+}
+
+/** A path of its own in the proxy, below which the file keys go as they are; only over a directory
+ * the proxy can read (docs/operations.md#nginx-sends-the-files). */
+function checkAccelRedirect({ filesAccelRedirect: prefix, storage }: ServerConfig, problems: string[]): void {
+  if (prefix === undefined) return;
+  if (!/^\/([A-Za-z0-9._~-]+\/)+$/.test(prefix) || prefix.split('/').some((part) => /^\.+$/.test(part))) {
+    problems.push(
+      `FILES_ACCEL_REDIRECT must be a path that starts and ends with /, like /internal-files/, got "${prefix}"`,
+    );
+  }
+  if (storage.kind !== 'file') {
+    problems.push('FILES_ACCEL_REDIRECT needs STORAGE_URL=file:<directory>: the proxy sends files from that directory');
+  }
 }
 
 function parseStorageUrl(env: Env, problems: string[]): StorageTarget {

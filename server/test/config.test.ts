@@ -200,6 +200,17 @@ describe('file storage settings', () => {
     assert.equal(config.uploadMaxBytes, 5 * 1024 * 1024);
   });
 
+  test('FILES_ACCEL_REDIRECT: off by default; a path ending in / over a directory store', () => {
+    assert.equal(loadConfig({ SITE_CONFIG: siteConfigPath }).filesAccelRedirect, undefined);
+    const on = loadConfig({ SITE_CONFIG: siteConfigPath, FILES_ACCEL_REDIRECT: '/internal-files/' });
+    assert.equal(on.filesAccelRedirect, '/internal-files/');
+    for (const bad of ['internal-files/', '/internal-files', '/a b/', '/../', '/x?y/', 'http://nginx/files/']) {
+      assert.match(problemsOf({ FILES_ACCEL_REDIRECT: bad }).join('\n'), /FILES_ACCEL_REDIRECT must be a path/, bad);
+    }
+    const s3 = problemsOf({ FILES_ACCEL_REDIRECT: '/internal-files/', STORAGE_URL: 's3://chat-files' });
+    assert.match(s3.join('\n'), /FILES_ACCEL_REDIRECT needs STORAGE_URL=file:/);
+  });
+
   test('an S3 bucket with a prefix, an endpoint, path style and keys', () => {
     const config = loadConfig({
       SITE_CONFIG: siteConfigPath,

@@ -1,18 +1,14 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, audit } from '../accounts/door.js';
 import { Type } from 'typebox';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { errorResponse } from '../lib/schemas.js';
-import { contentDisposition, httpDate, ifRangeHolds, notModified, parseRange } from './conditional.js';
 import { imageTypes, packageTypes, uploadKindOf } from './content-types.js';
 import {
-  cleanFileName,
   describeUsers,
   fileUsers,
-  findFile,
   keyPattern,
   listFilePage,
   removeFile,
@@ -20,97 +16,6 @@ import {
   type FileUser,
 } from './repository.js';
 import { IntakeError, StorageFullError, storageFor, UploadCutError } from '../storage/index.js';
-
-// Hosted files are shown by <img> or downloaded; nothing in them may ever run as a page.
-const fileCsp = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
-
-/**
- * `GET`/`HEAD /v1/file/preview/:key`, streamed from the file storage: one range at a time
- * (several ranges are answered with the whole file), conditional requests, and caching forever,
- * since a key is its content's hash. Neither compressed (a range counts bytes of the file) nor
- * hashed for an ETag by the plugins: the ETag is the file's SHA-256.
- */
-export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
-  const storage = storageFor(config.storage);
-  const preview = (method: 'GET' | 'HEAD', operationId: string, summary: string) => ({
-    method,
-    url: '/file/preview/:key',
-    exposeHeadRoute: false,
-    compress: false as const,
-    // Documented on its own, like the upload's HEAD.
-    config: { swagger: { exposeHeadRoute: true } },
-    schema: {
-      operationId,
-      summary,
-      params: Type.Object({ key: Type.String({ maxLength: 200 }) }),
-      response: previewResponses,
-    },
-  });
-  app.route({
-    ...preview('GET', 'getFile', 'A hosted file: install package or picture, whole or one byte range'),
-    handler: serve,
-  });
-  app.route({ ...preview('HEAD', 'headFile', "A hosted file's headers, without its bytes"), handler: serve });
-
-  async function serve(
-    request: FastifyRequest<{ Params: { key: string } }>,
-    reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    const file = await findFile(db.kysely, request.params.key);
-    if (file === undefined) throw notFound('file');
-    const size = Number(file.size);
-    const etag = `"${file.sha256}"`;
-    const lastModified = httpDate(file.created_at);
-    const cacheHeaders = {
-      etag,
-      'last-modified': lastModified,
-      'cache-control': 'public, max-age=31536000, immutable',
-      'accept-ranges': 'bytes',
-    };
-    if (notModified(request.headers, etag, lastModified)) return reply.status(304).headers(cacheHeaders).send();
-
-    let answer = parseRange(request.headers.range, size);
-    if (answer.kind !== 'whole' && !ifRangeHolds(firstValue(request.headers['if-range']), etag, lastModified)) {
-      answer = { kind: 'whole' };
-    }
-    if (answer.kind === 'unsatisfiable') {
-      return reply
-        .status(416)
-        .headers({ 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' })
-        .send({ status: 416, msg: `the range is past the end of the file (${size} bytes)` });
-    }
-    const range = answer.kind === 'partial' ? answer.range : undefined;
-    const length = range === undefined ? size : range.end - range.start + 1;
-    const body = request.method === 'HEAD' ? undefined : await storage.open(file.key, range);
-    if (request.method !== 'HEAD' && body === undefined) {
-      request.log.error({ key: file.key, storage: storage.description }, 'hosted file missing from the storage');
-      throw notFound('file');
-    }
-    const inline = file.content_type.startsWith('image/');
-    reply
-      .status(range === undefined ? 200 : 206)
-      .headers(cacheHeaders)
-      .header('content-type', file.content_type)
-      .header('content-length', String(length))
-      .header('content-security-policy', fileCsp)
-      .header(
-        'content-disposition',
-        contentDisposition(inline ? 'inline' : 'attachment', file.name, cleanFileName(file.name)),
-      );
-    if (range !== undefined) reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
-    return reply.send(body);
-  }
-};
-
-/** For the OpenAPI document only: the bytes go out as they are, never serialized. */
-const fileBytes = { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
-const previewResponses = {
-  200: { description: 'The whole file; its ETag is its SHA-256, kept for a year', ...fileBytes },
-  206: { description: 'The one byte range asked for (Range, when If-Range still holds)', ...fileBytes },
-  304: { type: 'null', description: 'Not modified: If-None-Match or If-Modified-Since matched' },
-  404: errorResponse('No hosted file has this key'),
-  416: errorResponse('The range starts past the end of the file; Content-Range names its size'),
-};
 
 const uploadContentTypes = [
   ...new Set([...Object.values(imageTypes), ...Object.values(packageTypes), 'application/octet-stream']),
@@ -276,8 +181,4 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
 /** "package:android", "bulletin:12". */
 function userLabel(user: FileUser): string {
   return user.kind === 'package' ? `package:${user.os}` : `bulletin:${user.id}`;
-}
-
-function firstValue(header: string | string[] | undefined): string | undefined {
-  return Array.isArray(header) ? header[0] : header;
 }

@@ -1,0 +1,156 @@
+/**
+ * Hosted files sent by the recommended nginx (deploy/nginx.conf, through scripts/deploy-check.sh
+ * nginx) from the server's directory store, the server running with
+ * FILES_ACCEL_REDIRECT=/internal-files/ (docs/operations.md#nginx-sends-the-files): the right
+ * bytes, the server's headers, ranges, If-Range, HEAD, 304, a `curl -C -` resume, and the internal
+ * location refused to visitors. Needs `npm run build` first.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
+import { call, ensureNginx, fakeApk, nginxErrors, repoRoot, sha256, startNginx, type Running } from './support.js';
+
+const adminToken = 'files-behind-nginx-admin-token-0123456789';
+const data = fakeApk(3 * 1024 * 1024 + 123);
+// Answered by nginx or Node for the connection, not by the route.
+const transport = new Set(['date', 'connection', 'keep-alive', 'content-length', 'server', 'transfer-encoding']);
+
+let dir: string;
+let server: ServerProcess;
+let nginx: Running & { dir: string };
+let path: string;
+
+before(async () => {
+  assert.ok(ensureNginx(), 'Debian nginx is installed (scripts/ensure-nginx.sh)');
+  dir = mkdtempSync(join(tmpdir(), 'chat-site-files-nginx-'));
+  const filesDir = join(dir, 'files');
+  server = await spawnServer({
+    DATABASE_URL: `sqlite:${join(dir, 'site.db')}`,
+    STORAGE_URL: `file:${filesDir}`,
+    SITE_CONFIG: join(repoRoot, 'site.config.json'),
+    ADMIN_TOKEN: adminToken,
+    FILES_ACCEL_REDIRECT: '/internal-files/',
+    TRUST_PROXY: '1',
+    WORKERS: '1',
+  });
+  const uploaded = await call(`${server.url}/v1/admin/files?name=${encodeURIComponent('星聊-7.0.0.apk')}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/octet-stream' },
+    body: data,
+  });
+  assert.equal(uploaded.status, 201, uploaded.body.toString());
+  path = `/v1/${(JSON.parse(uploaded.body.toString()) as { path: string }).path}`;
+  nginx = await startNginx([new URL(server.url).host], { filesDir });
+});
+
+after(async () => {
+  await nginx?.stop();
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const viaNginx = (headers: Record<string, string> = {}, method = 'GET') =>
+  call(`${nginx.url}${path}`, { method, headers });
+
+describe('hosted files behind deploy/nginx.conf with FILES_ACCEL_REDIRECT', () => {
+  test('a full GET: the file’s bytes, with every header the server gave for it', async () => {
+    const own = await call(`${server.url}${path}`);
+    assert.equal(own.headers['x-accel-redirect'], `/internal-files/${path.split('/').at(-1)}`);
+    assert.equal(own.body.byteLength, 0, 'the server sends no bytes itself');
+
+    const answer = await viaNginx();
+    assert.equal(answer.status, 200, nginxErrors(nginx));
+    assert.equal(sha256(answer.body), sha256(data));
+    assert.equal(answer.headers['content-length'], String(data.byteLength));
+    assert.equal(answer.headers['accept-ranges'], 'bytes');
+    assert.equal(answer.headers['x-accel-redirect'], undefined);
+    for (const [name, value] of Object.entries(own.headers)) {
+      if (transport.has(name) || name === 'x-accel-redirect') continue;
+      assert.equal(answer.headers[name], value, name);
+    }
+    assert.equal(answer.headers.etag, `"${sha256(data)}"`);
+  });
+
+  test('single ranges are 206 with the right bytes; past the end is 416', async () => {
+    const size = data.byteLength;
+    const cases: [string, number, number][] = [
+      ['bytes=0-0', 0, 0],
+      ['bytes=1000-1999', 1000, 1999],
+      ['bytes=3000000-', 3_000_000, size - 1],
+      ['bytes=-500', size - 500, size - 1],
+    ];
+    for (const [range, start, end] of cases) {
+      const answer = await viaNginx({ range });
+      assert.equal(answer.status, 206, range);
+      assert.equal(answer.headers['content-range'], `bytes ${start}-${end}/${size}`, range);
+      assert.deepEqual(answer.body, data.subarray(start, end + 1), range);
+      assert.equal(answer.headers.etag, `"${sha256(data)}"`, range);
+    }
+    const past = await viaNginx({ range: `bytes=${size}-` });
+    assert.equal(past.status, 416);
+    assert.equal(past.headers['content-range'], `bytes */${size}`);
+  });
+
+  test('If-Range: the range for the server’s ETag or Last-Modified, else the whole file', async () => {
+    const whole = await viaNginx({}, 'HEAD');
+    const etag = String(whole.headers.etag);
+    const lastModified = String(whole.headers['last-modified']);
+    for (const ifRange of [etag, lastModified]) {
+      const same = await viaNginx({ range: 'bytes=0-9', 'if-range': ifRange });
+      assert.equal(same.status, 206, ifRange);
+      assert.deepEqual(same.body, data.subarray(0, 10), ifRange);
+    }
+    for (const ifRange of [`"${'0'.repeat(64)}"`, 'Thu, 01 Jan 2015 00:00:00 GMT']) {
+      const other = await viaNginx({ range: 'bytes=0-9', 'if-range': ifRange });
+      assert.equal(other.status, 200, ifRange);
+      assert.equal(sha256(other.body), sha256(data), ifRange);
+    }
+  });
+
+  test('HEAD has the length and headers, no body; If-None-Match is a 304', async () => {
+    const head = await viaNginx({}, 'HEAD');
+    assert.equal(head.status, 200);
+    assert.equal(head.headers['content-length'], String(data.byteLength));
+    assert.equal(head.headers.etag, `"${sha256(data)}"`);
+    assert.equal(head.body.byteLength, 0);
+    const cached = await viaNginx({ 'if-none-match': `"${sha256(data)}"` });
+    assert.equal(cached.status, 304);
+    assert.equal(cached.body.byteLength, 0);
+  });
+
+  test('curl -C - resumes a half-downloaded file and ends with the same SHA-256', async () => {
+    const target = join(dir, 'resume.apk');
+    writeFileSync(target, data.subarray(0, 1_500_000));
+    const { stdout } = await promisify(execFile)('curl', [
+      '--silent',
+      '--show-error',
+      '--fail',
+      '-C',
+      '-',
+      '-o',
+      target,
+      '--write-out',
+      '%{http_code} %{size_download}',
+      `${nginx.url}${path}`,
+    ]);
+    assert.equal(stdout, `206 ${data.byteLength - 1_500_000}`);
+    assert.equal(sha256(readFileSync(target)), sha256(data));
+  });
+
+  test('the internal location is a 404 to visitors, however it is spelled; unknown keys too', async () => {
+    const key = path.split('/').at(-1) ?? '';
+    for (const spelling of [`/internal-files/${key}`, `/%69nternal-files/${key}`, `//internal-files/${key}`]) {
+      const answer = await call(`${nginx.url}${spelling}`);
+      assert.equal(answer.status, 404, spelling);
+      assert.notEqual(sha256(answer.body), sha256(data), spelling);
+    }
+    const unknown = await call(`${nginx.url}/v1/file/preview/${'0'.repeat(16)}-none.apk`);
+    assert.equal(unknown.status, 404);
+    assert.equal((JSON.parse(unknown.body.toString()) as { status: number }).status, 404);
+  });
+});

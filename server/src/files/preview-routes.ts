@@ -1,0 +1,124 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { notFound } from '../lib/errors.js';
+import type { RouteDeps } from '../lib/deps.js';
+import { errorResponse } from '../lib/schemas.js';
+import { storageFor } from '../storage/index.js';
+import { contentDisposition, httpDate, ifRangeHolds, notModified, parseRange } from './conditional.js';
+import { cleanFileName, findFile } from './repository.js';
+
+// Hosted files are shown by <img> or downloaded; nothing in them may ever run as a page.
+const fileCsp = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+/**
+ * `GET`/`HEAD /v1/file/preview/:key`, streamed from the file storage: one range at a time
+ * (several ranges are answered with the whole file), conditional requests, and caching forever,
+ * since a key is its content's hash. Neither compressed (a range counts bytes of the file) nor
+ * hashed for an ETag by the plugins: the ETag is the file's SHA-256.
+ *
+ * With FILES_ACCEL_REDIRECT the bytes are the proxy's to send: the answer carries the headers and
+ * `X-Accel-Redirect` to the proxy's internal location over the file store, which then does the
+ * range and If-Range itself (docs/operations.md#nginx-sends-the-files). 304 stays here: nginx
+ * compares If-None-Match before the ETag passed on to it is in place.
+ */
+export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  const storage = storageFor(config.storage);
+  const accelPrefix = config.filesAccelRedirect;
+  const preview = (method: 'GET' | 'HEAD', operationId: string, summary: string) => ({
+    method,
+    url: '/file/preview/:key',
+    exposeHeadRoute: false,
+    compress: false as const,
+    // Documented on its own, like the upload's HEAD.
+    config: { swagger: { exposeHeadRoute: true } },
+    schema: {
+      operationId,
+      summary,
+      params: Type.Object({ key: Type.String({ maxLength: 200 }) }),
+      response: previewResponses,
+    },
+  });
+  app.route({
+    ...preview('GET', 'getFile', 'A hosted file: install package or picture, whole or one byte range'),
+    handler: serve,
+  });
+  app.route({ ...preview('HEAD', 'headFile', "A hosted file's headers, without its bytes"), handler: serve });
+
+  async function serve(
+    request: FastifyRequest<{ Params: { key: string } }>,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const file = await findFile(db.kysely, request.params.key);
+    if (file === undefined) throw notFound('file');
+    const size = Number(file.size);
+    const etag = `"${file.sha256}"`;
+    const lastModified = httpDate(file.created_at);
+    const cacheHeaders = {
+      etag,
+      'last-modified': lastModified,
+      'cache-control': 'public, max-age=31536000, immutable',
+      'accept-ranges': 'bytes',
+    };
+    if (notModified(request.headers, etag, lastModified)) return reply.status(304).headers(cacheHeaders).send();
+    const inline = file.content_type.startsWith('image/');
+    const fileHeaders = {
+      'content-type': file.content_type,
+      'content-security-policy': fileCsp,
+      'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', file.name, cleanFileName(file.name)),
+    };
+
+    if (accelPrefix !== undefined) {
+      // Checked here, so that a file missing from the store is the same logged 404 as without the proxy.
+      if ((await storage.stat(file.key)) === undefined) return missing(request, file.key);
+      // Without Accept-Ranges: nginx adds its own, and a second one from here would go out too.
+      return reply
+        .status(200)
+        .headers({ etag, 'last-modified': lastModified, 'cache-control': cacheHeaders['cache-control'] })
+        .headers(fileHeaders)
+        .header('x-accel-redirect', `${accelPrefix}${file.key}`)
+        .send();
+    }
+
+    let answer = parseRange(request.headers.range, size);
+    if (answer.kind !== 'whole' && !ifRangeHolds(firstValue(request.headers['if-range']), etag, lastModified)) {
+      answer = { kind: 'whole' };
+    }
+    if (answer.kind === 'unsatisfiable') {
+      return reply
+        .status(416)
+        .headers({ 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' })
+        .send({ status: 416, msg: `the range is past the end of the file (${size} bytes)` });
+    }
+    const range = answer.kind === 'partial' ? answer.range : undefined;
+    const length = range === undefined ? size : range.end - range.start + 1;
+    const body = request.method === 'HEAD' ? undefined : await storage.open(file.key, range);
+    if (request.method !== 'HEAD' && body === undefined) return missing(request, file.key);
+    reply
+      .status(range === undefined ? 200 : 206)
+      .headers(cacheHeaders)
+      .headers(fileHeaders)
+      .header('content-length', String(length));
+    if (range !== undefined) reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+    return reply.send(body);
+  }
+
+  function missing(request: FastifyRequest, key: string): never {
+    request.log.error({ key, storage: storage.description }, 'hosted file missing from the storage');
+    throw notFound('file');
+  }
+};
+
+/** For the OpenAPI document only: the bytes go out as they are, never serialized. */
+const fileBytes = { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+const previewResponses = {
+  200: { description: 'The whole file; its ETag is its SHA-256, kept for a year', ...fileBytes },
+  206: { description: 'The one byte range asked for (Range, when If-Range still holds)', ...fileBytes },
+  304: { type: 'null', description: 'Not modified: If-None-Match or If-Modified-Since matched' },
+  404: errorResponse('No hosted file has this key'),
+  416: errorResponse('The range starts past the end of the file; Content-Range names its size'),
+};
+
+function firstValue(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header[0] : header;
+}
