@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../lib/deps.js';
-import { HttpError } from '../lib/errors.js';
+import { HttpError, type ErrorDetail } from '../lib/errors.js';
 import { errorResponse } from '../lib/schemas.js';
 import { fromOwnOrigin, sessionCookie } from './door.js';
 import { busy, limitedCheck, refuse } from './limited-check.js';
@@ -19,6 +19,14 @@ const Me = Type.Object({
   time_zone: Type.String(),
 });
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
+
+const wrongPassword = { code: 'wrong_password', field: 'current' } as const;
+
+/** The rule a new password broke, for the console (docs/console.md#error-codes). */
+const passwordRule = (next: string): ErrorDetail =>
+  [...next].length < 10
+    ? { code: 'too_short', field: 'next', limit: 10 }
+    : { code: 'too_long', field: 'next', limit: 1024 };
 
 export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const limits = { idleMs: config.adminSessionIdleMs, maxMs: config.adminSessionMaxMs };
@@ -67,7 +75,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       if (typeof matches === 'object') return refuse(reply, matches);
       if (user === undefined || !matches) {
         request.log.warn({ ip: request.ip, name }, 'console: wrong user name or password');
-        throw new HttpError(401, 'wrong user name or password');
+        throw new HttpError(401, 'wrong user name or password', { code: 'wrong_credentials' });
       }
       const token = await startSession(db.kysely, user.id, limits, {
         address: request.ip,
@@ -127,16 +135,17 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     },
     async (request, reply) => {
       const operator = request.operator;
-      if (operator?.kind !== 'user') throw new HttpError(400, 'the admin token has no password to change');
+      if (operator?.kind !== 'user')
+        throw new HttpError(400, 'the admin token has no password to change', { code: 'no_password' });
       const user = await findUser(db.kysely, operator.name);
-      if (user === undefined) throw new HttpError(400, 'the current password is wrong');
+      if (user === undefined) throw new HttpError(400, 'the current password is wrong', wrongPassword);
       const matches = await checkPassword(request, user.name, () =>
         verifyPassword(request.body.current, user.password_hash),
       );
       if (typeof matches === 'object') return refuse(reply, matches);
-      if (!matches) throw new HttpError(400, 'the current password is wrong');
+      if (!matches) throw new HttpError(400, 'the current password is wrong', wrongPassword);
       const problem = passwordProblem(request.body.next);
-      if (problem !== undefined) throw new HttpError(400, problem);
+      if (problem !== undefined) throw new HttpError(400, problem, passwordRule(request.body.next));
       const passwordHash = await hashPassword(request.body.next).catch((error: unknown) => {
         if (error instanceof PasswordChecksBusy) return undefined;
         throw error;

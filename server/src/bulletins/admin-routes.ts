@@ -33,7 +33,12 @@ const PublishAt = Type.Union([Timestamp, Type.Null()]);
 /** How long a deleted announcement can be brought back. */
 export const undoWindowMs = 10 * 60_000;
 
-const Conflict = Type.Object({ status: Type.Literal(409), msg: Type.String(), current: AdminBulletin });
+const Conflict = Type.Object({
+  status: Type.Literal(409),
+  msg: Type.String(),
+  code: Type.Literal('version_conflict'),
+  current: AdminBulletin,
+});
 const editor = { access: 'editor' } as const;
 
 export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
@@ -189,6 +194,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
         return reply.status(409).send({
           status: 409,
           msg: `someone saved this announcement since you opened it (version ${expected}, now ${current.version})`,
+          code: 'version_conflict',
           current,
         });
       }
