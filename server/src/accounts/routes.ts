@@ -8,6 +8,7 @@ import { errorResponse } from '../lib/schemas.js';
 import { fromOwnOrigin, sessionCookie } from './door.js';
 import { busy, limitedCheck, refuse } from './limited-check.js';
 import { hashPassword, passwordProblem, unmatchableHash, verifyPassword } from './passwords.js';
+import { dayRange } from './audit-filter.js';
 import { countAudit, endSession, findUser, listAudit, recordAudit, setPassword, startSession } from './repository.js';
 import { PasswordChecksBusy } from './scrypt-pool.js';
 import { toWireTime } from '../lib/time.js';
@@ -19,6 +20,8 @@ const Me = Type.Object({
   time_zone: Type.String(),
 });
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
+/** A day in the server's time zone, for the audit log's range. */
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 
 const wrongPassword = { code: 'wrong_password', field: 'current' } as const;
 
@@ -173,9 +176,13 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     {
       schema: {
         operationId: 'listAuditEntries',
-        summary: 'One page of the audit log, newest first, optionally of one operator',
+        summary: 'One page of the audit log, newest first, filtered by who, action, days and words',
         querystring: Type.Object({
           who: Type.String({ maxLength: 200, default: '' }),
+          action: Type.String({ maxLength: 100, default: '' }),
+          from: Type.Union([Type.Literal(''), Day], { default: '' }),
+          to: Type.Union([Type.Literal(''), Day], { default: '' }),
+          q: Type.String({ maxLength: 200, default: '' }),
           page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
           page_size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
         }),
@@ -183,10 +190,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       },
     },
     async (request) => {
-      const { who, page_index, page_size } = request.query;
+      const { who, action, from, to, q, page_index, page_size } = request.query;
+      const filter = { who, action, q, ...dayRange(from, to, config.timeZone) };
       const [count, rows] = await Promise.all([
-        countAudit(db.kysely, who.trim()),
-        listAudit(db.kysely, { limit: page_size, offset: (page_index - 1) * page_size, who: who.trim() }),
+        countAudit(db.kysely, filter),
+        listAudit(db.kysely, { limit: page_size, offset: (page_index - 1) * page_size, ...filter }),
       ]);
       return {
         count,
