@@ -404,7 +404,7 @@ describe('writing announcements', () => {
     assert.equal((await detail()).Title, '甲改的标题', 'nothing overwritten');
     // The browser reports the refused save, which is what this test is about.
     second.errors.splice(0, second.errors.length, ...second.errors.filter((text) => !/status of 409/.test(text)));
-    await dialog.getByRole('button', { name: '用我的版本覆盖' }).click();
+    await dialog.getByRole('button', { name: '按所选保存' }).click();
     await notice(second.page, '修改已保存').waitFor();
     assert.equal((await detail()).Title, '乙改的标题');
     assertClean(first);

@@ -165,6 +165,8 @@ describe('other refusals', () => {
     assert.equal(stale.status, 409);
     assert.equal(stale.body.code, 'version_conflict');
     assert.equal((stale.body.current as { version: number }).version, 2);
+    // Who saved in between, so the console can tell another operator from another tab.
+    assert.equal(stale.body.saved_by, 'admin-token');
     const signedOut = await t.app.inject({ url: '/v1/admin/bulletins' });
     assert.deepEqual(refusal(signedOut.json()), { code: 'signed_out' });
     const nowhere = await call('GET', '/v1/admin/no-such-thing');

@@ -69,7 +69,7 @@ function bodyText(res: Answer): string {
   }
 }
 
-const adminErrorKeys = new Set(['code', 'field', 'limit', 'size', 'current', 'used_by']);
+const adminErrorKeys = new Set(['code', 'field', 'limit', 'size', 'current', 'saved_by', 'used_by']);
 
 function safeDecode(url: string): string {
   try {

@@ -22,6 +22,7 @@ import {
   type BulletinPatch,
 } from './repository.js';
 import { sanitizeBulletinHtml, tooDeeplyNested } from './sanitize.js';
+import { lastSavedBy } from './saved-by.js';
 
 const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 const Content = Type.String({ maxLength: 1_000_000 });
@@ -38,6 +39,8 @@ const Conflict = Type.Object({
   msg: Type.String(),
   code: Type.Literal('version_conflict'),
   current: AdminBulletin,
+  /** Who saved `current`, from the audit log; null when nothing recorded it. */
+  saved_by: Type.Union([Type.String(), Type.Null()]),
 });
 const editor = { access: 'editor' } as const;
 
@@ -196,6 +199,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
           msg: `someone saved this announcement since you opened it (version ${expected}, now ${current.version})`,
           code: 'version_conflict',
           current,
+          saved_by: await lastSavedBy(db.kysely, id),
         });
       }
       const after = await view(id);
