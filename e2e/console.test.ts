@@ -467,9 +467,12 @@ describe('the rest of the console', () => {
     const { page } = open;
     await page.getByRole('link', { name: '审计日志' }).click();
     const log = page.getByRole('list', { name: '操作记录' });
-    await log.getByText('新建公告').first().waitFor();
+    await log
+      .getByText(/新建了公告《/)
+      .first()
+      .waitFor();
     await assertAccessible(page, 'audit log (phone, light)');
-    await log.getByText('修改前后').first().click();
+    await log.getByText('原始记录').first().click();
     await log.getByText('修改后', { exact: true }).first().waitFor();
     assertClean(open);
   });
