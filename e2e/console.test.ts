@@ -386,7 +386,7 @@ describe('writing announcements', () => {
     assert.equal((await detail()).Title, '甲改的标题', 'nothing overwritten');
     // The browser reports the refused save, which is what this test is about.
     second.errors.splice(0, second.errors.length, ...second.errors.filter((text) => !/status of 409/.test(text)));
-    await dialog.getByRole('button', { name: '用我的版本覆盖' }).click();
+    await dialog.getByRole('button', { name: '按所选保存' }).click();
     await notice(second.page, '修改已保存').waitFor();
     assert.equal((await detail()).Title, '乙改的标题');
     assertClean(first);
@@ -449,9 +449,12 @@ describe('the rest of the console', () => {
     const { page } = open;
     await page.getByRole('link', { name: '审计日志' }).click();
     const log = page.getByRole('list', { name: '操作记录' });
-    await log.getByText('新建公告').first().waitFor();
+    await log
+      .getByText(/新建了公告《/)
+      .first()
+      .waitFor();
     await assertAccessible(page, 'audit log (phone, light)');
-    await log.getByText('修改前后').first().click();
+    await log.getByText('原始记录').first().click();
     await log.getByText('修改后', { exact: true }).first().waitFor();
     assertClean(open);
   });

@@ -48,6 +48,7 @@ within 5m npm run --silent test:contract
 
 step "web unit tests (cards, platform, i18n, saved answers, class variants)"
 within 5m npm run --silent test:web
+within 5m npm run --silent test:console
 
 step "tools the tests check with: nginx, promtool, docker-compose, podman (installed when missing)"
 # promtool checks a real scrape of /metrics in the server tests; the deployment tests run

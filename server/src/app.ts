@@ -57,8 +57,11 @@ import { healthRoutes } from './ops/health.js';
 import { metricsRoute, observeReplay, observeRequest } from './ops/metrics.js';
 import { apiDocsRoutes, openApiRoute, registerOpenApi } from './ops/openapi.js';
 import { storageFor } from './storage/index.js';
+import { adminRefusal, declareAdminErrors, withStatusCode } from './lib/admin-errors.js';
 
 const adminPrefix = '/v1/admin';
+/** A raw URL under the admin API, for answers given before (or without) a matched route. */
+const adminUrl = /^\/v1\/admin(\/|\?|$)/;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -243,7 +246,10 @@ export async function buildApp({
       // preflights match its own OPTIONS route below.
       api.addHook('onRoute', (route) => {
         // @fastify/cors reads `config.cors` of the matched route; false leaves the answer alone.
-        if (route.url.startsWith(adminPrefix)) route.config = { ...route.config, cors: false } as typeof route.config;
+        if (route.url.startsWith(adminPrefix)) {
+          route.config = { ...route.config, cors: false } as typeof route.config;
+          declareAdminErrors(route);
+        }
       });
       // Every /v1 answer varies by Origin, as the CORS plugin's per-request options made it.
       api.addHook('onRequest', (_request, reply, done) => {
@@ -343,13 +349,15 @@ function registerErrorHandling(app: FastifyInstance): void {
       error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     const msg = status >= 500 ? 'internal server error' : error.message;
-    return reply.status(status).send({ status, msg });
+    // Only the admin API's answers carry a code and field: the public wire is fixed.
+    const admin = request.routeOptions.url?.startsWith(`${adminPrefix}/`) ?? adminUrl.test(request.url);
+    return reply.status(status).send({ status, msg, ...(admin && adminRefusal(error, status, request)) });
   });
   app.setNotFoundHandler((request, reply) => {
     const msg = request.url.startsWith('/v1/')
       ? `no such endpoint: ${request.method} ${request.url.split('?')[0]}`
       : 'not found';
-    return reply.status(404).send({ status: 404, msg });
+    return reply.status(404).send({ status: 404, msg, ...(adminUrl.test(request.url) && { code: 'not_found' }) });
   });
 }
 
@@ -385,6 +393,7 @@ function adminApi(changes: ContentChanges, peers: Peers | undefined) {
     // A write is committed by the time its answer is on its way: cached reads made before it go,
     // in this worker and (before the answer leaves) in every other worker of this server.
     admin.addHook('onSend', async (request, reply, payload) => {
+      if (reply.statusCode >= 400) return withStatusCode(reply.statusCode, payload);
       if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
         changes.changed();
         await peers?.announce();

@@ -107,7 +107,7 @@ describe('signing in and out', () => {
   test('a wrong password is a 401; the right one sets an HttpOnly, SameSite=Strict session cookie', async () => {
     const wrong = await signIn('alice', 'not-her-password', '192.0.2.10');
     assert.equal(wrong.statusCode, 401);
-    assert.deepEqual(wrong.json(), { status: 401, msg: 'wrong user name or password' });
+    assert.deepEqual(wrong.json(), { status: 401, msg: 'wrong user name or password', code: 'wrong_credentials' });
     assert.equal((await signIn('nobody', 'whatever-password', '192.0.2.10')).statusCode, 401);
     const res = await signIn('alice', 'alice-password-1', '192.0.2.10');
     assert.equal(res.statusCode, 200);
@@ -222,7 +222,7 @@ describe('what a session may do', () => {
     ] as const) {
       const res = await t.app.inject({ method: 'PUT', url, headers: asUser(session), payload });
       assert.equal(res.statusCode, 403, url);
-      assert.deepEqual(res.json(), { status: 403, msg: 'this needs an admin account' });
+      assert.deepEqual(res.json(), { status: 403, msg: 'this needs an admin account', code: 'forbidden' });
     }
     const byToken = await t.app.inject({
       method: 'PUT',
@@ -261,7 +261,11 @@ describe('what a session may do', () => {
       payload: Buffer.from('PK\x03\x04rest', 'latin1'),
     });
     assert.equal(apk.statusCode, 403);
-    assert.deepEqual(apk.json(), { status: 403, msg: 'uploading an install package needs an admin account' });
+    assert.deepEqual(apk.json(), {
+      status: 403,
+      msg: 'uploading an install package needs an admin account',
+      code: 'forbidden',
+    });
     const list = await t.app.inject({ url: '/v1/admin/files', headers: asUser(session) });
     assert.equal(list.statusCode, 403, 'the file list is for admins');
   });
@@ -334,7 +338,11 @@ describe('wrong passwords', () => {
     const locked = await signIn('frank', 'frank-password-1', attacker);
     assert.equal(locked.statusCode, 429);
     assert.ok(Number(locked.headers['retry-after']) > 0);
-    assert.deepEqual(locked.json(), { status: 429, msg: 'too many wrong passwords, try again later' });
+    assert.deepEqual(locked.json(), {
+      status: 429,
+      msg: 'too many wrong passwords, try again later',
+      code: 'rate_limited',
+    });
     assert.equal((await signIn('frank', 'frank-password-1', '198.51.100.99')).statusCode, 200, 'the owner');
     assert.equal((await signIn('alice', 'alice-password-1', attacker)).statusCode, 200, 'other accounts');
     const byToken = await t.app.inject({ url: '/v1/admin/session', remoteAddress: attacker, headers: bearerHeaders });

@@ -40,7 +40,7 @@ describe('admin authentication', () => {
       for (const [method, url, payload] of attempts) {
         const res = await call(method, url, payload, headers);
         assert.equal(res.statusCode, 401, `${method} ${url}`);
-        assert.deepEqual(res.json(), { status: 401, msg: 'unauthorized' });
+        assert.deepEqual(res.json(), { status: 401, msg: 'unauthorized', code: 'signed_out' });
       }
       assert.equal((await call('GET', '/v1/bulletin/page')).json<BulletinPage>().count, 0);
       assert.deepEqual((await call('GET', '/v1/common/getInstallPackageAddrs')).json(), []);
@@ -53,7 +53,7 @@ describe('admin authentication', () => {
       const res = await other.app.inject({ method: 'POST', url: '/v1/admin/bulletins', headers: bearer, payload: {} });
       assert.equal(res.statusCode, 401);
       const anonymous = await other.app.inject({ method: 'POST', url: '/v1/admin/bulletins', payload: {} });
-      assert.deepEqual(anonymous.json(), { status: 401, msg: 'unauthorized' });
+      assert.deepEqual(anonymous.json(), { status: 401, msg: 'unauthorized', code: 'signed_out' });
     } finally {
       await other.close();
     }

@@ -286,7 +286,8 @@ describe('the region document and the app config', () => {
     for (const [payload, msg] of cases) {
       const res = await call('PUT', '/v1/admin/region', payload);
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
-      assert.deepEqual(res.json(), { status: 400, msg });
+      const { status, msg: said } = res.json<{ status: number; msg: string }>();
+      assert.deepEqual({ status, msg: said }, { status: 400, msg });
     }
     assert.deepEqual((await t.app.inject({ url: '/v1/region' })).json(), good);
   });

@@ -61,7 +61,14 @@ function assertJsonError(res: { statusCode: number; headers: Record<string, unkn
   assert.equal(res.statusCode, status, res.body);
   assert.match(String(res.headers['content-type']), /^application\/json/);
   const body = JSON.parse(res.body) as ErrorAnswer;
-  assert.deepEqual(Object.keys(body).sort(), ['msg', 'status']);
+  // An admin refusal: {status, msg} and its code, with a field and numbers where they apply
+  // (docs/console.md#error-codes).
+  const extra = Object.keys(body).filter((key) => !['msg', 'status', 'code'].includes(key));
+  assert.deepEqual(
+    extra.filter((key) => !['field', 'limit', 'size'].includes(key)),
+    [],
+  );
+  assert.equal(typeof (body as { code?: unknown }).code, 'string');
   assert.equal(body.status, status);
   assert.equal(typeof body.msg, 'string');
 }
@@ -586,7 +593,7 @@ describe('the admin door', () => {
       for (const authorization of wrong) {
         const res = await attempt(freshIp(), authorization, route);
         assert.equal(res.statusCode, 401, `${route.join(' ')} with ${authorization}: ${res.body}`);
-        assert.deepEqual(res.json(), { status: 401, msg: 'unauthorized' });
+        assert.deepEqual(res.json(), { status: 401, msg: 'unauthorized', code: 'signed_out' });
         assert.equal(res.headers['www-authenticate'], 'Bearer');
       }
     }
@@ -608,7 +615,7 @@ describe('the admin door', () => {
       for (const route of adminRoutes(t.app.printRoutes({ commonPrefix: false }))) {
         const res = await attempt(ip, authorization, route);
         assertJsonError(res, 429);
-        assert.deepEqual(res.json(), { status: 429, msg: tooManyFailures });
+        assert.deepEqual(res.json(), { status: 429, msg: tooManyFailures, code: 'rate_limited' });
         const retryAfter = Number(res.headers['retry-after']);
         assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= windowMs / 1000, `${retryAfter}`);
       }

@@ -87,7 +87,11 @@ describe('guesses sent at once', () => {
     const locked = await signIn(second, 'alice', 'alice-password-1', address);
     assert.equal(locked.status, 429);
     assert.ok(Number(locked.retryAfter) > 0);
-    assert.deepEqual(locked.body, { status: 429, msg: 'too many wrong passwords, try again later' });
+    assert.deepEqual(locked.body, {
+      status: 429,
+      msg: 'too many wrong passwords, try again later',
+      code: 'rate_limited',
+    });
   });
 });
 
@@ -120,7 +124,7 @@ describe('password checks in flight', () => {
     assert.ok(refused.length > 0, `more than ${bound} checks at once are refused: ${order.join(' ')}`);
     for (const answer of refused) {
       assert.ok(Number(answer.retryAfter) > 0);
-      assert.deepEqual(answer.body, { status: 503, msg: 'too many sign-ins at once, try again shortly' });
+      assert.deepEqual(answer.body, { status: 503, msg: 'too many sign-ins at once, try again shortly', code: 'busy' });
     }
     const checkedBeforeFile = order.slice(0, order.indexOf('file')).filter((status) => status === '401').length;
     assert.ok(

@@ -178,13 +178,17 @@ describe('a resumable upload', () => {
     const foreign = { ...ann, origin: 'https://evil.example.com' };
     const refused = await create('b.exe', 1000, foreign);
     assert.equal(refused.status, 403);
-    assert.deepEqual(JSON.parse(refused.body), { status: 403, msg: 'a change must come from the console itself' });
+    assert.deepEqual(JSON.parse(refused.body), {
+      status: 403,
+      msg: 'a change must come from the console itself',
+      code: 'forbidden',
+    });
     const patched = await patch(created.headers.location ?? '', 0, installer(1000), foreign);
     assert.equal(patched.status, 403);
     const ed = await sessionOf('ed', 'ed-password-123');
     const editor = await create('c.exe', 1000, ed);
     assert.equal(editor.status, 403);
-    assert.deepEqual(JSON.parse(editor.body), { status: 403, msg: 'this needs an admin account' });
+    assert.deepEqual(JSON.parse(editor.body), { status: 403, msg: 'this needs an admin account', code: 'forbidden' });
     assert.equal((await call('HEAD', created.headers.location ?? '', ed)).status, 403);
     assert.equal((await create('d.exe', 1000, {})).status, 401);
   });
@@ -199,7 +203,11 @@ describe('a resumable upload', () => {
     const before = await t.db.kysely.selectFrom('stored_files').select('key').execute();
     const done = await patch(liar.headers.location ?? '', 0, randomBytes(5000));
     assert.equal(done.status, 400);
-    assert.deepEqual(JSON.parse(done.body), { status: 400, msg: 'the body is not a Windows program (MZ)' });
+    assert.deepEqual(JSON.parse(done.body), {
+      status: 400,
+      msg: 'the body is not a Windows program (MZ)',
+      code: 'bad_request',
+    });
     assert.deepEqual(await t.db.kysely.selectFrom('stored_files').select('key').execute(), before);
     assert.equal(existsSync(join(t.config.uploadDir, (liar.headers.location ?? '').split('/').pop() ?? '')), false);
   });
@@ -240,7 +248,8 @@ describe('a resumable upload', () => {
           'content-type': 'application/offset+octet-stream',
         });
         assert.equal(answer.status, 404, `${method} ${other}`);
-        if (method !== 'HEAD') assert.deepEqual(JSON.parse(answer.body), { status: 404, msg: 'upload not found' });
+        if (method !== 'HEAD')
+          assert.deepEqual(JSON.parse(answer.body), { status: 404, msg: 'upload not found', code: 'not_found' });
       }
     }
     assert.deepEqual(files(), before, 'nothing was removed');

@@ -1,7 +1,22 @@
 /** The console's calls to the admin API, on the same origin, signed in by the session cookie. */
+import { refusalText } from './refusals';
 
-/** An answer that is not 2xx, with the server's `{status, msg}` and the rest of its body. */
+/** An answer that is not 2xx, with the server's `{status, msg, code…}` and the rest of its body;
+ * its message is the console's own Chinese for the code (docs/console.md#error-codes). */
 export class ApiError extends Error {
+  /** From an answer's body: the message said in Chinese from its code. */
+  static from(status: number, body: Record<string, unknown>): ApiError {
+    return new ApiError(status, refusalText({ ...body, status }), body);
+  }
+
+  get code(): string | undefined {
+    return typeof this.body.code === 'string' ? this.body.code : undefined;
+  }
+
+  get field(): string | undefined {
+    return typeof this.body.field === 'string' ? this.body.field : undefined;
+  }
+
   constructor(
     readonly status: number,
     message: string,
@@ -51,8 +66,7 @@ export async function call<T>(
   }
   if (!response.ok) {
     const answer = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
-    const msg = typeof answer.msg === 'string' ? answer.msg : `服务器返回 ${response.status}`;
-    throw new ApiError(response.status, msg, answer);
+    throw ApiError.from(response.status, answer);
   }
   return parsed as T;
 }

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AuditRow, Database, Role, UserRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
+import { filteredAudit, type AuditFilter } from './audit-filter.js';
 
 type DbHandle = Kysely<Database>;
 
@@ -174,12 +175,12 @@ export async function recordAudit(db: DbHandle, entry: AuditEntry): Promise<void
     .execute();
 }
 
-/** The newest entries first; only those whose actor or target is `who`, when given. */
+/** The newest entries first; only those `page`'s filter lets through (audit-filter.ts). */
 export async function listAudit(
   db: DbHandle,
-  page: { limit: number; offset: number; who?: string },
+  page: { limit: number; offset: number } & AuditFilter,
 ): Promise<AuditRow[]> {
-  return auditOf(db, page.who)
+  return filteredAudit(db, page)
     .selectAll()
     .orderBy('at', 'desc')
     .orderBy('id', 'desc')
@@ -188,16 +189,9 @@ export async function listAudit(
     .execute();
 }
 
-export async function countAudit(db: DbHandle, who?: string): Promise<number> {
-  const row = await auditOf(db, who)
+export async function countAudit(db: DbHandle, filter: AuditFilter = {}): Promise<number> {
+  const row = await filteredAudit(db, filter)
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
     .executeTakeFirst();
   return Number(row?.count ?? 0);
-}
-
-function auditOf(db: DbHandle, who: string | undefined) {
-  const base = db.selectFrom('audit_log');
-  return who === undefined || who === ''
-    ? base
-    : base.where((eb) => eb.or([eb('actor', '=', who), eb('target', '=', who)]));
 }

@@ -3,11 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../lib/deps.js';
-import { HttpError } from '../lib/errors.js';
+import { HttpError, type ErrorDetail } from '../lib/errors.js';
 import { errorResponse } from '../lib/schemas.js';
 import { fromOwnOrigin, sessionCookie } from './door.js';
 import { busy, limitedCheck, refuse } from './limited-check.js';
 import { hashPassword, passwordProblem, unmatchableHash, verifyPassword } from './passwords.js';
+import { dayRange } from './audit-filter.js';
 import { countAudit, endSession, findUser, listAudit, recordAudit, setPassword, startSession } from './repository.js';
 import { PasswordChecksBusy } from './scrypt-pool.js';
 import { toWireTime } from '../lib/time.js';
@@ -19,6 +20,16 @@ const Me = Type.Object({
   time_zone: Type.String(),
 });
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
+/** A day in the server's time zone, for the audit log's range. */
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+
+const wrongPassword = { code: 'wrong_password', field: 'current' } as const;
+
+/** The rule a new password broke, for the console (docs/console.md#error-codes). */
+const passwordRule = (next: string): ErrorDetail =>
+  [...next].length < 10
+    ? { code: 'too_short', field: 'next', limit: 10 }
+    : { code: 'too_long', field: 'next', limit: 1024 };
 
 export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const limits = { idleMs: config.adminSessionIdleMs, maxMs: config.adminSessionMaxMs };
@@ -67,7 +78,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       if (typeof matches === 'object') return refuse(reply, matches);
       if (user === undefined || !matches) {
         request.log.warn({ ip: request.ip, name }, 'console: wrong user name or password');
-        throw new HttpError(401, 'wrong user name or password');
+        throw new HttpError(401, 'wrong user name or password', { code: 'wrong_credentials' });
       }
       const token = await startSession(db.kysely, user.id, limits, {
         address: request.ip,
@@ -127,16 +138,17 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     },
     async (request, reply) => {
       const operator = request.operator;
-      if (operator?.kind !== 'user') throw new HttpError(400, 'the admin token has no password to change');
+      if (operator?.kind !== 'user')
+        throw new HttpError(400, 'the admin token has no password to change', { code: 'no_password' });
       const user = await findUser(db.kysely, operator.name);
-      if (user === undefined) throw new HttpError(400, 'the current password is wrong');
+      if (user === undefined) throw new HttpError(400, 'the current password is wrong', wrongPassword);
       const matches = await checkPassword(request, user.name, () =>
         verifyPassword(request.body.current, user.password_hash),
       );
       if (typeof matches === 'object') return refuse(reply, matches);
-      if (!matches) throw new HttpError(400, 'the current password is wrong');
+      if (!matches) throw new HttpError(400, 'the current password is wrong', wrongPassword);
       const problem = passwordProblem(request.body.next);
-      if (problem !== undefined) throw new HttpError(400, problem);
+      if (problem !== undefined) throw new HttpError(400, problem, passwordRule(request.body.next));
       const passwordHash = await hashPassword(request.body.next).catch((error: unknown) => {
         if (error instanceof PasswordChecksBusy) return undefined;
         throw error;
@@ -164,9 +176,13 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     {
       schema: {
         operationId: 'listAuditEntries',
-        summary: 'One page of the audit log, newest first, optionally of one operator',
+        summary: 'One page of the audit log, newest first, filtered by who, action, days and words',
         querystring: Type.Object({
           who: Type.String({ maxLength: 200, default: '' }),
+          action: Type.String({ maxLength: 100, default: '' }),
+          from: Type.Union([Type.Literal(''), Day], { default: '' }),
+          to: Type.Union([Type.Literal(''), Day], { default: '' }),
+          q: Type.String({ maxLength: 200, default: '' }),
           page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
           page_size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
         }),
@@ -174,10 +190,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       },
     },
     async (request) => {
-      const { who, page_index, page_size } = request.query;
+      const { who, action, from, to, q, page_index, page_size } = request.query;
+      const filter = { who, action, q, ...dayRange(from, to, config.timeZone) };
       const [count, rows] = await Promise.all([
-        countAudit(db.kysely, who.trim()),
-        listAudit(db.kysely, { limit: page_size, offset: (page_index - 1) * page_size, who: who.trim() }),
+        countAudit(db.kysely, filter),
+        listAudit(db.kysely, { limit: page_size, offset: (page_index - 1) * page_size, ...filter }),
       ]);
       return {
         count,

@@ -17,6 +17,7 @@ import { endTimes, EndTime } from './end-time-input.js';
 import { findBulletin, removeBulletin, restoreBulletin, type BulletinPatch } from './repository.js';
 import { createWithRevision, saveWithRevision } from './revisions.js';
 import { sanitizeBulletinHtml, tooDeeplyNested } from './sanitize.js';
+import { lastSavedBy } from './saved-by.js';
 import { trashCutoff, trashDays } from './trash.js';
 
 const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
@@ -26,7 +27,14 @@ const State = Type.Union([Type.Literal('draft'), Type.Literal('published')]);
 /** When it becomes public; null: now. */
 const PublishAt = Type.Union([Timestamp, Type.Null()]);
 
-export const Conflict = Type.Object({ status: Type.Literal(409), msg: Type.String(), current: AdminBulletin });
+export const Conflict = Type.Object({
+  status: Type.Literal(409),
+  msg: Type.String(),
+  code: Type.Literal('version_conflict'),
+  current: AdminBulletin,
+  /** Who saved `current`, from the audit log; null when nothing recorded it. */
+  saved_by: Type.Union([Type.String(), Type.Null()]),
+});
 const editor = { access: 'editor' } as const;
 
 export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
@@ -198,7 +206,9 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
         return reply.status(409).send({
           status: 409,
           msg: `someone saved this announcement since you opened it (version ${expected}, now ${current.version})`,
+          code: 'version_conflict',
           current,
+          saved_by: await lastSavedBy(db.kysely, id),
         });
       }
       const after = await view(id);

@@ -21,13 +21,13 @@ export async function endDueBulletins(db: Kysely<Database>, now: string): Promis
 async function unpublishDue(db: Kysely<Database>, now: string): Promise<number> {
   const due = await db
     .selectFrom('bulletins')
-    .select(['id', 'unpublish_at'])
+    .select(['id', 'title', 'unpublish_at'])
     .where('deleted_at', 'is', null)
     .where('state', '=', 'published')
     .where('unpublish_at', '<=', now)
     .execute();
   let made = 0;
-  for (const { id, unpublish_at } of due) {
+  for (const { id, title, unpublish_at } of due) {
     const result = await db
       .updateTable('bulletins')
       .set((eb) => ({ state: 'draft', unpublish_at: null, updated_at: now, version: eb('version', '+', 1) }))
@@ -41,7 +41,7 @@ async function unpublishDue(db: Kysely<Database>, now: string): Promise<number> 
       actor: schedulerActor,
       action: 'bulletin.unpublish',
       target: String(id),
-      before: { unpublish_at },
+      before: { title, unpublish_at },
     });
   }
   return made;
@@ -50,13 +50,13 @@ async function unpublishDue(db: Kysely<Database>, now: string): Promise<number> 
 async function unpinDue(db: Kysely<Database>, now: string): Promise<number> {
   const due = await db
     .selectFrom('bulletins')
-    .select(['id', 'unpin_at'])
+    .select(['id', 'title', 'unpin_at'])
     .where('deleted_at', 'is', null)
     .where('pinned', '=', 1)
     .where('unpin_at', '<=', now)
     .execute();
   let made = 0;
-  for (const { id, unpin_at } of due) {
+  for (const { id, title, unpin_at } of due) {
     const result = await db
       .updateTable('bulletins')
       .set((eb) => ({ pinned: 0, unpin_at: null, updated_at: now, version: eb('version', '+', 1) }))
@@ -70,7 +70,7 @@ async function unpinDue(db: Kysely<Database>, now: string): Promise<number> {
       actor: schedulerActor,
       action: 'bulletin.unpin',
       target: String(id),
-      before: { unpin_at },
+      before: { title, unpin_at },
     });
   }
   return made;

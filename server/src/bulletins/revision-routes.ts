@@ -14,6 +14,7 @@ import type { BulletinRevisionRow } from '../db/schema.js';
 import { Conflict, expectedVersion } from './admin-routes.js';
 import { AdminBulletin, toAdminBulletin } from './admin-view.js';
 import { findBulletin } from './repository.js';
+import { lastSavedBy } from './saved-by.js';
 import { findRevision, listRevisions, patchOf, saveWithRevision } from './revisions.js';
 
 const RevisionSummary = Type.Object({
@@ -126,7 +127,9 @@ export const revisionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
         return reply.status(409).send({
           status: 409,
           msg: `someone saved this announcement since you opened it (version ${expected}, now ${current.version})`,
+          code: 'version_conflict',
           current,
+          saved_by: await lastSavedBy(db.kysely, id),
         });
       }
       await audit(db, request, {

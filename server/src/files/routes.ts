@@ -68,14 +68,16 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       const kind = uploadKindOf(request.query.name, ['image', 'package']);
       if (kind === undefined) {
         const allowed = [...Object.keys(imageTypes), ...Object.keys(packageTypes)].join(', ');
-        throw badRequest(`the file name's extension is not one of ${allowed}`);
+        throw badRequest(`the file name's extension is not one of ${allowed}`, { code: 'bad_file_type' });
       }
       if (kind.kind === 'package' && request.operator?.kind === 'user' && request.operator.role !== 'admin') {
         throw new HttpError(403, 'uploading an install package needs an admin account');
       }
       const octets = kind.kind === 'package' && contentType === 'application/octet-stream';
       if (contentType !== kind.contentType && !octets) {
-        throw badRequest(`the file name's extension does not match the content type ${contentType}`);
+        throw badRequest(`the file name's extension does not match the content type ${contentType}`, {
+          code: 'bad_file_type',
+        });
       }
       const encoding = request.headers['content-encoding'];
       if (encoding !== undefined && encoding !== 'identity') {
@@ -83,7 +85,11 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       }
       const maxBytes = kind.kind === 'image' ? config.uploadMaxBytes : config.packageMaxBytes;
       if (Number(request.headers['content-length'] ?? 0) > maxBytes) {
-        throw new HttpError(413, `the file is larger than the limit of ${maxBytes} bytes`);
+        throw new HttpError(413, `the file is larger than the limit of ${maxBytes} bytes`, {
+          code: 'too_large',
+          limit: maxBytes,
+          size: Number(request.headers['content-length']),
+        });
       }
       const body: Readable = request.raw;
       try {
@@ -98,7 +104,10 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         reply.removeHeader('connection');
         return await reply.status(201).send(stored);
       } catch (error) {
-        if (error instanceof IntakeError) throw new HttpError(error.statusCode, error.message);
+        if (error instanceof IntakeError) {
+          const tooLarge = error.statusCode === 413 && { code: 'too_large' as const, limit: maxBytes };
+          throw new HttpError(error.statusCode, error.message, tooLarge || {});
+        }
         if (error instanceof StorageFullError) {
           request.log.error({ err: error }, 'file storage full');
           return reply.status(507).send({ status: 507, msg: error.message });
@@ -155,7 +164,12 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
           204: Type.Null(),
           404: errorResponse('No hosted file has this key'),
           409: Type.Object(
-            { status: Type.Integer(), msg: Type.String(), used_by: Type.Array(Type.String()) },
+            {
+              status: Type.Integer(),
+              msg: Type.String(),
+              code: Type.Literal('in_use'),
+              used_by: Type.Array(Type.String()),
+            },
             { description: 'An install package or announcement still uses the file; used_by names them' },
           ),
         },
@@ -169,6 +183,7 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         return reply.status(409).send({
           status: 409,
           msg: `the file is still used by ${describeUsers(result.users)}; change or remove them first`,
+          code: 'in_use',
           used_by: result.users.map(userLabel),
         });
       }

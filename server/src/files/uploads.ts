@@ -25,6 +25,7 @@ import type { Server, ServerOptions } from '@tus/server';
 import type { Upload } from '@tus/utils';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, audit } from '../accounts/door.js';
+import { codeForStatus } from '../lib/error-codes.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { notFound } from '../lib/errors.js';
 import { IntakeError, StorageFullError, storageFor } from '../storage/index.js';
@@ -40,9 +41,10 @@ interface TusRefusal {
   body: string;
 }
 
+/** With the admin API's code (docs/console.md#error-codes): these answers skip its hooks. */
 const refusal = (status: number, msg: string): TusRefusal => ({
   status_code: status,
-  body: JSON.stringify({ status, msg }),
+  body: JSON.stringify({ status, msg, code: codeForStatus(status) }),
 });
 
 /** The ids this server gives uploads: 16 random bytes in hex. Anything else in a URL names no

@@ -7,6 +7,7 @@
  */
 import { ErrorBody } from '@chat-site/contract';
 import type { FastifySchema, RouteOptions } from 'fastify';
+import { withAdminErrorFields } from '../lib/admin-errors.js';
 
 const adminPrefix = '/v1/admin';
 
@@ -101,7 +102,9 @@ export function describeOperation(schema: FastifySchema | undefined, url: string
         ? 'health'
         : 'site';
   const ownResponses = (own.response ?? {}) as Record<string, unknown>;
-  const response = { ...sharedResponses(route, ownResponses, guarded), ...ownResponses };
+  const shared = sharedResponses(route, ownResponses, guarded);
+  // The admin API's errors carry a code and field as well (docs/console.md#error-codes).
+  const response = { ...(admin ? withAdminErrorFields(shared) : shared), ...ownResponses };
   return {
     tags: [tag],
     security: guarded ? [{ adminToken: [] }, { session: [] }] : [],

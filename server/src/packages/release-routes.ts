@@ -211,7 +211,9 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
         row = await makeCurrent(db.kysely, request.params.id);
       } catch (error) {
         if (error instanceof UnknownHostedFileError) {
-          throw new HttpError(409, `release ${request.params.id} cannot be served again: its file was deleted`);
+          throw new HttpError(409, `release ${request.params.id} cannot be served again: its file was deleted`, {
+            code: 'file_deleted',
+          });
         }
         throw error;
       }

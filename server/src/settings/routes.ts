@@ -164,7 +164,7 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     },
     async (request) => {
       const problem = regionDocumentProblem(request.body);
-      if (problem !== undefined) throw badRequest(problem);
+      if (problem !== undefined) throw badRequest(problem.msg, problem.detail);
       const before = await getRegionDocument(db.kysely);
       await setRegionDocument(db.kysely, request.body);
       await audit(db, request, { action: 'region.set', target: 'region', before, after: request.body });

@@ -1,27 +1,45 @@
+import { useState } from 'react';
 import { Button } from '../../ui/button';
 import { Modal } from '../../ui/dialog';
 import { PinnedBadge, StatusBadge } from '../../ui/status';
 import { shortTime } from '../../lib/wire-time';
 import type { AdminBulletin, BulletinDraft } from './api';
 import { BulletinHtml } from './bulletin-html';
+import {
+  conflictWords,
+  differingParts,
+  draftOf,
+  mergeDraft,
+  partLabels,
+  type ConflictPart,
+  type Side,
+} from './conflict-fields';
 
-/** Someone else saved the announcement after this operator opened it: both versions side by
- * side, and the choice is the operator's. Nothing is overwritten without it. */
+/** Someone saved the announcement after this operator opened it (or they did, in another tab):
+ * who and when, which parts differ, and for each the operator's choice, theirs or mine. Nothing
+ * is overwritten without it (docs/console.md#two-operators-one-announcement). */
 export function ConflictDialog({
   mine,
   current,
+  savedBy,
+  me,
   busy,
-  onKeepMine,
+  onSave,
   onTakeTheirs,
   onClose,
 }: {
   mine: BulletinDraft;
   current: AdminBulletin;
+  savedBy: string | null;
+  me: string;
   busy: boolean;
-  onKeepMine: () => void;
+  onSave: (draft: BulletinDraft) => void;
   onTakeTheirs: () => void;
   onClose: () => void;
 }) {
+  const parts = differingParts(mine, current);
+  const [choice, setChoice] = useState<Partial<Record<ConflictPart, Side>>>({});
+  const words = conflictWords(savedBy, me, shortTime(current.updated_at));
   return (
     <Modal
       open
@@ -29,41 +47,79 @@ export function ConflictDialog({
         if (!open) onClose();
       }}
       wide
-      title="保存冲突：这条公告已被他人修改"
-      description={`在你打开之后，它已被保存过（现在是第 ${current.version} 版，更新于 ${shortTime(current.updated_at)}）。请比较两个版本，再决定保留哪一个。`}
+      title={words.title}
+      description={`${words.text}现在是第 ${current.version} 版。不同的部分：${parts.map((part) => partLabels[part]).join('、') || '无'}。请逐项选择保留哪一边，再保存。`}
     >
-      <div className="grid gap-4 md:grid-cols-2">
-        <section aria-labelledby="conflict-mine" className="rounded-xl border border-brand p-4">
-          <h3 id="conflict-mine" className="mb-3 text-sm font-semibold text-brand-ink">
-            你的版本（未保存）
-          </h3>
-          <p className="mb-2 flex flex-wrap items-center gap-2 text-base font-semibold">
-            {mine.title}
-            {mine.topup === 1 && <PinnedBadge />}
-          </p>
-          <BulletinHtml html={mine.content} />
-        </section>
-        <section aria-labelledby="conflict-theirs" className="rounded-xl border border-line p-4">
-          <h3 id="conflict-theirs" className="mb-3 text-sm font-semibold">
-            当前保存的版本
-          </h3>
-          <p className="mb-2 flex flex-wrap items-center gap-2 text-base font-semibold">
-            {current.title}
-            <StatusBadge status={current.status} />
-            {current.topup === 1 && <PinnedBadge />}
-          </p>
-          <BulletinHtml html={current.content} />
-        </section>
+      <div className="flex flex-col gap-4">
+        {parts.map((part) => (
+          <fieldset key={part} className="rounded-xl border border-line p-3">
+            <legend className="px-1 text-sm font-semibold">{partLabels[part]}</legend>
+            <div className="grid gap-3 md:grid-cols-2">
+              {(['mine', 'theirs'] as const).map((side) => (
+                <label
+                  key={side}
+                  className={`flex cursor-pointer flex-col gap-2 rounded-lg border p-3 ${
+                    (choice[part] ?? 'mine') === side ? 'border-brand' : 'border-line'
+                  }`}
+                >
+                  <span className="flex items-center gap-2 text-sm font-medium">
+                    <input
+                      type="radio"
+                      name={`conflict-${part}`}
+                      checked={(choice[part] ?? 'mine') === side}
+                      onChange={() => setChoice((old) => ({ ...old, [part]: side }))}
+                    />
+                    {side === 'mine' ? `用我的${partLabels[part]}` : `用已保存的${partLabels[part]}`}
+                  </span>
+                  <PartView
+                    part={part}
+                    draft={side === 'mine' ? mine : draftOf(current)}
+                    current={current}
+                    side={side}
+                  />
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ))}
       </div>
       <div className="flex flex-wrap justify-end gap-2">
         <Button onClick={onClose}>继续编辑</Button>
         <Button onClick={onTakeTheirs} disabled={busy}>
-          放弃我的修改，使用当前版本
+          全部使用已保存的版本
         </Button>
-        <Button tone="primary" onClick={onKeepMine} disabled={busy}>
-          用我的版本覆盖
+        <Button tone="primary" onClick={() => onSave(mergeDraft(mine, current, choice))} disabled={busy}>
+          按所选保存
         </Button>
       </div>
     </Modal>
+  );
+}
+
+function PartView({
+  part,
+  draft,
+  current,
+  side,
+}: {
+  part: ConflictPart;
+  draft: BulletinDraft;
+  current: AdminBulletin;
+  side: Side;
+}) {
+  if (part === 'title') return <span className="text-base font-semibold">{draft.title}</span>;
+  if (part === 'content') {
+    return (
+      <div className="max-h-48 overflow-auto text-sm">
+        <BulletinHtml html={draft.content} />
+      </div>
+    );
+  }
+  return (
+    <span className="flex flex-wrap items-center gap-2 text-sm">
+      {side === 'theirs' ? <StatusBadge status={current.status} /> : draft.state === 'draft' ? '草稿' : '发布'}
+      {draft.topup === 1 ? <PinnedBadge /> : <span className="text-muted">不置顶</span>}
+      {draft.publish_at !== null && <span className="text-muted">{draft.publish_at.slice(0, 16)}</span>}
+    </span>
   );
 }

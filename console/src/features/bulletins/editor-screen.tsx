@@ -6,6 +6,7 @@ import { useDocumentTitle } from '../../app/title';
 import { ApiError } from '../../lib/api';
 import { useLeaveGuard } from '../../lib/leave-guard';
 import { queryClient } from '../../lib/query';
+import { useOperator } from '../../lib/session';
 import { fromFieldTime, toFieldTime, wallClockNow } from '../../lib/wire-time';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -86,7 +87,8 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
   const [resetKey, setResetKey] = useState(0);
   const [dirty, setDirty] = useState(false);
   const [problem, setProblem] = useState<{ field?: 'title' | 'when' | EndTimeField; text: string }>();
-  const [conflict, setConflict] = useState<{ mine: BulletinDraft; current: AdminBulletin }>();
+  const [conflict, setConflict] = useState<{ mine: BulletinDraft; current: AdminBulletin; savedBy: string | null }>();
+  const me = useOperator()?.name ?? '';
   const [previewOpen, setPreviewOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [unpublishOpen, setUnpublishOpen] = useState(false);
@@ -174,7 +176,8 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
     },
     onError: (error, { draft }) => {
       if (error instanceof ApiError && error.status === 409 && typeof error.body.current === 'object') {
-        setConflict({ mine: draft, current: error.body.current as AdminBulletin });
+        const savedBy = typeof error.body.saved_by === 'string' ? error.body.saved_by : null;
+        setConflict({ mine: draft, current: error.body.current as AdminBulletin, savedBy });
         return;
       }
       setProblem({ text: error instanceof ApiError ? `保存失败：${error.message}` : '保存失败，请重试' });
@@ -409,13 +412,24 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
         <ConflictDialog
           mine={conflict.mine}
           current={conflict.current}
+          savedBy={conflict.savedBy}
+          me={me}
           busy={save.isPending}
-          onKeepMine={() =>
-            save.mutate({
-              draft: conflict.mine,
-              version: conflict.current.version,
-              action: status === 'published' ? 'update' : conflict.mine.state === 'draft' ? 'draft' : 'publish',
-            })
+          onSave={(draft) =>
+            save.mutate(
+              {
+                draft,
+                version: conflict.current.version,
+                action: status === 'published' ? 'update' : draft.state === 'draft' ? 'draft' : 'publish',
+              },
+              {
+                // The editor shows what was saved: the parts taken from the other side too.
+                onSuccess: (bulletin) => {
+                  setForm(formOf(bulletin));
+                  setResetKey((key) => key + 1);
+                },
+              },
+            )
           }
           onTakeTheirs={() => {
             forget();

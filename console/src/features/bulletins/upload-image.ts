@@ -50,9 +50,9 @@ export async function uploadPicture(
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
     request.onload = () => {
-      const body = (request.response ?? {}) as { path?: string; msg?: string };
+      const body = (request.response ?? {}) as Record<string, unknown>;
       if (request.status === 201 && typeof body.path === 'string') resolve(body.path);
-      else reject(new ApiError(request.status, body.msg ?? `上传失败（${request.status}）`, body));
+      else reject(ApiError.from(request.status, body));
     };
     request.onerror = () => reject(new ApiError(0, '上传中断，请检查网络后重试'));
     request.onabort = () => reject(new ApiError(0, '上传已取消'));

@@ -104,7 +104,7 @@ export function uploadPackage(
       onProgress: (sent, total) => onProgress(total === 0 ? 0 : sent / total),
       onError: (error) => {
         finished = true;
-        reject(new ApiError(0, tusMessage(error)));
+        reject(tusRefusal(error));
       },
       onSuccess: ({ lastResponse }) => {
         finished = true;
@@ -133,16 +133,16 @@ export function uploadPackage(
   });
 }
 
-/** The server's {status, msg} when it refused, else tus-js-client's own words. */
-function tusMessage(error: Error): string {
+/** The server's refusal, said from its code, when it refused; else the connection failed. */
+function tusRefusal(error: Error): ApiError {
   const body = (error as { originalResponse?: { getBody(): string } | null }).originalResponse?.getBody();
   try {
-    const msg = (JSON.parse(body ?? '') as { msg?: unknown }).msg;
-    if (typeof msg === 'string') return msg;
+    const answer = JSON.parse(body ?? '') as Record<string, unknown>;
+    if (typeof answer.status === 'number') return ApiError.from(answer.status, answer);
   } catch {
     // not JSON: fall through
   }
-  return `上传失败：${error.message}`;
+  return new ApiError(0, '上传中断，请检查网络后重试');
 }
 
 /** 70.0 MB, in binary units as the site's download cards show sizes (docs/behaviour.md#the-download-screen). */

@@ -1,0 +1,55 @@
+// The audit log as sentences (docs/console.md#the-audit-log): titles, platforms and versions,
+// changed fields by their form labels, never ids and JSON.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { auditSentence, changedFields, type AuditEntry } from '../src/features/audit/audit-sentence';
+
+const entry = (action: string, target: string, before: unknown, after: unknown): AuditEntry => ({
+  id: 1,
+  at: '2026-11-26 10:00:00',
+  actor: 'alice',
+  action,
+  target,
+  before,
+  after,
+});
+
+test('an announcement by its title, with what changed', () => {
+  const before = { id: 7, title: '维护通知', content: '<p>a</p>', topup: 0, version: 1, updated_at: 'x' };
+  const after = { id: 7, title: '停机维护通知', content: '<p>b</p>', topup: 0, version: 2, updated_at: 'y' };
+  assert.equal(
+    auditSentence(entry('bulletin.update', '7', before, after)),
+    '修改了公告《停机维护通知》（原标题《维护通知》）：改了标题、正文',
+  );
+  assert.equal(auditSentence(entry('bulletin.remove', '7', before, null)), '删除了公告《维护通知》');
+  assert.equal(auditSentence(entry('bulletin.create', '8', null, { title: '新版本上线' })), '新建了公告《新版本上线》');
+});
+
+test("a release by its platform and version; a platform's lowest version", () => {
+  assert.equal(
+    auditSentence(entry('release.publish', 'release:3', null, { id: 3, os: 'ios', version: '5.2.0' })),
+    '发布了 iOS 5.2.0 版本',
+  );
+  assert.equal(
+    auditSentence(entry('release.rollback', 'release:2', null, { id: 2, os: 'windows', version: '5.0.1' })),
+    '回滚到了 Windows 5.0.1 版本',
+  );
+  assert.equal(
+    auditSentence(entry('release.min_version', 'min_version:mac', {}, { mac: '5.1.0' })),
+    '把 Mac 的最低支持版本设为 5.1.0',
+  );
+});
+
+test('settings name the fields as the forms do', () => {
+  const region = entry(
+    'region.set',
+    'region',
+    { api_addrs: [{ addr: 'https://a' }], allocator_addrs: [] },
+    { api_addrs: [{ addr: 'https://b' }], allocator_addrs: [] },
+  );
+  assert.equal(auditSentence(region), '修改了区域文件：改了API 地址');
+  assert.deepEqual(
+    changedFields({ use_cdn: 0, common_cdn_bucket_url: '' }, { use_cdn: 1, common_cdn_bucket_url: 'https://c' }),
+    ['使用 CDN', 'CDN 地址'],
+  );
+});

@@ -1,0 +1,51 @@
+// The conflict dialog's parts and choices (docs/console.md#two-operators-one-announcement).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AdminBulletin, BulletinDraft } from '../src/features/bulletins/api';
+import { conflictWords, differingParts, mergeDraft } from '../src/features/bulletins/conflict-fields';
+
+const current: AdminBulletin = {
+  id: 1,
+  title: '甲的标题',
+  content: '<p>甲</p>',
+  topup: 1,
+  status: 'published',
+  publish_at: '2026-11-26 10:00:00',
+  updated_at: '2026-11-26 10:05:00',
+  version: 3,
+  unpublish_at: null,
+  unpin_at: null,
+};
+const mine: BulletinDraft = { title: '乙的标题', content: '<p>乙</p>', topup: 0, state: 'published', publish_at: null };
+
+test('the parts that differ, and a draft of theirs and mine per part', () => {
+  assert.deepEqual(differingParts(mine, current), ['title', 'content', 'settings']);
+  assert.deepEqual(differingParts({ ...mine, title: '甲的标题', topup: 1 }, current), ['content']);
+  assert.deepEqual(mergeDraft(mine, current, { title: 'theirs', settings: 'theirs' }), {
+    title: '甲的标题',
+    content: '<p>乙</p>',
+    topup: 1,
+    state: 'published',
+    publish_at: '2026-11-26 10:00:00',
+    unpublish_at: null,
+    unpin_at: null,
+  });
+  // An end time set on one side only is a difference of the settings.
+  const ending = {
+    ...mine,
+    title: '甲的标题',
+    content: '<p>甲</p>',
+    topup: 1 as const,
+    unpin_at: '2026-12-01 00:00:00',
+  };
+  assert.deepEqual(differingParts(ending, current), ['settings']);
+  assert.equal(mergeDraft(ending, current, {}).unpin_at, '2026-12-01 00:00:00');
+});
+
+test('another operator, the token, or the same account in another tab', () => {
+  assert.equal(conflictWords('alice', 'bob', '11-26 10:05').title, '保存冲突：这条公告已被 alice 修改');
+  assert.equal(conflictWords('admin-token', 'bob', '11-26 10:05').title, '保存冲突：这条公告已被管理令牌修改');
+  const same = conflictWords('bob', 'bob', '11-26 10:05');
+  assert.equal(same.title, '保存冲突：这条公告已在另一个标签页或窗口中保存过');
+  assert.doesNotMatch(same.text, /他人/);
+});
