@@ -116,6 +116,46 @@ const serverZones = [
   },
 ];
 
+/**
+ * console/src: the same one-way flow as the site, app (and preview, the preview frame's entry) →
+ * features → ui → lib; a feature does not import another. Of the site it takes only what
+ * web/src/console-surface.ts names, and the site takes nothing of it.
+ */
+const consoleDirs = {
+  top: ['console/src/app', 'console/src/preview', 'console/src/main.tsx'],
+  features: ['console/src/features'],
+  ui: ['console/src/ui'],
+  lib: ['console/src/lib'],
+};
+const consoleFeatures = foldersIn('console/src/features');
+
+const consoleZones = [
+  {
+    target: [...consoleDirs.features, ...consoleDirs.ui, ...consoleDirs.lib],
+    from: consoleDirs.top,
+    message: 'Only app/, preview/ and main.tsx import app/: what screens share lives in lib/ or ui/.',
+  },
+  {
+    target: [...consoleDirs.ui, ...consoleDirs.lib],
+    from: consoleDirs.features,
+    message: 'ui/ and lib/ import no feature.',
+  },
+  { target: consoleDirs.lib, from: consoleDirs.ui, message: 'lib/ imports no ui/ component.' },
+  ...consoleFeatures.map((feature) => ({
+    target: `console/src/features/${feature}`,
+    from: 'console/src/features',
+    except: [`./${feature}`],
+    message: 'A console feature does not import another: move what they share into lib/ or ui/.',
+  })),
+  {
+    target: 'console/src',
+    from: 'web/src',
+    except: ['./console-surface.ts'],
+    message: 'The console takes from the site only what web/src/console-surface.ts names.',
+  },
+  { target: ['web/src', 'web/build'], from: 'console', message: 'The site imports nothing from console/.' },
+];
+
 export const boundaries = {
   files: ['**/*.{js,mjs,ts,tsx}'],
   plugins: { 'import-x': importX },
@@ -129,6 +169,9 @@ export const boundaries = {
     ],
   },
   rules: {
-    'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...webZones, ...serverZones] }],
+    'import-x/no-restricted-paths': [
+      'error',
+      { basePath: root, zones: [...webZones, ...serverZones, ...consoleZones] },
+    ],
   },
 };

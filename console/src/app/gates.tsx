@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import { buttonClass } from '../ui/button';
-import { useDocumentTitle } from './title';
+import { useDocumentTitle } from '../lib/document-title';
 
 export function RequiresAdmin() {
   useDocumentTitle('需要管理员权限');

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType } from 'react';
-import type { Operator } from '../lib/session';
+import type { ScreenProps } from '../lib/screen';
 import { AccountScreen } from '../features/account/account-screen';
 import { BulletinListScreen } from '../features/bulletins/list-screen';
 
@@ -46,11 +46,6 @@ const NumbersScreen = lazyScreen(() =>
 );
 const TrashScreen = lazyScreen(() => import('../features/bulletins/trash-screen').then((module) => module.TrashScreen));
 const AuditScreen = lazyScreen(() => import('../features/audit/audit-screen').then((module) => module.AuditScreen));
-
-export interface ScreenProps {
-  params: Record<string, string | undefined>;
-  operator: Operator;
-}
 
 export interface ScreenEntry {
   path: string;

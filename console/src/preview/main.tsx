@@ -1,11 +1,9 @@
 import { readAppConfig, type Bulletin, type CdnSettings } from '@chat-site/contract';
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AnnouncementArticle } from '../../../web/src/features/announcements/components/announcement-article';
-import { FixedApiProvider } from '../../../web/src/lib/api-bootstrap/api-provider';
-import { setLanguage } from '../../../web/src/lib/i18n';
+import { AnnouncementArticle, FixedApiProvider, setLanguage } from '../../../web/src/console-surface';
 import { applyTheme, type ConsoleTheme } from '../lib/theme';
-import { previewMessage, type PreviewMessage } from './message';
+import { previewMessage, type PreviewMessage } from '../lib/preview-message';
 import '../console.css';
 
 /**

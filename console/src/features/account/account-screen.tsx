@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import type { ScreenProps } from '../../app/screens';
-import { useDocumentTitle } from '../../app/title';
+import type { ScreenProps } from '../../lib/screen';
+import { useDocumentTitle } from '../../lib/document-title';
 import { ApiError, call } from '../../lib/api';
 import { Button } from '../../ui/button';
 import { Field, inputClass } from '../../ui/field';

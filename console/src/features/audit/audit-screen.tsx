@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useDocumentTitle } from '../../app/title';
+import { useDocumentTitle } from '../../lib/document-title';
 import { call } from '../../lib/api';
 import { Pager } from '../../ui/pager';
 import { LoadProblem } from '../../ui/load-problem';

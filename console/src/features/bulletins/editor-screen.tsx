@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import type { ScreenProps } from '../../app/screens';
-import { useDocumentTitle } from '../../app/title';
+import type { ScreenProps } from '../../lib/screen';
+import { useDocumentTitle } from '../../lib/document-title';
 import { ApiError } from '../../lib/api';
 import { useLeaveGuard } from '../../lib/leave-guard';
 import { queryClient } from '../../lib/query';

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'wouter';
-import { useDocumentTitle } from '../../app/title';
+import { useDocumentTitle } from '../../lib/document-title';
 import { shortTime } from '../../lib/wire-time';
 import { buttonClass } from '../../ui/button';
 import { Pager } from '../../ui/pager';

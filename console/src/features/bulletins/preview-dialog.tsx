@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTheme, type ConsoleTheme } from '../../lib/theme';
-import { previewMessage, type PreviewMessage } from '../../preview/message';
+import { previewMessage, type PreviewMessage } from '../../lib/preview-message';
 import { Button } from '../../ui/button';
 import { Close, Modal } from '../../ui/dialog';
 

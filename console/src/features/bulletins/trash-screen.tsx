@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
-import { useDocumentTitle } from '../../app/title';
+import { useDocumentTitle } from '../../lib/document-title';
 import { queryClient } from '../../lib/query';
 import { shortTime } from '../../lib/wire-time';
 import { Button } from '../../ui/button';

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { useDocumentTitle } from '../../app/title';
+import { useDocumentTitle } from '../../lib/document-title';
 import { call } from '../../lib/api';
 import { buttonClass } from '../../ui/button';
 import { LoadProblem } from '../../ui/load-problem';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useDocumentTitle } from '../../app/title';
-import type { ScreenProps } from '../../app/screens';
+import { useDocumentTitle } from '../../lib/document-title';
+import type { ScreenProps } from '../../lib/screen';
 import { fromFieldTime, shortTime } from '../../lib/wire-time';
 import { Button } from '../../ui/button';
 import { Field, inputClass } from '../../ui/field';

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { ApiError, call } from '../../lib/api';
 import { queryClient } from '../../lib/query';
 import { sessionKey, type Operator } from '../../lib/session';
-import { useDocumentTitle } from '../../app/title';
+import { useDocumentTitle } from '../../lib/document-title';
 import { Button } from '../../ui/button';
 import { Field, inputClass } from '../../ui/field';
 import { Problem } from '../../ui/status';

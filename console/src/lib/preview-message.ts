@@ -1,5 +1,5 @@
 import type { Bulletin } from '@chat-site/contract';
-import type { ConsoleTheme } from '../lib/theme';
+import type { ConsoleTheme } from './theme';
 
 export const previewMessage = 'chat-site-preview';
 
