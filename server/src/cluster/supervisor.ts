@@ -7,15 +7,8 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
+import type { SupervisorLogger as Logger } from './log.js';
 import { isPeerMessage, type PeerMessage } from './peers.js';
-
-interface Logger {
-  info(object: object, message: string): void;
-  info(message: string): void;
-  warn(object: object, message: string): void;
-  error(object: object, message: string): void;
-  error(message: string): void;
-}
 
 export interface SupervisorOptions {
   workers: number;
