@@ -10,6 +10,10 @@
  */
 import { write, writeSync } from 'node:fs';
 
+/** Every destination made, written out by one exit listener (tests build many apps). */
+const destinations = new Set<LogDestination>();
+let exitListener = false;
+
 export interface LogDestinationOptions {
   batchBytes?: number;
   flushEveryMs?: number;
@@ -34,7 +38,13 @@ export class LogDestination {
     this.#batchBytes = batchBytes;
     this.#maxWaitingBytes = maxWaitingBytes;
     setInterval(() => this.flush(), flushEveryMs).unref();
-    process.once('exit', () => this.flushSync());
+    destinations.add(this);
+    if (!exitListener) {
+      exitListener = true;
+      process.once('exit', () => {
+        for (const destination of destinations) destination.flushSync();
+      });
+    }
   }
 
   write(line: string): boolean {
