@@ -35,7 +35,15 @@ import { downloadAdminRoutes } from './downloads/admin-routes.js';
 import type { RouteDeps } from './lib/deps.js';
 import type { Peers } from './cluster/peers.js';
 import { FastPath } from './lib/fast-path.js';
-import { clientAddress, logDestination, requestIds, roundedMs, trustedProxies } from './lib/request-log.js';
+import type { Logger } from 'pino';
+import {
+  clientAddress,
+  logDestination,
+  requestIds,
+  requestLine,
+  roundedMs,
+  trustedProxies,
+} from './lib/request-log.js';
 import { ReadCache } from './lib/read-cache.js';
 import { apiSecurityHeaders, isApiUrl, securityHeaders } from './lib/security-headers.js';
 import { packageAdminRoutes, packageRoutes } from './packages/routes.js';
@@ -172,41 +180,24 @@ export async function buildApp({
     });
   }
   // One line per request, built only when it is written: at LOG_LEVEL=warn it costs nothing.
-  const logged = ['info', 'debug', 'trace'].includes(config.logLevel);
+  const line = requestLine(app.log as unknown as Logger);
   const ipOf = clientAddress(config.trustProxy);
-  if (metered || logged) {
+  if (metered || line !== undefined) {
     app.addHook('onResponse', (request, reply, done) => {
       if (metered) observeRequest(request, reply);
-      if (logged) {
-        request.log.info(
-          {
-            method: request.method,
-            url: request.url,
-            status: reply.statusCode,
-            ms: roundedMs(reply.elapsedTime),
-            ip: request.ip,
-          },
-          'request',
-        );
-      }
+      line?.(request.id, request.method, request.url, reply.statusCode, roundedMs(reply.elapsedTime), request.ip);
       done();
     });
   }
 
   // Cached reads answered again before routing (lib/fast-path.ts), logged and metered as above.
   if (config.readCacheMaxBytes > 0) {
-    const log = app.log;
     const observe =
-      metered || logged
+      metered || line !== undefined
         ? (req: IncomingMessage, status: number, route: string, ms: number) => {
             const method = req.method ?? '';
             if (metered) observeReplay(route, method, status, ms);
-            if (logged) {
-              log.info(
-                { reqId: nextRequestId(), method, url: req.url, status, ms: roundedMs(ms), ip: ipOf(req) },
-                'request',
-              );
-            }
+            line?.(nextRequestId(), method, req.url ?? '', status, roundedMs(ms), ipOf(req));
           }
         : undefined;
     const fastPath = new FastPath(deps.cache, changes, { observe });

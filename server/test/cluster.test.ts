@@ -147,8 +147,10 @@ describe('WORKERS=2', () => {
     const pids = workerPids(server);
     assert.equal(pids.length, 2);
     const argv = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    for (const pid of pids)
+    for (const pid of pids) {
       assert.ok(argv(pid).includes('--min-semi-space-size=16'), `worker ${pid}: ${argv(pid).join(' ')}`);
+      assert.ok(argv(pid).includes('--max-semi-space-size=16'), `worker ${pid}: ${argv(pid).join(' ')}`);
+    }
     assert.ok(!argv(server.child.pid ?? 0).includes('--min-semi-space-size=16'));
   });
 
@@ -274,9 +276,10 @@ describe('WORKERS=2 stopped while starting', () => {
 });
 
 describe('the Node options of a worker', () => {
-  test('add a full-size young generation unless the operator chose a size', () => {
-    assert.deepEqual(workerExecArgv([]), ['--min-semi-space-size=16']);
-    assert.deepEqual(workerExecArgv(['--enable-source-maps']), ['--enable-source-maps', '--min-semi-space-size=16']);
+  test('add a young generation of a fixed 16 MB unless the operator chose a size', () => {
+    const young = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
+    assert.deepEqual(workerExecArgv([]), young);
+    assert.deepEqual(workerExecArgv(['--enable-source-maps']), ['--enable-source-maps', ...young]);
     assert.deepEqual(workerExecArgv(['--max-semi-space-size=64']), ['--max-semi-space-size=64']);
     assert.deepEqual(workerExecArgv([], '--min-semi-space-size=4 --max-old-space-size=512'), []);
   });

@@ -3,12 +3,11 @@
  * and checks the settings, migrates the database, loads the demo content and prints the start-up
  * hints, then tells the supervisor the few settings it needs and exits. Only then do the workers
  * start. So the supervisor, which lives as long as the server, never loads the app, the database
- * drivers or the settings' schemas (docs/operations.md#workers).
+ * drivers, the settings' schemas or pino (docs/operations.md#workers).
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
-import { logDestination } from '../lib/request-log.js';
+import { supervisorLogger } from './log.js';
 import { supervise } from './supervisor.js';
 
 /** What the preparing child sends before it exits. */
@@ -47,5 +46,5 @@ function prepare(): Promise<Prepared> {
 
 export async function startSupervisor(): Promise<void> {
   const { workers, shutdownTimeoutMs, logLevel } = await prepare();
-  supervise({ workers, shutdownTimeoutMs, log: pino({ level: logLevel }, logDestination()) });
+  supervise({ workers, shutdownTimeoutMs, log: supervisorLogger(logLevel) });
 }

@@ -7,15 +7,8 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
+import type { SupervisorLogger as Logger } from './log.js';
 import { isPeerMessage, type PeerMessage } from './peers.js';
-
-interface Logger {
-  info(object: object, message: string): void;
-  info(message: string): void;
-  warn(object: object, message: string): void;
-  error(object: object, message: string): void;
-  error(message: string): void;
-}
 
 export interface SupervisorOptions {
   workers: number;
@@ -33,14 +26,15 @@ const longestRestartMs = 30_000;
 const workerEntry = fileURLToPath(new URL('../server.js', import.meta.url));
 
 /**
- * The Node options of a worker: this process's, and a young generation that starts at its full
- * 16 MB unless the operator chose one. Left to grow by itself it sometimes stays small, and such
- * a worker answers cached reads about a quarter slower for its whole life
- * (docs/performance.md#the-young-generation).
+ * The Node options of a worker: this process's, and a young generation of a fixed 16 MB unless
+ * the operator chose one. Left to grow by itself from a small start it sometimes stays small,
+ * and such a worker answers cached reads about a quarter slower for its whole life; started at
+ * 16 MB but left to grow, it doubled to 32 MB and held about 20 MB more after a few thousand
+ * reads (docs/performance.md#the-young-generation).
  */
 export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): string[] {
   const chosen = [...execArgv, nodeOptions].some((option) => option.includes('semi-space-size'));
-  return chosen ? [...execArgv] : [...execArgv, '--min-semi-space-size=16'];
+  return chosen ? [...execArgv] : [...execArgv, '--min-semi-space-size=16', '--max-semi-space-size=16'];
 }
 
 export function supervise({ workers, shutdownTimeoutMs, log }: SupervisorOptions): void {
