@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../src/app.js';
 import { connect } from '../src/db/connect.js';
-import { bearer, startTestApp, type TestApp } from './helpers.js';
+import { startTestApp, type TestApp } from './helpers.js';
+import { adminCalls } from './admin-calls.js';
 
 interface Admin {
   id: number;
@@ -41,14 +42,8 @@ before(async () => {
 });
 after(() => t.close());
 
-const admin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = {}) =>
-  t.app.inject({ method, url: `/v1/admin${url}`, headers: { ...bearer, ...headers }, ...(payload && { payload }) });
+const { admin, createBulletin: create } = adminCalls(() => t.app);
 
-async function create(body: object): Promise<number> {
-  const res = await admin('POST', '/bulletins', { content: '<p>正文</p>', ...body });
-  assert.equal(res.statusCode, 201, res.body);
-  return res.json<{ id: number }>().id;
-}
 const revisions = async (id: number) =>
   (await admin('GET', `/bulletins/${id}/revisions`)).json<{ list: Revision[] }>().list;
 const auditActions = async (id: number) =>

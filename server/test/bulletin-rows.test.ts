@@ -10,7 +10,8 @@ import type { BulletinPage } from '@chat-site/contract';
 import { buildApp } from '../src/app.js';
 import { connect } from '../src/db/connect.js';
 import { toWireTime } from '../src/lib/time.js';
-import { bearer, startTestApp, type TestApp } from './helpers.js';
+import { startTestApp, type TestApp } from './helpers.js';
+import { adminCalls } from './admin-calls.js';
 
 interface Admin {
   id: number;
@@ -29,16 +30,9 @@ before(async () => {
 });
 after(() => t.close());
 
-const admin = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-  t.app.inject({ method, url: `/v1/admin${url}`, headers: bearer, ...(payload && { payload }) });
+const { admin, createBulletin: create } = adminCalls(() => t.app);
 const read = async (id: number) => (await admin('GET', `/bulletins/${id}`)).json<Admin>();
 const wire = (ms: number) => toWireTime(new Date(Date.now() + ms).toISOString(), t.config.timeZone);
-
-async function create(body: object): Promise<number> {
-  const res = await admin('POST', '/bulletins', { content: '<p>正文</p>', ...body });
-  assert.equal(res.statusCode, 201, res.body);
-  return res.json<{ id: number }>().id;
-}
 
 const publicPage = async (app = t.app) =>
   (await app.inject('/v1/bulletin/page?page_size=100')).json<BulletinPage>().list;
