@@ -1,9 +1,9 @@
 /** Conversions between stored instants (ISO-8601 UTC) and the wire's "YYYY-MM-DD HH:MM:SS" in
  * the server's time zone. The formatting is the contract's, which the site reads with. */
-import { wallClock } from '@chat-site/contract';
+import { anyWallClock } from '@chat-site/contract';
 
 export function toWireTime(instant: string | Date, timeZone: string): string {
-  return wallClock((typeof instant === 'string' ? new Date(instant) : instant).getTime(), timeZone);
+  return anyWallClock((typeof instant === 'string' ? new Date(instant) : instant).getTime(), timeZone);
 }
 
 const wirePattern = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;

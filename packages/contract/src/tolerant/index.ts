@@ -7,7 +7,7 @@ export type { Bulletin, CdnSettings, ChangelogRelease, InstallPackageEntry, Regi
 export { readJsonOrText } from './body.js';
 export { unwrapEnvelope } from './envelope.js';
 export { readFlag, readId } from './scalars.js';
-export { formatDate, formatMonthDay, readTimestamp, wallClock } from './timestamp.js';
+export { anyWallClock, formatDate, formatMonthDay, readTimestamp, wallClock } from './timestamp.js';
 export { readBulletinDetail, readBulletinList } from './bulletins.js';
 export { readInstallPackages } from './install-packages.js';
 export { readChangelog } from './changelog.js';

@@ -35,9 +35,15 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** The "YYYY-MM-DD HH:MM:SS" wall clock of an instant in `timeZone`; '' for no real instant. */
+/** The "YYYY-MM-DD HH:MM:SS" wall clock of an instant in `timeZone`; '' for no real instant,
+ * 1970 and before included, which other builds send for "unset". */
 export function wallClock(epochMs: number, timeZone: string): string {
-  if (!Number.isFinite(epochMs) || epochMs <= 0) return '';
+  return epochMs > 0 ? anyWallClock(epochMs, timeZone) : '';
+}
+
+/** wallClock for any instant, 1970 and before too (the server writes what it stored). */
+export function anyWallClock(epochMs: number, timeZone: string): string {
+  if (!Number.isFinite(epochMs)) return '';
   const date = new Date(epochMs);
   if (Number.isNaN(date.getTime())) return '';
   const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
