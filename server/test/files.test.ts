@@ -519,6 +519,7 @@ describe('a full disk (directory storage on a 1 MiB tmpfs)', () => {
     assert.deepEqual(res.json(), {
       status: 507,
       msg: `the file storage (file:${mountPoint}) is full; nothing was stored`,
+      code: 'storage_full',
     });
     assert.deepEqual(readdirSync(mountPoint), []);
     assert.deepEqual(await full.db.kysely.selectFrom('stored_files').select('key').execute(), []);

@@ -517,8 +517,44 @@ describe('the admin door', () => {
     return res.headers.location as string;
   };
   const tus = { 'tus-resumable': '1.0.0' };
-  /** A request each admin route would accept with the token. */
-  const validRequest = async (method: Method, path: string) => {
+  /** An announcement made with the token from an address no test locks out; answers its id. */
+  const newBulletin = async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/bulletins',
+      remoteAddress: '192.0.2.250',
+      headers: bearer,
+      payload: { title: 't', content: 'c' },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    return res.json<{ id: number }>().id;
+  };
+  /** A request each admin route would accept with the token. With `prepare` false nothing is
+   * written first (an announcement in the trash, one with revisions): ids stand in. */
+  const validRequest = async (method: Method, path: string, prepare: boolean) => {
+    if (!prepare && (path.includes('/trash/') || path.includes(':revision'))) {
+      const url = path.replace(':id', '1').replace(':revision', '1');
+      return { method, url, type: 'application/json', payload: JSON.stringify({ version: 1 }), headers: {} };
+    }
+    if (path === '/v1/admin/bulletins/trash/:id') {
+      const id = await newBulletin();
+      await t.app.inject({
+        method: 'DELETE',
+        url: `/v1/admin/bulletins/${id}`,
+        remoteAddress: '192.0.2.250',
+        headers: bearer,
+      });
+      return { method, url: `/v1/admin/bulletins/trash/${id}`, type: undefined, payload: undefined, headers: {} };
+    }
+    if (path.includes(':revision')) {
+      const id = await newBulletin();
+      const url = `/v1/admin/bulletins/${id}/revisions`;
+      const list = await t.app.inject({ url, remoteAddress: '192.0.2.250', headers: bearer });
+      const revision = list.json<{ list: { id: number }[] }>().list[0]?.id;
+      const payload = method === 'POST' ? JSON.stringify({ version: 1 }) : undefined;
+      const full = path.replace(':id', String(id)).replace(':revision', String(revision));
+      return { method, url: full, type: 'application/json', payload, headers: {} };
+    }
     const url = path.replace(':id', '1').replace(':key', unusedKey).replace(':os', 'android');
     if (path.endsWith('/files')) return { method, url: `${url}?name=ok.png`, type: 'image/png', payload: png };
     if (path === '/v1/admin/uploads') {
@@ -557,7 +593,7 @@ describe('the admin door', () => {
     authorization: string | undefined,
     route: [Method, string] = ['PUT', '/v1/admin/region'],
   ) => {
-    const request = await validRequest(...route);
+    const request = await validRequest(...route, authorization === `Bearer ${adminToken}`);
     return t.app.inject({
       method: request.method,
       url: request.url,

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { connect, type Db } from '../src/db/connect.js';
-import { migrate } from '../src/db/migrations.js';
+import { knownMigrations, migrate } from '../src/db/migrations.js';
 import { createTestDatabase, testEnv } from './helpers.js';
 
 async function tableNames(db: Db): Promise<string[]> {
@@ -47,7 +47,7 @@ test('a migration that fails names itself and leaves the database as it found it
     ]);
     assert.ok((await tableNames(db)).includes('bulletins'));
     await migrate(db);
-    assert.equal((await doneMigrations(db)).length, 10, 'a second run finds nothing to do');
+    assert.equal((await doneMigrations(db)).length, knownMigrations.length, 'a second run finds nothing to do');
   } finally {
     await db.close();
     await database.drop();
