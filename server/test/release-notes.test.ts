@@ -82,7 +82,9 @@ test('an entry sent without notes or minimum OS keeps those of its release', asy
 test('an entry sent with other notes or minimum OS records a new release with them', async () => {
   const historyBefore = await historyLength('windows');
   const list = await publicList();
-  const edited = list.map((entry) => (entry.OS === 'windows' ? { ...entry, notes: '小修', min_os: 'Windows 11' } : entry));
+  const edited = list.map((entry) =>
+    entry.OS === 'windows' ? { ...entry, notes: '小修', min_os: 'Windows 11' } : entry,
+  );
   assert.equal((await put(edited)).statusCode, 200);
   const windows = await entryOf('windows');
   assert.equal(windows?.notes, '小修');

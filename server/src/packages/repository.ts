@@ -149,11 +149,7 @@ async function releaseOf(
  * them: a script that never knew these fields must not wipe what the operator wrote. */
 async function servedFacts(db: DbHandle, current: InstallPackageRow | undefined) {
   if (current?.release_id == null) return undefined;
-  return db
-    .selectFrom('releases')
-    .select(['notes', 'min_os'])
-    .where('id', '=', current.release_id)
-    .executeTakeFirst();
+  return db.selectFrom('releases').select(['notes', 'min_os']).where('id', '=', current.release_id).executeTakeFirst();
 }
 
 /** The wire carries times to the second: an entry read back and sent again is the same entry. */
