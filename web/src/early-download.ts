@@ -29,7 +29,7 @@ import {
   runningAttribute,
 } from '@chat-site/contract';
 import { isPrimaryHost, siteConfig } from './config/site-config';
-import { cards, packageFacts, ranked, type Card, type PackageFacts } from './features/downloads/cards';
+import { cards, minOsFrameKey, packageFacts, ranked, type Card, type PackageFacts } from './features/downloads/cards';
 import { paths } from './config/paths';
 import { apiCalls } from './lib/api-calls';
 import { downloadBase } from './lib/download-base';
@@ -75,9 +75,17 @@ function drawCard(card: Card): Element | null {
   const code = field('sha256')?.querySelector('code');
   if (facts.sha256 === undefined) field('sha256')?.remove();
   else if (code) code.textContent = facts.sha256;
+  const minOs = facts.minOs;
+  const frame = __EARLY_CARDS__[minOsFrameKey];
+  const subtitle = field('min-os');
+  if (minOs !== undefined && frame !== undefined && subtitle)
+    subtitle.textContent = frame.replace('{minOs}', () => minOs);
+  const notes = field('notes-text');
+  if (facts.notes === undefined) notes?.remove();
+  else if (notes?.firstElementChild) notes.firstElementChild.textContent = facts.notes;
   if (facts.notesUrl === undefined) field('notes')?.remove();
   else field('notes')?.setAttribute('href', facts.notesUrl);
-  if (Object.keys(facts).length === 0) field('details')?.remove();
+  if (Object.keys(facts).every((name) => name === 'minOs')) field('details')?.remove();
   return item;
 }
 

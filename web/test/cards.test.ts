@@ -62,12 +62,14 @@ describe('cards on other hosts', () => {
   });
 
   test('send iOS to the App Store, without the size and hash the visitor cannot check there', () => {
-    const ios = cards(false, links([entry('ios')]))[1];
+    const ios = cards(false, links([entry('ios', { notes: '修复若干问题', minOs: 'iOS 13' })]))[1];
     assert.deepEqual(ios?.link, { href: `https://apps.apple.com/app/id${siteConfig.iosAppStoreId}`, newTab: true });
     assert.deepEqual(ios?.details, {
       version: '5.0.1',
       releasedAt: '2026-05-01 10:00:00',
       releaseNotesUrl: 'https://example.test/notes',
+      notes: '修复若干问题',
+      minOs: 'iOS 13',
     });
   });
 });
@@ -124,6 +126,11 @@ describe('packageFacts', () => {
     for (const releaseNotesUrl of ['javascript:alert(1)', '/notes', 'ftp://example.test/n']) {
       assert.equal(packageFacts(entry('android', { releaseNotesUrl })).notesUrl, undefined, releaseNotesUrl);
     }
+  });
+
+  test("carries the release's notes and minimum system as they are", () => {
+    const facts = packageFacts({ notes: '新增夜间模式\n修复若干问题', minOs: 'Android 8.0' });
+    assert.deepEqual(facts, { notes: '新增夜间模式\n修复若干问题', minOs: 'Android 8.0' });
   });
 
   test('has no key for a missing fact or a date that holds no date', () => {

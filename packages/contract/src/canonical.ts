@@ -43,6 +43,10 @@ export const InstallPackage = Type.Object({
   sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
   released_at: Type.Optional(Timestamp),
   release_notes_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  /** The served release's notes, plain text as the operator wrote them. */
+  notes: Type.Optional(Type.String({ maxLength: 10_000 })),
+  /** The oldest system the served release runs on, e.g. "Android 8.0". */
+  min_os: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
 });
 export type InstallPackage = Static<typeof InstallPackage>;
 

@@ -131,6 +131,21 @@ describe('readInstallPackages fields', () => {
     assert.deepEqual(readInstallPackages([{ ...ios, size: -1 }]), [expected[1]]);
   });
 
+  test("the served release's notes and minimum OS, in snake_case and camelCase", () => {
+    const notes = ' 修复了一些问题\n启动更快 ';
+    assert.deepEqual(readInstallPackages([{ ...android, notes, min_os: ' Android 8.0 ' }]), [
+      { ...expected[0], notes: '修复了一些问题\n启动更快', minOs: 'Android 8.0' },
+    ]);
+    assert.deepEqual(readInstallPackages([{ ...ios, update_desc: 'a', minOs: 'iOS 13' }]), [
+      { ...expected[1], notes: 'a', minOs: 'iOS 13' },
+    ]);
+  });
+
+  test('blank or non-text notes and minimum OS are left out', () => {
+    assert.deepEqual(readInstallPackages([{ ...ios, notes: ' \n ', min_os: '' }]), [expected[1]]);
+    assert.deepEqual(readInstallPackages([{ ...ios, notes: 5, min_os: { v: 8 } }]), [expected[1]]);
+  });
+
   test('entries without os or url, or not objects, are skipped', () => {
     const list = [
       { OS: 'ios' },

@@ -14,7 +14,13 @@ export interface PackageEntry {
   /** ISO instant. */
   releasedAt?: string | undefined;
   releaseNotesUrl?: string | undefined;
+  /** The release's notes and minimum OS, as the operator wrote them. */
+  notes?: string | undefined;
+  minOs?: string | undefined;
 }
+
+/** A package list entry with what its release adds for the download card. */
+export type ServedPackageRow = InstallPackageRow & { notes: string | null; min_os: string | null };
 
 type DbHandle = Kysely<Database>;
 
@@ -22,6 +28,19 @@ const hostedPattern = /^file\/preview\/([^/?#]+)$/;
 
 export async function listPackages(db: DbHandle): Promise<InstallPackageRow[]> {
   const rows = await db.selectFrom('install_packages').selectAll().execute();
+  const rank = (os: string) => operatingSystems.indexOf(os as OperatingSystem);
+  return rows.sort((a, b) => rank(a.os) - rank(b.os));
+}
+
+/** The package list with each entry's release notes and minimum OS (docs/behaviour.md#releases):
+ * the entry names the release it serves, and those live on the release alone. */
+export async function listServedPackages(db: DbHandle): Promise<ServedPackageRow[]> {
+  const rows = await db
+    .selectFrom('install_packages')
+    .leftJoin('releases', 'releases.id', 'install_packages.release_id')
+    .selectAll('install_packages')
+    .select(['releases.notes as notes', 'releases.min_os as min_os'])
+    .execute();
   const rank = (os: string) => operatingSystems.indexOf(os as OperatingSystem);
   return rows.sort((a, b) => rank(a.os) - rank(b.os));
 }
@@ -90,6 +109,9 @@ async function releaseOf(
   createdBy: string,
 ): Promise<number> {
   const row = toRow(entry);
+  const served = await servedFacts(db, current);
+  const notes = entry.notes ?? served?.notes ?? null;
+  const minOs = entry.minOs ?? served?.min_os ?? null;
   const same =
     current !== undefined &&
     current.release_id !== null &&
@@ -98,7 +120,9 @@ async function releaseOf(
     (current.size === null ? null : Number(current.size)) === row.size &&
     current.sha256 === row.sha256 &&
     sameSecond(current.released_at, row.released_at) &&
-    current.release_notes_url === row.release_notes_url;
+    current.release_notes_url === row.release_notes_url &&
+    notes === (served?.notes ?? null) &&
+    minOs === (served?.min_os ?? null);
   if (same) return current.release_id as number;
   const made = await db
     .insertInto('releases')
@@ -107,18 +131,25 @@ async function releaseOf(
       download_url: row.download_url,
       file_key: hostedKeyOf(row.download_url) ?? null,
       version: row.version,
-      notes: null,
+      notes,
       release_notes_url: row.release_notes_url,
       released_at: row.released_at,
       size: row.size,
       sha256: row.sha256,
-      min_os: null,
+      min_os: minOs,
       created_by: createdBy,
       created_at: row.updated_at,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   return made.id;
+}
+
+/** The notes and minimum OS of the release an entry serves. An entry sent without them keeps
+ * them: a script that never knew these fields must not wipe what the operator wrote. */
+async function servedFacts(db: DbHandle, current: InstallPackageRow | undefined) {
+  if (current?.release_id == null) return undefined;
+  return db.selectFrom('releases').select(['notes', 'min_os']).where('id', '=', current.release_id).executeTakeFirst();
 }
 
 /** The wire carries times to the second: an entry read back and sent again is the same entry. */
@@ -139,7 +170,11 @@ export async function removePackage(db: DbHandle, os: OperatingSystem): Promise<
 
 /** The wire entry. Hosted files get an absolute URL under `apiBase` ({origin}/v1/) so that a
  * download works from any page that links it. */
-export function toWirePackage(row: InstallPackageRow, timeZone: string, apiBase: string): InstallPackage {
+export function toWirePackage(
+  row: InstallPackageRow & Partial<Pick<ServedPackageRow, 'notes' | 'min_os'>>,
+  timeZone: string,
+  apiBase: string,
+): InstallPackage {
   const hosted = hostedPattern.test(row.download_url);
   return {
     OS: row.os as OperatingSystem,
@@ -149,5 +184,7 @@ export function toWirePackage(row: InstallPackageRow, timeZone: string, apiBase:
     ...(row.sha256 !== null && { sha256: row.sha256 }),
     ...(row.released_at !== null && { released_at: toWireTime(row.released_at, timeZone) }),
     ...(row.release_notes_url !== null && { release_notes_url: row.release_notes_url }),
+    ...(row.notes != null && { notes: row.notes }),
+    ...(row.min_os != null && { min_os: row.min_os }),
   };
 }

@@ -9,6 +9,7 @@ import { downloadUrlProblem, HttpUrlString } from '../lib/schemas.js';
 import { fromWireTime } from '../lib/time.js';
 import {
   listPackages,
+  listServedPackages,
   replacePackages,
   toWirePackage,
   UnknownHostedFileError,
@@ -29,7 +30,7 @@ export const packageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       // Hosted files are named by absolute URLs, so the answer depends on the address asked.
       const base = apiBase(request, config.publicUrl);
       return cache.send(request, reply, `packages ${base}`, async () =>
-        (await listPackages(db.kysely)).map((row) => toWirePackage(row, config.timeZone, base)),
+        (await listServedPackages(db.kysely)).map((row) => toWirePackage(row, config.timeZone, base)),
       );
     },
   );
@@ -46,6 +47,9 @@ const EntryBody = Type.Object(
     sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
     released_at: Type.Optional(Timestamp),
     release_notes_url: Type.Optional(HttpUrlString),
+    // The list's own fields, so that what the public list answers can be sent back as it is.
+    notes: InstallPackage.properties.notes,
+    min_os: InstallPackage.properties.min_os,
   },
   { additionalProperties: false },
 );
@@ -81,6 +85,8 @@ export const packageAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
           sha256: entry.sha256,
           releasedAt,
           releaseNotesUrl: entry.release_notes_url,
+          notes: entry.notes,
+          minOs: entry.min_os,
         };
       });
       const before = await listPackages(db.kysely);
@@ -93,7 +99,7 @@ export const packageAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       const after = await listPackages(db.kysely);
       await audit(db, request, { action: 'packages.set', target: 'packages', before, after });
       const base = apiBase(request, config.publicUrl);
-      return after.map((row) => toWirePackage(row, config.timeZone, base));
+      return (await listServedPackages(db.kysely)).map((row) => toWirePackage(row, config.timeZone, base));
     },
   );
 };

@@ -16,7 +16,7 @@ import { prerender } from 'react-dom/static';
 import { Router } from 'wouter';
 import { hashHref, paths } from '../config/paths';
 import { AnnouncementsColumns } from '../features/announcements/components/announcements-screen';
-import { cards } from '../features/downloads/cards';
+import { cards, minOsFrameKey } from '../features/downloads/cards';
 import { DownloadCard } from '../features/downloads/components/download-card';
 import { platforms } from '../lib/platform';
 import { prerenderForHost, siteConfig } from '../config/site-config';
@@ -94,11 +94,14 @@ export async function renderEarlyCards(): Promise<Record<string, string>> {
     sha256: '0'.repeat(64),
     releasedAt: '2000-01-01 00:00:00',
     releaseNotesUrl: 'https://example.invalid/',
+    notes: '0',
   }));
   for (const card of cards(false, { loading: false, packages, edgeUrl: undefined })) {
     for (const standing of [undefined, 'recommended', 'other'] as const) {
       samples[`${card.platform}:${standing ?? ''}`] = await html(<DownloadCard {...card} standing={standing} />);
     }
   }
+  // A release's own minimum system, framed as the card frames it.
+  samples[minOsFrameKey] = t('download.minOs');
   return samples;
 }

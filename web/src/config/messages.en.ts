@@ -60,6 +60,8 @@ export const en: Messages = {
   'download.copied': 'Copied',
   'download.copyFailed': 'Copy failed; copy it by hand',
   'download.releaseNotes': 'Release notes',
+  'download.minOs': '{minOs} or later',
+  'download.allNotes': 'All release notes',
   'download.qrTitle': 'Scan to download on your phone',
   'download.qrText': 'Scan the code with your phone camera to open this download page',
   'download.qrLabel': 'QR code of the download page for phones',

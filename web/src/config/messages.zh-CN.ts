@@ -60,6 +60,8 @@ export const zhCN = {
   'download.copied': '已复制',
   'download.copyFailed': '复制失败，请手动复制',
   'download.releaseNotes': '更新说明',
+  'download.minOs': '{minOs} 及以上',
+  'download.allNotes': '查看全部更新说明',
   'download.qrTitle': '用手机扫码下载',
   'download.qrText': '用手机相机扫描二维码，打开下载页',
   'download.qrLabel': '手机下载页二维码',

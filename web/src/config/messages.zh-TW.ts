@@ -60,6 +60,8 @@ export const zhTW: Messages = {
   'download.copied': '已複製',
   'download.copyFailed': '複製失敗，請手動複製',
   'download.releaseNotes': '更新說明',
+  'download.minOs': '{minOs} 及以上',
+  'download.allNotes': '查看全部更新說明',
   'download.qrTitle': '用手機掃碼下載',
   'download.qrText': '用手機相機掃描 QR 碼，開啟下載頁',
   'download.qrLabel': '手機下載頁 QR 碼',

@@ -296,7 +296,7 @@ function PublishForm({
           className={inputClass}
         />
       </Field>
-      <Field id={`${id}-notes`} label="更新说明">
+      <Field id={`${id}-notes`} label="更新说明" hint="下载页的卡片显示前三行，更新日志显示全文">
         <textarea id={`${id}-notes`} rows={3} value={fields.notes} onChange={set('notes')} className={inputClass} />
       </Field>
       <div className="grid gap-3 sm:grid-cols-2">
@@ -309,7 +309,7 @@ function PublishForm({
             className={inputClass}
           />
         </Field>
-        <Field id={`${id}-min-os`} label="最低系统版本">
+        <Field id={`${id}-min-os`} label="最低系统版本" hint="显示在下载页的卡片上；留空则显示默认要求">
           <input
             id={`${id}-min-os`}
             value={fields.minOs}

@@ -78,6 +78,11 @@ function toEntry(item: unknown, timeZone: string | undefined): InstallPackageEnt
   if (releasedAt !== '') entry.releasedAt = releasedAt;
   const releaseNotesUrl = pickTrimmed(item, ['release_notes_url', 'releaseNotesUrl']);
   if (releaseNotesUrl !== '') entry.releaseNotesUrl = releaseNotesUrl;
+  // The same names the changelog reads a release's notes by (changelog.ts).
+  const notes = pickTrimmed(item, ['notes', 'update_desc', 'updateDesc']);
+  if (notes !== '') entry.notes = notes;
+  const minOs = pickTrimmed(item, ['min_os', 'minOs']);
+  if (minOs !== '') entry.minOs = minOs;
   return entry;
 }
 

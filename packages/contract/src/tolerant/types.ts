@@ -22,6 +22,10 @@ export interface InstallPackageEntry {
   sha256?: string;
   releasedAt?: string;
   releaseNotesUrl?: string;
+  /** The served release's notes, plain text. */
+  notes?: string;
+  /** The oldest system it runs on, as the operator wrote it ("Android 8.0"). */
+  minOs?: string;
 }
 
 /** One release of the changelog. */

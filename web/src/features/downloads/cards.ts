@@ -13,7 +13,7 @@ export interface CardLink {
   newTab: boolean;
 }
 
-export type DetailField = 'version' | 'size' | 'sha256' | 'releasedAt' | 'releaseNotesUrl';
+export type DetailField = 'version' | 'size' | 'sha256' | 'releasedAt' | 'releaseNotesUrl' | 'notes' | 'minOs';
 
 export interface Card {
   platform: Platform;
@@ -55,7 +55,13 @@ export function cards(primary: boolean, links: DownloadLinks): Card[] {
     {
       platform: 'ios',
       link: { href: appStoreUrl(siteConfig.iosAppStoreId), newTab: true },
-      details: ios && { version: ios.version, releasedAt: ios.releasedAt, releaseNotesUrl: ios.releaseNotesUrl },
+      details: ios && {
+        version: ios.version,
+        releasedAt: ios.releasedAt,
+        releaseNotesUrl: ios.releaseNotesUrl,
+        notes: ios.notes,
+        minOs: ios.minOs,
+      },
     },
     { platform: 'windows', link: link('windows'), details: entry('windows') },
     { platform: 'mac', link: link('mac'), details: entry('mac') },
@@ -92,7 +98,15 @@ export interface PackageFacts {
   released?: string;
   sha256?: string;
   notesUrl?: string;
+  /** The release's notes, shown clamped with a link to the changelog. */
+  notes?: string;
+  /** Replaces the card's fixed minimum system (download.android and the like) when given. */
+  minOs?: string;
 }
+
+/** Where the early cards' samples keep the framing of a release's own minimum system
+ * (src/app/prerender.tsx renders it, src/early-download.ts fills it in). */
+export const minOsFrameKey = 'frame:min-os';
 
 export function packageFacts(entry: Pick<InstallPackageEntry, DetailField>): PackageFacts {
   const facts: PackageFacts = {};
@@ -104,5 +118,7 @@ export function packageFacts(entry: Pick<InstallPackageEntry, DetailField>): Pac
   if (entry.releaseNotesUrl !== undefined && /^https?:\/\//i.test(entry.releaseNotesUrl)) {
     facts.notesUrl = entry.releaseNotesUrl;
   }
+  if (entry.notes !== undefined) facts.notes = entry.notes;
+  if (entry.minOs !== undefined) facts.minOs = entry.minOs;
   return facts;
 }

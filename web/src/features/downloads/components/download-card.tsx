@@ -47,7 +47,9 @@ export function DownloadCard({ platform, link, details, standing, loading = fals
         <PlatformIcon platform={platform} size="xl" />
       </span>
       <h2 className="mt-4 text-lg font-semibold">{name}</h2>
-      <p className="mt-1 text-sm text-muted">{t(`download.${platform}`)}</p>
+      <p {...fieldMark('min-os')} className="mt-1 text-sm text-muted">
+        {details?.minOs === undefined ? t(`download.${platform}`) : t('download.minOs', { minOs: details.minOs })}
+      </p>
       {link.href === undefined ? (
         <span
           aria-disabled="true"

@@ -1,6 +1,7 @@
 import type { InstallPackageEntry } from '@chat-site/contract';
 import { useRef } from 'react';
 import { ExternalLink } from '../../../components/ui/external-link';
+import { hashHref, paths } from '../../../config/paths';
 import { t } from '../../../lib/i18n';
 import type { Platform } from '../../../lib/platform';
 import { packageFacts, type DetailField } from '../cards';
@@ -14,14 +15,14 @@ import { fieldMark, loadingMark } from '../../../lib/page-marks';
  */
 export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntry, DetailField>; name: string }) {
   const hashRef = useRef<HTMLElement>(null);
-  const { version, size, released, sha256, notesUrl } = packageFacts(entry);
+  const { version, size, released, sha256, notesUrl, notes } = packageFacts(entry);
   const facts: [DetailRow, string, string | undefined][] = [
     ['version', t('download.version'), version],
     ['size', t('download.size'), size],
     ['released', t('download.released'), released],
   ];
   const shown = facts.filter(([, , value]) => value !== undefined);
-  if (shown.length === 0 && sha256 === undefined && notesUrl === undefined) return null;
+  if (shown.length === 0 && sha256 === undefined && notesUrl === undefined && notes === undefined) return null;
   return (
     <div {...fieldMark('details')} className="mt-4 w-full border-t border-line pt-4 text-left text-sm">
       {shown.length > 0 && (
@@ -47,6 +48,14 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
           <code ref={hashRef} className={hashClass}>
             {sha256}
           </code>
+        </div>
+      )}
+      {notes !== undefined && (
+        <div {...fieldMark('notes-text')} className="mt-3">
+          <p className="line-clamp-3 whitespace-pre-line text-muted">{notes}</p>
+          <a href={hashHref(paths.changelog)} className="text-brand hover:underline">
+            {t('download.allNotes')}
+          </a>
         </div>
       )}
       {notesUrl !== undefined && (
