@@ -119,7 +119,7 @@ const serverZones = [
 /**
  * console/src: the same one-way flow as the site, app (and preview, the preview frame's entry) →
  * features → ui → lib; a feature does not import another. Of the site it takes only what
- * web/src/console-surface.ts names, and the site takes nothing of it.
+ * web/src/console-surface/ names, and the site takes nothing of it.
  */
 const consoleDirs = {
   top: ['console/src/app', 'console/src/preview', 'console/src/main.tsx'],
@@ -150,8 +150,8 @@ const consoleZones = [
   {
     target: 'console/src',
     from: 'web/src',
-    except: ['./console-surface.ts'],
-    message: 'The console takes from the site only what web/src/console-surface.ts names.',
+    except: ['./console-surface'],
+    message: 'The console takes from the site only what web/src/console-surface/ names.',
   },
   { target: ['web/src', 'web/build'], from: 'console', message: 'The site imports nothing from console/.' },
 ];

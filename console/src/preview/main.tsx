@@ -1,7 +1,7 @@
 import { readAppConfig, type Bulletin, type CdnSettings } from '@chat-site/contract';
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AnnouncementArticle, FixedApiProvider, setLanguage } from '../../../web/src/console-surface';
+import { AnnouncementArticle, FixedApiProvider, setLanguage } from '../../../web/src/console-surface/preview';
 import { applyTheme, type ConsoleTheme } from '../lib/theme';
 import { previewMessage, type PreviewMessage } from '../lib/preview-message';
 import '../console.css';

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { sanitizeBulletinHtml } from '../../../../web/src/console-surface';
+import { sanitizeBulletinHtml } from '../../../../web/src/console-surface/sanitize';
 
 /** Shows hosted pictures from this server, like the editor (html-paths.ts). */
 const resolveSrc = (src: string) => (src.startsWith('file/') ? `/v1/${src}` : src);
