@@ -14,7 +14,7 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
 import { contextOptions, launchBrowser, viewports } from './support/browser.js';
-import { addOperator, movableClock, setServerClock, signIn } from './support/console.js';
+import { addOperator, movableClock, serverFieldTime, setServerClock, signIn } from './support/console.js';
 import { recordCspViolations } from './support/page-helpers.js';
 import { adminToken, repoRoot, startServer, type RunningServer } from './support/server.js';
 
@@ -180,8 +180,8 @@ describe('an announcement that leaves the site by itself', () => {
     const { id } = await api<{ id: number }>('POST', '/bulletins', { title, content: '<p>限时</p>', topup: 1 });
     const { page } = await openList(t, 'desktop', 'light');
     await page.goto(`${server.url}/admin/bulletins/${id}`);
-    await page.getByLabel('下线时间').fill(fieldTime(10 * 60_000));
-    await page.getByLabel('置顶截止').fill(fieldTime(5 * 60_000));
+    await page.getByLabel('下线时间').fill(serverFieldTime(10 * 60_000));
+    await page.getByLabel('置顶截止').fill(serverFieldTime(5 * 60_000));
     assert.deepEqual(await axeViolations(page), [], 'axe on the editor');
     await page.getByLabel('下线时间').screenshot({ path: join(shots, 'editor-field.png') });
     await page.locator('form').screenshot({ path: join(shots, 'editor-end-times.png') });
@@ -205,18 +205,3 @@ describe('an announcement that leaves the site by itself', () => {
     assert.deepEqual([after.status, after.topup, after.unpublish_at], ['draft', 0, null]);
   });
 });
-
-/** The server's wall clock (Asia/Shanghai) `ms` from now, as a datetime-local field holds it. */
-function fieldTime(ms: number): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Shanghai',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(Date.now() + ms));
-  const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
-}

@@ -15,7 +15,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pastePicture } from './support/paste.js';
 import { axeViolations } from './support/axe.js';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
-import { addOperator, movableClock, setServerClock, signIn } from './support/console.js';
+import { addOperator, movableClock, serverFieldTime, setServerClock, signIn } from './support/console.js';
 import { recordCspViolations, type CspViolation } from './support/page-helpers.js';
 import { adminToken, startServer, type RunningServer } from './support/server.js';
 
@@ -124,22 +124,6 @@ async function eventually(check: () => Promise<boolean>, ms = 8_000): Promise<bo
     await new Promise((wait) => setTimeout(wait, 200));
   }
   return check();
-}
-
-/** The server's wall clock (TIME_ZONE, Asia/Shanghai by default) `ms` from now, as a
- * datetime-local field holds it. */
-function serverFieldTime(ms: number): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Shanghai',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(Date.now() + ms));
-  const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
 }
 
 /** Pastes HTML as Word puts it on the clipboard: classes, inline styles, Office tags, a script. */

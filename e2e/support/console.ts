@@ -1,5 +1,6 @@
 /** What the operator console's browser tests share: accounts made with the admin command line,
  * signing in through the console's own form, and a server whose clock the test moves. */
+import { anyWallClock } from '@chat-site/contract';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,4 +42,12 @@ export function movableClock(dir: string): { nodeArgs: string[]; env: Record<str
 export function setServerClock(server: RunningServer, file: string, ms: number): void {
   writeFileSync(file, String(ms));
   server.child.kill('SIGUSR2');
+}
+
+/** The server's wall clock (TIME_ZONE, Asia/Shanghai by default) `ms` from now, as a
+ * datetime-local field holds it. */
+export function serverFieldTime(ms: number): string {
+  return anyWallClock(Date.now() + ms, 'Asia/Shanghai')
+    .slice(0, 16)
+    .replace(' ', 'T');
 }

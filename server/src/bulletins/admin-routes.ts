@@ -6,7 +6,9 @@
  */
 import { paging, Timestamp } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import type { Kysely } from 'kysely';
+import { Type, type Static } from 'typebox';
+import type { Database } from '../db/schema.js';
 import { actorOf, audit } from '../accounts/door.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
@@ -35,6 +37,21 @@ export const Conflict = Type.Object({
   /** Who saved `current`, from the audit log; null when nothing recorded it. */
   saved_by: Type.Union([Type.String(), Type.Null()]),
 });
+
+/** The 409 of a save that started from an older version than `current`. */
+export async function conflictAnswer(
+  db: Kysely<Database>,
+  expected: number | undefined,
+  current: Static<typeof AdminBulletin>,
+): Promise<Static<typeof Conflict>> {
+  return {
+    status: 409,
+    msg: `someone saved this announcement since you opened it (version ${expected}, now ${current.version})`,
+    code: 'version_conflict',
+    current,
+    saved_by: await lastSavedBy(db, current.id),
+  };
+}
 const editor = { access: 'editor' } as const;
 
 export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
@@ -202,14 +219,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       });
       if (result === 'missing') throw notFound('announcement');
       if (result === 'conflict') {
-        const current = await view(id);
-        return reply.status(409).send({
-          status: 409,
-          msg: `someone saved this announcement since you opened it (version ${expected}, now ${current.version})`,
-          code: 'version_conflict',
-          current,
-          saved_by: await lastSavedBy(db.kysely, id),
-        });
+        return reply.status(409).send(await conflictAnswer(db.kysely, expected, await view(id)));
       }
       const after = await view(id);
       await audit(db, request, { action: 'bulletin.update', target: id, before, after });

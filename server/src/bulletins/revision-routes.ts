@@ -11,10 +11,9 @@ import { notFound } from '../lib/errors.js';
 import { errorResponse, Id } from '../lib/schemas.js';
 import { toWireTime } from '../lib/time.js';
 import type { BulletinRevisionRow } from '../db/schema.js';
-import { Conflict, expectedVersion } from './admin-routes.js';
+import { Conflict, conflictAnswer, expectedVersion } from './admin-routes.js';
 import { AdminBulletin, toAdminBulletin } from './admin-view.js';
 import { findBulletin } from './repository.js';
-import { lastSavedBy } from './saved-by.js';
 import { findRevision, listRevisions, patchOf, saveWithRevision } from './revisions.js';
 
 const RevisionSummary = Type.Object({
@@ -124,13 +123,7 @@ export const revisionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       if (result === 'missing' || now === undefined || before === undefined) throw notFound('announcement');
       const current = toAdminBulletin(now, zone);
       if (result === 'conflict') {
-        return reply.status(409).send({
-          status: 409,
-          msg: `someone saved this announcement since you opened it (version ${expected}, now ${current.version})`,
-          code: 'version_conflict',
-          current,
-          saved_by: await lastSavedBy(db.kysely, id),
-        });
+        return reply.status(409).send(await conflictAnswer(db.kysely, expected, current));
       }
       await audit(db, request, {
         action: 'bulletin.revision.restore',
