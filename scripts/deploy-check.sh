@@ -55,8 +55,19 @@ start() {
   cd "$1"
   export NODE_ENV=production
   if [ "$(id -u)" -eq 0 ]; then
+    local as_nobody=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups)
+    local node
+    node=$(readlink -f "$(command -v node)")
+    # The checkout's own Node.js (package.json pins it) may sit where nobody cannot reach it: a
+    # clone under /root, or in a directory mktemp made. The install then gets a link to it, as
+    # an image has its own.
+    if ! "${as_nobody[@]}" test -x "$node"; then
+      mkdir -p runtime
+      ln -f "$node" runtime/node 2>/dev/null || cp "$node" runtime/node
+      node=$PWD/runtime/node
+    fi
     # exec, not a child: the signals a service manager sends reach the server itself.
-    exec setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups node server/dist/server.js
+    exec "${as_nobody[@]}" "$node" server/dist/server.js
   fi
   exec node server/dist/server.js
 }
