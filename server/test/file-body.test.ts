@@ -13,6 +13,7 @@ import { createServer, get, type IncomingMessage, type Server, type ServerRespon
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { chunkBytes, FileBody } from '../src/storage/file-body.js';
 
@@ -38,10 +39,10 @@ before(async () => {
     void open(join(dir, url.pathname.slice(1)), 'r').then((handle) => {
       const body = new FileBody(handle, start, end);
       last = { handle, body, closed: new Promise((done) => body.once('close', done)), response };
-      // As Fastify does with a stream that fails once the headers are out.
-      body.once('error', () => response.destroy());
       response.writeHead(200, { 'content-length': String(end - start + 1) });
-      body.pipe(response);
+      // As Fastify does: a stream that fails once the headers are out cuts the answer, and an
+      // answer its reader leaves destroys the stream.
+      pipeline(body, response, () => undefined);
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
