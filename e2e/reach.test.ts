@@ -75,6 +75,7 @@ describe('feeds', () => {
     assert.deepEqual(headLinks, [
       ['application/atom+xml', `${server.url}/feed.atom`],
       ['application/rss+xml', `${server.url}/feed.rss`],
+      ['application/atom+xml', `${server.url}/changelog.atom`],
     ]);
 
     const atom = await fetchXml(page, atomHref);
