@@ -14,10 +14,11 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pastePicture } from './support/paste.js';
 import { axeViolations } from './support/axe.js';
+import { adminApi, eventually } from './support/admin-api.js';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
 import { addOperator, movableClock, serverFieldTime, setServerClock, signIn } from './support/console.js';
 import { recordCspViolations, type CspViolation } from './support/page-helpers.js';
-import { adminToken, startServer, type RunningServer } from './support/server.js';
+import { startServer, type RunningServer } from './support/server.js';
 
 const users = {
   alice: { role: 'admin', password: 'alice-password-1' },
@@ -83,19 +84,7 @@ async function assertAccessible(page: Page, screen: string): Promise<void> {
   assert.deepEqual(await axeViolations(page), [], `axe on ${screen}`);
 }
 
-/** The admin API with the token, as a script would use it. */
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.url}/v1/admin${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${adminToken}`,
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  assert.ok(response.ok, `${method} ${path}: ${response.status} ${await response.clone().text()}`);
-  return (response.status === 204 ? undefined : await response.json()) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown) => adminApi<T>(server, method, path, body);
 
 interface PublicBulletin {
   id: number;
@@ -114,16 +103,6 @@ const publicTitles = async () => (await publicList()).map((bulletin) => bulletin
 
 async function feedText(): Promise<string> {
   return (await fetch(`${server.url}/feed.atom`)).text();
-}
-
-/** Polls `check` until it holds, for at most `ms`. */
-async function eventually(check: () => Promise<boolean>, ms = 8_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((wait) => setTimeout(wait, 200));
-  }
-  return check();
 }
 
 /** Pastes HTML as Word puts it on the clipboard: classes, inline styles, Office tags, a script. */

@@ -10,7 +10,7 @@ import type { BulletinPage } from '@chat-site/contract';
 import { buildApp } from '../src/app.js';
 import { connect } from '../src/db/connect.js';
 import { toWireTime } from '../src/lib/time.js';
-import { startTestApp, type TestApp } from './helpers.js';
+import { readUntil, startTestApp, type TestApp } from './helpers.js';
 import { adminCalls } from './admin-calls.js';
 
 interface Admin {
@@ -120,11 +120,11 @@ describe('end times', () => {
       await ahead.close();
     }
     // PostgreSQL tells this server by NOTIFY, which arrives a moment after the commit.
-    let after = await publicPage();
-    for (let attempt = 0; attempt < 100 && after.some((item) => item.id === gone); attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      after = await publicPage();
-    }
+    const after = await readUntil(
+      t.app,
+      () => publicPage(),
+      (page) => !page.some((item) => item.id === gone),
+    );
     assert.equal(
       after.some((item) => item.id === gone),
       false,
