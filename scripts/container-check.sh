@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the real Dockerfile with podman on a machine that cannot pull its base image
-# (docs/operations.md#container-image), for e2e/deploy/container.test.ts and by hand:
+# (docs/deploy.md#container-image), for e2e/deploy/container.test.ts and by hand:
 #
 #   container-check.sh build TAG    builds the local base when missing (scripts/container-base.sh),
 #                                   then the image from this checkout as TAG

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The container image's steps without a container (scripts/container-check.sh builds the image), for
 # the deployment tests (e2e/deploy/) and for anyone checking a deployment by hand
-# (docs/operations.md#deploy). After `npm run build`:
+# (docs/deploy.md). After `npm run build`:
 #
 #   deploy-check.sh stage DIR     copies what the Dockerfile's runtime stage copies into DIR and
 #                                 runs its `npm ci --omit=dev` there: no build tools, no sources
@@ -17,7 +17,7 @@
 #                                 instead of compose.yaml's site-a:8080 and site-b:8080; with
 #                                 FILES_DIR set, /internal-files/ is that directory, read by
 #                                 workers running as its owner
-#                                 (docs/operations.md#nginx-sends-the-files)
+#                                 (docs/storage.md#nginx-sends-the-files)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 

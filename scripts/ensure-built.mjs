@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // With NODE_ENV=production the install has no build tools (npm ci --omit=dev, so no esbuild):
-// what `npm run build` left is used as it is (docs/operations.md#deploy).
+// what `npm run build` left is used as it is (docs/deploy.md).
 const production = process.env.NODE_ENV === 'production';
 const { adminBundle, bundleAdmin } = production ? {} : await import('./bundle-admin.mjs');
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The tools the tests check the deployment files and the metrics with, installed from Debian when
 # missing (as root): nginx, curl and wrk (scripts/ensure-nginx.sh), promtool (package prometheus:
-# `promtool check metrics` on a real scrape, docs/operations.md#metrics), docker-compose
-# (`docker-compose config` on deploy/compose.yaml, docs/operations.md#compose) and unshare
+# `promtool check metrics` on a real scrape, docs/monitoring.md#metrics), docker-compose
+# (`docker-compose config` on deploy/compose.yaml, docs/deploy.md#compose) and unshare
 # (util-linux: `nginx -t` on deploy/nginx.conf with its upstream names in a private /etc/hosts),
-# podman, runc and debootstrap (the container image built and run, docs/operations.md#container-image).
+# podman, runc and debootstrap (the container image built and run, docs/deploy.md#container-image).
 set -euo pipefail
 bash "$(dirname "$0")/ensure-nginx.sh"
 missing=()

@@ -1,7 +1,7 @@
 /**
  * For `npm run lint`: the document at /v1/openapi.json, made by the app in-process on a throwaway
  * SQLite database, linted with Redocly's recommended rules and the repository's redocly.yaml
- * (docs/operations.md#api-documentation). Fails on any error; prints the warnings.
+ * (docs/admin-api.md#api-documentation). Fails on any error; prints the warnings.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@
 // its own: imported here, it (and esbuild, which it loads) would stay in the memory of the
 // supervisor for its whole life (docs/performance.md#footprint). With NODE_ENV=production the
 // install has no build tools (npm ci --omit=dev): the build is what `npm run build` left, run
-// as it is (docs/operations.md#deploy).
+// as it is (docs/deploy.md).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

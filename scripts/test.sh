@@ -60,7 +60,7 @@ within 15m npm run --silent test:server
 
 step "server tests on Node.js 22, the oldest supported, on SQLite"
 # Everything else runs on the Node.js 24 that package.json pins; this one fetches 22 the same way,
-# from the npm registry (docs/operations.md#nodejs).
+# from the npm registry (docs/deploy.md#nodejs).
 node22=$(npm exec --yes --package=node@22.23.3 -- sh -c 'command -v node')
 within 15m "$node22" --conditions=source --import tsx --test --test-reporter=spec server/test/*.test.ts
 
@@ -77,8 +77,8 @@ TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files
 step "deployment tests: the container image, the production install, two servers behind nginx, deploy/ files"
 # The Dockerfile built with podman on a local base and run (scripts/container-check.sh); its steps
 # without a container (scripts/deploy-check.sh); deploy/nginx.conf in front of two servers on this
-# PostgreSQL cluster (docs/operations.md#several-servers-on-one-postgresql); deploy/compose.yaml
-# and nginx.conf through their own tools (docs/operations.md#compose). The first image build on a
+# PostgreSQL cluster (docs/scaling.md#several-servers-on-one-postgresql); deploy/compose.yaml
+# and nginx.conf through their own tools (docs/deploy.md#compose). The first image build on a
 # machine makes the base and installs every package inside: about ten minutes.
 TEST_POSTGRES_URL=$pg_url within 30m npm run --silent test:deploy
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# compose.yaml's minio-init job (docs/operations.md#compose): the bucket, and the sites' own MinIO
+# compose.yaml's minio-init job (docs/deploy.md#compose): the bucket, and the sites' own MinIO
 # user allowed that bucket only (site-policy.json), so the sites never hold the root credentials.
 # Runs at every `docker compose up`; each step leaves what is already there as it is.
 set -eu

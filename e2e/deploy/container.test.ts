@@ -2,7 +2,7 @@
  * The container image, built from the real Dockerfile with podman and run: the page, the console,
  * the API, an upload and its download, as the image's own user (uid 1000), and a graceful stop.
  * The base image is made here when it cannot be pulled (scripts/container-base.sh). Needs root
- * and podman; see docs/operations.md#container-image.
+ * and podman; see docs/deploy.md#container-image.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * The deployment files pass their own tools, as they are (docs/operations.md#compose):
+ * The deployment files pass their own tools, as they are (docs/deploy.md#compose):
  * deploy/compose.yaml through `docker-compose config` (offline, with deploy/.env.example) and the
  * compose linter dclint, and deploy/nginx.conf through `nginx -t` with its upstream names
  * resolvable (a private /etc/hosts in a mount namespace of its own). Each check is skipped, with

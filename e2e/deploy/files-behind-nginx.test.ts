@@ -1,7 +1,7 @@
 /**
  * Hosted files sent by the recommended nginx (deploy/nginx.conf, through scripts/deploy-check.sh
  * nginx) from the server's directory store, the server running with
- * FILES_ACCEL_REDIRECT=/internal-files/ (docs/operations.md#nginx-sends-the-files): the right
+ * FILES_ACCEL_REDIRECT=/internal-files/ (docs/storage.md#nginx-sends-the-files): the right
  * bytes, the server's headers, ranges, If-Range, HEAD, 304, a `curl -C -` resume, and the internal
  * location refused to visitors. Needs `npm run build` first.
  */

@@ -1,7 +1,7 @@
 /**
  * The recommended nginx (deploy/nginx.conf, through scripts/deploy-check.sh nginx) keeps /metrics
  * off the outside, token or not, however the path is spelled; Prometheus scrapes the server
- * directly, where the token works (docs/operations.md#scraping-behind-the-proxy). Needs
+ * directly, where the token works (docs/monitoring.md#scraping-behind-the-proxy). Needs
  * `npm run build` first.
  */
 import assert from 'node:assert/strict';

@@ -2,7 +2,7 @@
  * A production start needs no development packages: the built tree a deployment ships (the
  * Dockerfile's runtime stage, reproduced by scripts/deploy-check.sh stage) is installed with
  * `npm ci --omit=dev` in a clean directory and started there, with no TypeScript, no tsx, no
- * build tools and no sources. See docs/operations.md#deploy. Needs `npm run build` first.
+ * build tools and no sources. See docs/deploy.md. Needs `npm run build` first.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

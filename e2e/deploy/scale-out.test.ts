@@ -3,7 +3,7 @@
  * deploy/nginx.conf (through scripts/deploy-check.sh nginx): what is published through one is
  * served by both, a file uploaded through one downloads through the other, a server can stop,
  * be killed and come back while visitors notice nothing, and the address the servers log and
- * limit is the visitor's. See docs/operations.md#several-servers-on-one-postgresql and
+ * limit is the visitor's. See docs/scaling.md#several-servers-on-one-postgresql and
  * #run-behind-a-proxy. Needs `npm run build` first; uses TEST_POSTGRES_URL when set.
  */
 import assert from 'node:assert/strict';
@@ -42,7 +42,7 @@ function startSite(name: 'a' | 'b'): Promise<ServerProcess> {
   return spawnServer({
     PORT: String(ports[name]),
     DATABASE_URL: database.url,
-    // One directory both servers use: the shared disk of docs/operations.md#file-storage.
+    // One directory both servers use: the shared disk of docs/storage.md.
     STORAGE_URL: `file:${filesDir}`,
     ADMIN_TOKEN: adminToken,
     ADMIN_MAX_FAILURES: '3',

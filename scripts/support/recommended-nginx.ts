@@ -2,7 +2,7 @@
  * The recommended nginx (deploy/nginx.conf through scripts/deploy-check.sh nginx) in front of one
  * server, for benchmarks: the same file the deployment tests run, as a child of this script.
  * With `filesDir`, its /internal-files/ location serves that directory
- * (docs/operations.md#nginx-sends-the-files).
+ * (docs/storage.md#nginx-sends-the-files).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -264,7 +264,7 @@ export async function buildApp({
 
   await app.register(healthRoutes, { db, storage: storageFor(config.storage) });
   if (config.metricsToken !== undefined) {
-    // With workers, a scrape reaches one of them; it answers for all (docs/operations.md#metrics).
+    // With workers, a scrape reaches one of them; it answers for all (docs/monitoring.md#metrics).
     if (peers !== undefined) {
       // Constructing one is what makes prom-client answer the supervisor's requests in a worker.
       new AggregatorRegistry();
@@ -315,7 +315,7 @@ export async function buildApp({
  * Once the server is closing, a request that still arrives on an open connection (the next one on
  * a kept-alive connection whose answer was in flight) gets a 503 with `Connection: close` (which
  * Fastify adds while closing), and a proxy sends it to another server
- * (docs/operations.md#several-servers-on-one-postgresql).
+ * (docs/scaling.md#several-servers-on-one-postgresql).
  */
 function refuseWhileClosing(app: FastifyInstance): void {
   let closing = false;

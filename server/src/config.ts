@@ -13,7 +13,7 @@ import { repoRoot } from './paths.js';
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
-/** Where hosted files live (docs/operations.md#file-storage). */
+/** Where hosted files live (docs/storage.md). */
 export type StorageTarget =
   | { kind: 'file'; dir: string }
   | {
@@ -45,7 +45,7 @@ export interface ServerConfig {
   site: SiteConfig;
   siteConfigPath: string;
   adminToken: string | undefined;
-  /** Enables /metrics for scrapers that send it as a bearer token (docs/operations.md#metrics). */
+  /** Enables /metrics for scrapers that send it as a bearer token (docs/monitoring.md#metrics). */
   metricsToken: string | undefined;
   timeZone: string;
   publicUrl: string | undefined;
@@ -60,7 +60,7 @@ export interface ServerConfig {
   packageMaxBytes: number;
   storage: StorageTarget;
   /** The proxy's internal location over the file store: hosted files are answered with
-   * X-Accel-Redirect to it, for the proxy to send (docs/operations.md#nginx-sends-the-files). */
+   * X-Accel-Redirect to it, for the proxy to send (docs/storage.md#nginx-sends-the-files). */
   filesAccelRedirect: string | undefined;
   /** Longest a client may take to send a whole request, headers and body; then 408. */
   requestTimeoutMs: number;
@@ -77,7 +77,7 @@ export interface ServerConfig {
   behindTls: boolean;
   /** Memory for ready-made public API answers; 0 answers every read from the database. */
   readCacheMaxBytes: number;
-  /** Where resumable uploads are kept while they come in (docs/operations.md#resumable-uploads). */
+  /** Where resumable uploads are kept while they come in (docs/releases.md#resumable-uploads). */
   uploadDir: string;
   /** An unfinished resumable upload is removed this long after it was started. */
   uploadExpiryMs: number;
@@ -85,7 +85,7 @@ export interface ServerConfig {
   adminSessionIdleMs: number;
   adminSessionMaxMs: number;
   /** Addresses and CIDR ranges the admin CDN check may reach though they are not public
-   * (docs/operations.md#checking-the-cdn). */
+   * (docs/admin-api.md#checking-the-cdn). */
   cdnCheckAllowAddresses: string[];
   /** Server processes answering on the port, each with its own read cache; 1 runs no supervisor. */
   workers: number;
@@ -236,7 +236,7 @@ function wholeNumber(env: Env, name: string, fallback: number, min: number, max:
 }
 
 /** A path of its own in the proxy, below which the file keys go as they are; only over a directory
- * the proxy can read (docs/operations.md#nginx-sends-the-files). */
+ * the proxy can read (docs/storage.md#nginx-sends-the-files). */
 function checkAccelRedirect({ filesAccelRedirect: prefix, storage }: ServerConfig, problems: string[]): void {
   if (prefix === undefined) return;
   if (!/^\/([A-Za-z0-9._~-]+\/)+$/.test(prefix) || prefix.split('/').some((part) => /^\.+$/.test(part))) {

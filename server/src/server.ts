@@ -3,7 +3,7 @@
  * opens the port and stops gracefully on SIGTERM). With
  * WORKERS above 1 this process is a supervisor (cluster/start.ts): a child prepares the database
  * once, then the supervisor starts that many workers, each of which runs this file again and
- * serves on the shared port. The supervisor loads none of the app (docs/operations.md#workers).
+ * serves on the shared port. The supervisor loads none of the app (docs/scaling.md#workers).
  */
 import './lib/node-version.js';
 import cluster from 'node:cluster';

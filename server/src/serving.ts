@@ -2,7 +2,7 @@
  * What a server process runs once the entry (server.ts) has chosen its role: serving alone
  * (WORKERS=1), as one of a supervisor's workers, or preparing the database for a supervisor
  * before it starts its workers (migrations, demo content, the start-up hints). The supervisor
- * never loads this module, so it holds none of the app (docs/operations.md#workers).
+ * never loads this module, so it holds none of the app (docs/scaling.md#workers).
  */
 import cluster from 'node:cluster';
 import net from 'node:net';
@@ -138,7 +138,7 @@ async function drain(app: FastifyInstance, ms: number): Promise<void> {
  * `Connection: close`, and a connection whose answer was already under way when the stop began
  * (a long download) is closed as soon as that answer is complete. Without this such a connection
  * stays open for the keep-alive timeout, and a proxy that sends it its next request gets a 503
- * (docs/operations.md#several-servers-on-one-postgresql). Set up only once the stop begins, so
+ * (docs/scaling.md#several-servers-on-one-postgresql). Set up only once the stop begins, so
  * serving costs nothing for it.
  */
 function closeConnectionsWhileStopping(app: FastifyInstance): void {

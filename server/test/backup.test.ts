@@ -1,5 +1,5 @@
 /**
- * `backup` and `restore` (docs/operations.md#backups), on the database the helpers pick and the
+ * `backup` and `restore` (docs/backups.md), on the database the helpers pick and the
  * storage TEST_STORAGE names: a backup taken while announcements keep being published holds a
  * consistent prefix of them and every table and file, and restores into a new database and
  * storage that serve the same; a non-empty target and a damaged archive are refused and leave

@@ -1,6 +1,6 @@
 /**
  * What the server writes to disk is its user's alone, whatever the umask
- * (docs/operations.md#file-permissions): the SQLite database with its -wal and -shm, the
+ * (docs/backups.md#file-permissions): the SQLite database with its -wal and -shm, the
  * directory store's hosted files and folders, and backup archives. Run with umask 022, the usual
  * default, under which files are made world-readable. Backups on SQLite, and on PostgreSQL with
  * TEST_POSTGRES_URL.

@@ -1,5 +1,5 @@
 /**
- * FILES_ACCEL_REDIRECT (docs/operations.md#nginx-sends-the-files): a hosted file's answer carries
+ * FILES_ACCEL_REDIRECT (docs/storage.md#nginx-sends-the-files): a hosted file's answer carries
  * its headers and X-Accel-Redirect, no bytes; ranges and If-Range are left to the proxy, 304 and
  * every refusal stay the server's, and the answer is still counted. e2e/deploy/files-behind-nginx
  * runs the same through a real nginx. On a directory store (the setting needs one), on SQLite, or

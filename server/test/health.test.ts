@@ -1,5 +1,5 @@
 /**
- * /healthz and /readyz (docs/operations.md#health-checks): alive answers without the database;
+ * /healthz and /readyz (docs/monitoring.md#health-checks): alive answers without the database;
  * ready needs the database, the file storage and every migration. Runs on SQLite, and on
  * PostgreSQL with TEST_POSTGRES_URL; the storage case with the directory store.
  */

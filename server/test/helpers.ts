@@ -50,7 +50,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 /** An empty directory, or a new prefix on the test S3 server. */
 export async function createTestStorage(): Promise<{ env: Record<string, string>; drop(): void }> {
   if (storageKind === 's3') {
-    // Resumable uploads are staged on this disk whatever the store (docs/operations.md#resumable-uploads).
+    // Resumable uploads are staged on this disk whatever the store (docs/releases.md#resumable-uploads).
     const uploads = mkdtempSync(join(tmpdir(), 'chat-site-uploads-'));
     return {
       env: { ...s3Env(await startTestS3(), `t-${randomBytes(6).toString('hex')}`), UPLOAD_DIR: uploads },

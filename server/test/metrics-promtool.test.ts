@@ -1,6 +1,6 @@
 /**
  * What /metrics sends passes Prometheus's own checker, `promtool check metrics`, with no
- * problem at all (docs/operations.md#metrics): a real scrape of the built server after demo
+ * problem at all (docs/monitoring.md#metrics): a real scrape of the built server after demo
  * traffic, with one process and with WORKERS=2 (the supervisor's added-up scrape). Skipped, with
  * the reason, where promtool is not installed (scripts/ensure-tools.sh installs it). Runs on
  * SQLite, and on PostgreSQL with TEST_POSTGRES_URL.
@@ -32,7 +32,7 @@ function send(url: string, options: { method?: string; headers?: Record<string, 
 async function demoTraffic(url: string): Promise<void> {
   for (let round = 0; round < 3; round++) {
     const paths = ['/', '/v1/bulletin/page', '/v1/bulletin/detail?id=1', '/v1/ping', '/dl/android', '/no/such'];
-    // The apps' update checks (docs/operations.md#update-checks): one told to update, one current.
+    // The apps' update checks (docs/releases.md#update-checks): one told to update, one current.
     paths.push('/v1/common/appversion/android/0.1.0', '/v1/common/updater/windows/999.0.0');
     for (const path of paths) {
       await send(`${url}${path}`);

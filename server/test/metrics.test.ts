@@ -1,5 +1,5 @@
 /**
- * /metrics (docs/operations.md#metrics): only with METRICS_TOKEN, only for its bearer, and the
+ * /metrics (docs/monitoring.md#metrics): only with METRICS_TOKEN, only for its bearer, and the
  * counters move with what the server does. The registry is the process's, so every check
  * compares a scrape before with one after. Runs on SQLite, and on PostgreSQL with
  * TEST_POSTGRES_URL.

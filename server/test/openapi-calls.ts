@@ -109,7 +109,7 @@ export async function prepare(): Promise<Fixture> {
   const goneKey = await upload('old.dmg', dmg());
   const goneRelease = await release('mac', { file_key: goneKey, version: '4.0.0' });
   await release('mac', { url: 'https://dl.example.com/xingliao-5.3.0.dmg', version: '5.3.0' });
-  // A hosted Mac release, current: its latest-mac.yml is answered (docs/operations.md#update-checks).
+  // A hosted Mac release, current: its latest-mac.yml is answered (docs/releases.md#update-checks).
   await release('mac', { file_key: await upload('xingliao-5.4.0.dmg', dmg()), version: '5.4.0' });
   await inject({ method: 'DELETE', url: `/v1/admin/files/${goneKey}`, headers: bearer }, 204);
   const iosRelease = await release('ios', { url: 'https://dl.example.com/a.ipa', version: '1.0.0' });

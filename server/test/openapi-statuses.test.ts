@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document tells the truth about statuses (docs/operations.md#api-documentation):
+ * The OpenAPI document tells the truth about statuses (docs/admin-api.md#api-documentation):
  * each documented operation is called in the situations that produce each status it lists, every
  * call answers the status it was made for, every status an operation lists is produced by one of
  * them, and every route the app registers is documented or left out on purpose

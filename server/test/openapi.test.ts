@@ -1,5 +1,5 @@
 /**
- * The API's OpenAPI document (docs/operations.md#api-documentation): valid OpenAPI 3.1, and
+ * The API's OpenAPI document (docs/admin-api.md#api-documentation): valid OpenAPI 3.1, and
  * naming every route the app registers, so a route added without documentation fails here. And
  * its reference page at /api-docs: served from the server itself under a CSP of its own.
  */
@@ -13,7 +13,7 @@ import { repoRoot, startTestApp, type TestApp } from './helpers.js';
 
 /** Routes that are plumbing or for people, not API: each is left out of the document on purpose. */
 const undocumented = new Set([
-  'GET /metrics', // the scraper's, behind its own token (docs/operations.md#metrics)
+  'GET /metrics', // the scraper's, behind its own token (docs/monitoring.md#metrics)
   'GET /api-docs', // the reference page and its files
   'GET /api-docs/{name}',
   'GET /*', // the built site's static files

@@ -1,6 +1,6 @@
 /**
  * The share pictures' store on its own, with a drawer the test controls: how much it holds, how
- * many it draws at once, and when it refuses to queue more (docs/operations.md#share-pictures).
+ * many it draws at once, and when it refuses to queue more (docs/scaling.md#share-pictures).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * The request line (docs/operations.md#logs): the same bytes pino's child logger writes for
+ * The request line (docs/monitoring.md#logs): the same bytes pino's child logger writes for
  * `{reqId, method, url, status, ms, ip}` and "request", for a reply from Fastify and for a replay
  * from the fast path, with URLs and forwarded addresses that need escaping; and still written when
  * the server stops right after a request.

@@ -1,6 +1,6 @@
 /**
  * Migration 0009 gives the files hosted before it their SHA-512, streaming each from the file
- * storage once (docs/operations.md#update-checks); a file the storage lost keeps none. On
+ * storage once (docs/releases.md#update-checks); a file the storage lost keeps none. On
  * SQLite, and on PostgreSQL with TEST_POSTGRES_URL; on the directory store, or S3 with
  * TEST_STORAGE=s3.
  */

@@ -1,5 +1,5 @@
 /**
- * What the supervisor of WORKERS processes holds (docs/operations.md#workers): none of the
+ * What the supervisor of WORKERS processes holds (docs/scaling.md#workers): none of the
  * packages (its modules import only Node's own), and a log in the same JSON as pino's.
  */
 import assert from 'node:assert/strict';

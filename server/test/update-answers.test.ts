@@ -1,5 +1,5 @@
 /**
- * The update checks' wire forms made from any release (docs/operations.md#update-checks): the
+ * The update checks' wire forms made from any release (docs/releases.md#update-checks): the
  * YAML electron-updater reads holds exactly the values given, whatever text an operator typed.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * How the update checks compare versions (docs/operations.md#update-checks): dotted numbers,
+ * How the update checks compare versions (docs/releases.md#update-checks): dotted numbers,
  * pre-release tags lowest, and never a failure on what a client sends.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The installed apps' update checks (docs/operations.md#update-checks): each wire form as the
+ * The installed apps' update checks (docs/releases.md#update-checks): each wire form as the
  * family's clients read it (TangSengDaoDao's AppVersion, Tauri's dynamic server answer,
  * electron-updater's latest.yml read back with a YAML parser), from releases published through
  * the admin API, on this server and another on the same database. On SQLite, and on PostgreSQL

@@ -1,6 +1,6 @@
 /**
  * Resumable uploads with the tus protocol under /v1/admin/uploads
- * (docs/operations.md#resumable-uploads), against the app listening on 127.0.0.1 so that a
+ * (docs/releases.md#resumable-uploads), against the app listening on 127.0.0.1 so that a
  * request can really be cut half way. On SQLite, and on PostgreSQL with TEST_POSTGRES_URL.
  */
 import assert from 'node:assert/strict';

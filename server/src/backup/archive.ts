@@ -1,5 +1,5 @@
 /**
- * The backup archive (docs/operations.md#backups): one tar file, gzip-compressed when its name
+ * The backup archive (docs/backups.md): one tar file, gzip-compressed when its name
  * ends in .gz or .tgz, holding
  *
  *   manifest.json        what the archive holds (Manifest below), always the first entry

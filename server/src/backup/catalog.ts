@@ -1,7 +1,7 @@
 /**
  * The tables of a database as its own catalog lists them, so that a backup takes every table
  * there is, including ones added by migrations written after this file
- * (docs/operations.md#backups). Kysely's own bookkeeping tables are left out: the manifest
+ * (docs/backups.md). Kysely's own bookkeeping tables are left out: the manifest
  * records the migrations instead.
  */
 import { sql, type Kysely } from 'kysely';

@@ -1,6 +1,6 @@
 /**
  * `backup`: one archive of the database and every hosted file it names, made while servers keep
- * writing (docs/operations.md#backups).
+ * writing (docs/backups.md).
  *
  * 1. Snapshot: every table is read in one read-only transaction (SQLite: one read transaction,
  *    which WAL keeps on one version of the file while others commit; PostgreSQL: REPEATABLE
@@ -241,7 +241,7 @@ async function writeArchive(path: string, manifest: Manifest, scratch: string, s
   // nobody to hear.
   pack.on('error', () => undefined);
   // It holds password and session hashes and the audit log: the server's user's alone
-  // (docs/operations.md#file-permissions).
+  // (docs/backups.md#file-permissions).
   const out = createWriteStream(path, { mode: 0o600 });
   const bytes = Readable.from(pack, { objectMode: false });
   const written = isGzipName(path.replace(/\.tmp$/, '')) ? pipeline(bytes, createGzip(), out) : pipeline(bytes, out);

@@ -1,6 +1,6 @@
 /**
  * `restore`: loads an archive written by `backup` into an empty database and an empty file
- * storage (docs/operations.md#backups).
+ * storage (docs/backups.md).
  *
  * The archive is read once, front to back: the manifest first (checked before anything is
  * written), each table's rows into a scratch directory (checked against the manifest's count and

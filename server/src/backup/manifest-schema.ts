@@ -1,5 +1,5 @@
 /**
- * What a backup's manifest.json may hold, field by field (docs/operations.md#backups). restore
+ * What a backup's manifest.json may hold, field by field (docs/backups.md). restore
  * checks the whole manifest against it before anything is written: a manifest is read from a
  * file anyone may have edited, and each of its values ends up in a query, a path or a sequence.
  */

@@ -1,5 +1,5 @@
 /** `backup` and `restore`: the database and every hosted file in one archive, and back
- * (docs/operations.md#backups). */
+ * (docs/backups.md). */
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ArchiveError } from '../backup/archive.js';

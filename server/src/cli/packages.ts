@@ -65,7 +65,7 @@ function setCommand(command: Command): void {
       const { releasedAt, releaseNotesUrl } = options;
       const version = options.version ?? manifest?.versionName;
       // One transaction: an upload is listed only when the entry pointing at it is saved too
-      // (its bytes, already in the storage, are then never served; see docs/operations.md).
+      // (its bytes, already in the storage, are then never served; see docs/storage.md).
       const row = await withFiles((db, files) =>
         db.transaction().execute(async (trx) => {
           const downloadUrl = typeof source === 'string' ? source : (await storeUpload(trx, files, source)).path;
@@ -84,7 +84,7 @@ function setCommand(command: Command): void {
 }
 
 /** For an .apk, the version in its manifest; a file that is no readable APK is refused unless
- * the operator gives the version (docs/operations.md#apk-versions). */
+ * the operator gives the version (docs/releases.md#apk-versions). */
 async function apkManifestOf(path: string | undefined): Promise<ApkVersion | undefined> {
   if (path === undefined || extensionOf(basename(path)) !== 'apk') return undefined;
   let manifest: ApkVersion;

@@ -34,7 +34,7 @@ export interface Peers {
   announce(): Promise<void>;
   /** Calls `listener` whenever another worker changed content. */
   onChange(listener: () => void): void;
-  /** Every worker's metrics, added up by the supervisor (docs/operations.md#metrics). */
+  /** Every worker's metrics, added up by the supervisor (docs/monitoring.md#metrics). */
   metrics(): Promise<string>;
 }
 

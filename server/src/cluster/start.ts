@@ -3,7 +3,7 @@
  * and checks the settings, migrates the database, loads the demo content and prints the start-up
  * hints, then tells the supervisor the few settings it needs and exits. Only then do the workers
  * start. So the supervisor, which lives as long as the server, never loads the app, the database
- * drivers, the settings' schemas or pino (docs/operations.md#workers).
+ * drivers, the settings' schemas or pino (docs/scaling.md#workers).
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

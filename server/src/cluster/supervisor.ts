@@ -3,7 +3,7 @@
  * once the database is migrated, restarts one that dies (waiting longer after each crash in a
  * row), replaces them one by one on SIGHUP, stops them gracefully on SIGTERM or SIGINT, and
  * relays "content changed" between them (cluster/peers.ts). It answers no request itself.
- * See docs/operations.md#workers.
+ * See docs/scaling.md#workers.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';

@@ -64,7 +64,7 @@ function openSqlite(path: string): SQLite.Database {
   const onDisk = path !== ':memory:';
   if (onDisk) {
     // The file holds password and session hashes and the audit log: the server's user's alone,
-    // whatever the umask (docs/operations.md#file-permissions). Made 0600 before SQLite opens it;
+    // whatever the umask (docs/backups.md#file-permissions). Made 0600 before SQLite opens it;
     // SQLite gives -wal and -shm the database file's mode.
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     closeSync(openSync(path, 'a', 0o600));

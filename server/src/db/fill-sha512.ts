@@ -4,7 +4,7 @@ import type { FileStorage } from '../storage/index.js';
 
 /**
  * Gives every hosted file its SHA-512 (base64), for the desktop apps' update info
- * (docs/operations.md#update-checks): each file is streamed from the storage once. A file the
+ * (docs/releases.md#update-checks): each file is streamed from the storage once. A file the
  * storage no longer has keeps a null hash, as does every file when there is no storage to read.
  */
 export async function fillSha512(db: Kysely<unknown>, storage: FileStorage | undefined): Promise<number> {

@@ -90,7 +90,7 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
         }
       },
     },
-    // Hosted files move to the file storage (docs/operations.md#file-storage): each blob is
+    // Hosted files move to the file storage (docs/storage.md): each blob is
     // written there and read back against its SHA-256 before the column goes. It all happens in
     // the migration's transaction, so a run that stops half way leaves the database as it was,
     // and the next run writes the same files again under the same keys.
@@ -208,7 +208,7 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
         await db.schema.createIndex('sign_in_attempts_since').on('sign_in_attempts').column('since').execute();
       },
     },
-    // The installed apps' update checks (docs/operations.md#update-checks): a release may force
+    // The installed apps' update checks (docs/releases.md#update-checks): a release may force
     // the update and carry the Tauri updater's signature; hosted files get a SHA-512, each file
     // streamed from the storage once.
     '0009_update_checks': {

@@ -1,6 +1,6 @@
 /**
  * The console's numbers: downloads through the stable /dl links per platform per day, as JSON
- * for the chart and table, or as a CSV file (docs/operations.md#the-admin-api).
+ * for the chart and table, or as a CSV file (docs/admin-api.md).
  */
 import { operatingSystems } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

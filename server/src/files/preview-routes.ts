@@ -19,7 +19,7 @@ const fileCsp = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
  *
  * With FILES_ACCEL_REDIRECT the bytes are the proxy's to send: the answer carries the headers and
  * `X-Accel-Redirect` to the proxy's internal location over the file store, which then does the
- * range and If-Range itself (docs/operations.md#nginx-sends-the-files). 304 stays here: nginx
+ * range and If-Range itself (docs/storage.md#nginx-sends-the-files). 304 stays here: nginx
  * compares If-None-Match before the ETag passed on to it is in place.
  */
 export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {

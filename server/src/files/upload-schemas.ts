@@ -1,7 +1,7 @@
 /**
  * What the OpenAPI document says of the resumable upload routes (uploads.ts). For the document
  * only: @tus/server reads the requests and writes the answers itself, so Fastify validates and
- * serializes nothing here. Its refusals carry our {status, msg} (docs/operations.md#resumable-uploads).
+ * serializes nothing here. Its refusals carry our {status, msg} (docs/releases.md#resumable-uploads).
  */
 import { Type } from 'typebox';
 import { errorResponse } from '../lib/schemas.js';

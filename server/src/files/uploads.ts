@@ -1,7 +1,7 @@
 /**
  * Resumable uploads of install packages with the tus protocol (1.0.0, with its creation,
  * creation-with-upload, termination and expiration extensions), under /v1/admin/uploads, for
- * the console's tus-js-client (docs/operations.md#resumable-uploads).
+ * the console's tus-js-client (docs/releases.md#resumable-uploads).
  *
  * An upload is kept on this server's disk (@tus/file-store, UPLOAD_DIR) while its chunks come in,
  * however many requests and cuts that takes. Once its last byte is in, it is streamed from there
@@ -61,7 +61,7 @@ export async function removeExpiredUploads(dir: string, expiryMs: number): Promi
 }
 
 /** Data files without their `<id>.json`, last written before `before`: nothing can resume or
- * expire them any more (docs/operations.md#resumable-uploads). */
+ * expire them any more (docs/releases.md#resumable-uploads). */
 async function removeOrphans(dir: string, before: number): Promise<number> {
   const names = await readdir(dir).catch(() => []);
   const present = new Set(names);

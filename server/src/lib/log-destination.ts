@@ -1,6 +1,6 @@
 /**
  * Where the server's log goes: a file descriptor (standard output), written in batches, off the
- * event loop (docs/operations.md#logs). Lines wait until 8 kB are due or 200 ms have passed, then
+ * event loop (docs/monitoring.md#logs). Lines wait until 8 kB are due or 200 ms have passed, then
  * go in one write, so a busy server spends one system call on about 40 request lines. pino's own
  * destination (sonic-boom) measured the byte length of its whole pending buffer again for every
  * line, which cost about as much as making the line; this one only keeps the lines in a list.

@@ -1,5 +1,5 @@
 /**
- * The server's metrics in Prometheus's text format (docs/operations.md#metrics). One registry per
+ * The server's metrics in Prometheus's text format (docs/monitoring.md#metrics). One registry per
  * process, at module level, so that a process running several apps (the tests) counts once, and
  * so that cluster workers can later hand it to prom-client's AggregatorRegistry as it is.
  *
@@ -15,7 +15,7 @@ export const registry = new Registry();
 let metering = false;
 
 /** prom-client's gauges named like counters, which `promtool check metrics` rejects; the gauges of
- * the same name without `_total` hold the same counts by type (docs/operations.md#metrics). */
+ * the same name without `_total` hold the same counts by type (docs/monitoring.md#metrics). */
 const countsNamedLikeCounters = [
   'nodejs_active_handles_total',
   'nodejs_active_requests_total',
@@ -82,7 +82,7 @@ export const downloadsTotal = new Counter({
   registers: [registry],
 });
 
-/** The installed apps' update checks (docs/operations.md#update-checks), by platform and by the
+/** The installed apps' update checks (docs/releases.md#update-checks), by platform and by the
  * kind of client (app: the chat app's own check, tauri, electron). */
 export const updateChecksTotal = new Counter({
   name: 'chat_site_update_checks_total',

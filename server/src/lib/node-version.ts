@@ -1,7 +1,7 @@
 /**
  * Imported first by the server's and the command line's entries: on a Node.js older than the
  * project supports, say so and stop, before the SQLite driver's binary (built for Node-API on 22
- * and later) can crash the process. See docs/operations.md#nodejs.
+ * and later) can crash the process. See docs/deploy.md#nodejs.
  */
 const oldest = 22;
 const major = Number(process.versions.node.split('.')[0]);

@@ -1,7 +1,7 @@
 /**
  * The request log line and what it names, shared by Fastify's onResponse hook and by the fast
  * path (lib/fast-path.ts), so that a reply sent either way is logged the same
- * (docs/operations.md#logs): `{reqId, method, url, status, ms, ip}` with the message "request".
+ * (docs/monitoring.md#logs): `{reqId, method, url, status, ms, ip}` with the message "request".
  */
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
@@ -30,7 +30,7 @@ const jsonString = (text: string): string => (needsEscaping.test(text) ? JSON.st
  * byte, but made with one template string and no object: pino's level and time prefix and the
  * logger's own bindings (pid, hostname) are taken from it once, and only the URL and the
  * address, which a client chooses, are escaped (Node's parser takes only methods it knows).
- * pino's way cost 5-6 µs of CPU a line, a quarter of a cached read (docs/operations.md#logs).
+ * pino's way cost 5-6 µs of CPU a line, a quarter of a cached read (docs/monitoring.md#logs).
  */
 export function requestLine(log: Logger): RequestLine | undefined {
   if (!log.isLevelEnabled('info')) return undefined;

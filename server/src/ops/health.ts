@@ -1,6 +1,6 @@
 /**
  * `/healthz` (the process answers) and `/readyz` (it can serve: database, file storage and
- * migrations), for load balancers and orchestrators (docs/operations.md#health-checks).
+ * migrations), for load balancers and orchestrators (docs/monitoring.md#health-checks).
  */
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

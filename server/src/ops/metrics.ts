@@ -1,6 +1,6 @@
 /**
  * `GET /metrics` for a Prometheus scraper with METRICS_TOKEN, and the one hook that times every
- * answer (docs/operations.md#metrics). With no METRICS_TOKEN neither exists: /metrics is a 404
+ * answer (docs/monitoring.md#metrics). With no METRICS_TOKEN neither exists: /metrics is a 404
  * like any unknown path and requests cost nothing extra.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

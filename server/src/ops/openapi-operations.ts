@@ -3,7 +3,7 @@
  * security, and the answers it shares with every route of its kind: invalid input (400), a body
  * too large or of an unknown type (413, 415), the admin door's refusals (401, 403, 429) and
  * conditional GETs (304, @fastify/etag). A route's schema names its own operationId, summary
- * and the answers only it gives (docs/operations.md#api-documentation).
+ * and the answers only it gives (docs/admin-api.md#api-documentation).
  */
 import { ErrorBody } from '@chat-site/contract';
 import type { FastifySchema, RouteOptions } from 'fastify';

@@ -1,7 +1,7 @@
 /**
  * The API described as an OpenAPI 3.1 document, made by @fastify/swagger from the routes' own
  * TypeBox schemas, served at /v1/openapi.json; and a reference page for people at /api-docs,
- * Swagger UI served from the server's own node_modules (docs/operations.md#api-documentation).
+ * Swagger UI served from the server's own node_modules (docs/admin-api.md#api-documentation).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

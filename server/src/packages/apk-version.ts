@@ -1,6 +1,6 @@
 /**
  * The version an APK installs, read from its binary AndroidManifest.xml, so that the operator
- * does not have to type it (docs/operations.md#apk-versions).
+ * does not have to type it (docs/releases.md#apk-versions).
  *
  * @devicefarmer/adbkit-apkreader finds the manifest through the zip's central directory (yauzl,
  * reading at offsets through a file descriptor) and inflates that one entry: a 300 MB APK costs

@@ -57,7 +57,7 @@ export const Release = Type.Object({
   /** As stored: file/preview/<key>, an http(s) URL or a relative path. */
   download_url: Type.String(),
   min_os: Nullable(Type.String()),
-  /** Clients older than it must update (docs/operations.md#update-checks). */
+  /** Clients older than it must update (docs/releases.md#update-checks). */
   is_force: Type.Boolean(),
   /** The Tauri updater's signature of the package. */
   signature: Nullable(Type.String()),
@@ -88,7 +88,7 @@ const Card = Type.Object({
   os: InstallPackage.properties.OS,
   current: Nullable(Current),
   history: Type.Array(Release),
-  /** Clients below it are told to update, forced (docs/operations.md#update-checks). */
+  /** Clients below it are told to update, forced (docs/releases.md#update-checks). */
   min_version: Nullable(Type.String()),
 });
 
@@ -311,7 +311,7 @@ async function releaseFrom(
 
 /** The version an APK release carries: its manifest's versionName. A different version given is
  * refused; an APK whose manifest cannot be read needs the version given
- * (docs/operations.md#apk-versions). */
+ * (docs/releases.md#apk-versions). */
 async function apkVersionOf(
   storage: FileStorage,
   key: string,

@@ -24,7 +24,7 @@ export interface NewRelease {
   size?: number | undefined;
   sha256?: string | undefined;
   minOs?: string | undefined;
-  /** Clients older than it must update (docs/operations.md#update-checks). */
+  /** Clients older than it must update (docs/releases.md#update-checks). */
   isForce?: boolean | undefined;
   /** The Tauri updater's signature of the package. */
   signature?: string | undefined;

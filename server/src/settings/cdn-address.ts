@@ -1,5 +1,5 @@
 /**
- * Which addresses the CDN check may connect to (docs/operations.md#checking-the-cdn): public
+ * Which addresses the CDN check may connect to (docs/admin-api.md#checking-the-cdn): public
  * ones only, so that an admin's check cannot reach this machine, its private network or a cloud
  * metadata service, unless the operator lists them in CDN_CHECK_ALLOW_ADDRESSES. The name is
  * resolved once per connection and the connection goes to the address that was checked, so a

@@ -1,5 +1,5 @@
 /**
- * Whether a CDN bucket serves this site's hosted files (docs/operations.md#checking-the-cdn): the
+ * Whether a CDN bucket serves this site's hosted files (docs/admin-api.md#checking-the-cdn): the
  * server keeps a small probe file among its hosted files and fetches it through the bucket URL
  * exactly as the site would rewrite its address (`<bucket>/<key>`), with a short timeout. The
  * answer says whether it answered, with what status, in how long, and whether the bytes were the

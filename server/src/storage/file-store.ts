@@ -10,7 +10,7 @@ import { feed, Intake } from './intake.js';
 import { StorageFullError, type ByteRange, type FileStorage, type IntakeRules, type StagedFile } from './types.js';
 
 /** Hosted files are readable by the server's user only, whatever the umask
- * (docs/operations.md#file-permissions): directories 0700, files 0600. */
+ * (docs/backups.md#file-permissions): directories 0700, files 0600. */
 const privateDir = 0o700;
 const privateFile = 0o600;
 

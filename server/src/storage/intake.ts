@@ -12,7 +12,7 @@ export class Intake extends Transform {
   /** Bytes received so far. (Not `size`: the S3 uploader reads a body's size as its length.) */
   received = 0;
   private readonly hash = createHash('sha256');
-  /** For the desktop apps' update info, which names files by SHA-512 (docs/operations.md#update-checks). */
+  /** For the desktop apps' update info, which names files by SHA-512 (docs/releases.md#update-checks). */
   private readonly hash512 = createHash('sha512');
   private held: Buffer[] = [];
   private heldBytes = 0;

@@ -22,7 +22,7 @@ const queueSize = 2;
  * Objects in an S3-compatible bucket, under the configured prefix. An upload goes to a
  * temporary key (multipart, so it streams) and is copied to its final key only once complete and
  * hashed; the temporary object is then deleted. Downloads stream through the server
- * (docs/operations.md#s3-downloads-go-through-the-server).
+ * (docs/storage.md#s3-downloads-go-through-the-server).
  */
 export class S3Storage implements FileStorage {
   readonly description: string;

@@ -53,7 +53,7 @@ export interface FileStorage {
   /** Removes a file; a file that is already gone is not an error. */
   delete(key: string): Promise<void>;
   /** Resolves when files could be stored and read now, else rejects saying why; cheap enough for
-   * a readiness probe every few seconds (docs/operations.md#health-checks). */
+   * a readiness probe every few seconds (docs/monitoring.md#health-checks). */
   check(): Promise<void>;
   /** Some key the storage holds, or undefined when it holds none (temporary uploads aside):
    * a restore goes only into an empty storage. */

@@ -1,6 +1,6 @@
 /**
  * Each platform's lowest supported app version (最低支持版本), set from the console's Releases
- * screen: clients below it are told the update is forced (docs/operations.md#update-checks).
+ * screen: clients below it are told the update is forced (docs/releases.md#update-checks).
  * Admin only, audited like every release change.
  */
 import { InstallPackage, type OperatingSystem } from '@chat-site/contract';

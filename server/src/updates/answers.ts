@@ -1,5 +1,5 @@
 /**
- * The three wire forms of an update check (docs/operations.md#update-checks), made from one
+ * The three wire forms of an update check (docs/releases.md#update-checks), made from one
  * Offer: the chat apps' own check (TangSengDaoDao's appversion), the Tauri updater's dynamic
  * server answer, and electron-updater's latest.yml.
  */

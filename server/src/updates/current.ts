@@ -1,5 +1,5 @@
 /**
- * What the installed apps' update checks offer for a platform (docs/operations.md#update-checks):
+ * What the installed apps' update checks offer for a platform (docs/releases.md#update-checks):
  * the platform's current release, read from the database, with the address /dl/{os} would send
  * that client to and the platform's lowest supported version.
  */

@@ -1,6 +1,6 @@
 /**
  * Each platform's lowest supported app version (最低支持版本): a client below it is told the
- * update is forced (docs/operations.md#update-checks). One settings document, so that every
+ * update is forced (docs/releases.md#update-checks). One settings document, so that every
  * server sees a change through the change feed like any other setting.
  */
 import type { OperatingSystem } from '@chat-site/contract';

@@ -1,5 +1,5 @@
 /**
- * The installed apps' update checks (docs/operations.md#update-checks): the chat apps' own
+ * The installed apps' update checks (docs/releases.md#update-checks): the chat apps' own
  * check, the Tauri updater's and electron-updater's, all answered from the platform's current
  * release. What a platform offers is read once per state of the content (the read cache, made
  * stale by the change feed like every public read); the answer to each client's version is

@@ -1,5 +1,5 @@
 /**
- * App versions as the update checks compare them (docs/operations.md#update-checks): dotted
+ * App versions as the update checks compare them (docs/releases.md#update-checks): dotted
  * numbers, so 5.10.0 is newer than 5.9.3, with an optional leading "v" and an optional
  * pre-release tag after "-", which sorts below the same numbers without one (5.0.0-beta <
  * 5.0.0). Missing parts count as 0 (5.1 = 5.1.0). Build metadata after "+" is ignored.
@@ -51,7 +51,7 @@ function compareTags(a: string, b: string): number {
 }
 
 /** Whether a client at `client` should update to `latest`: true when `client` is older, or cannot
- * be read (it is then offered the current release, docs/operations.md#update-checks). */
+ * be read (it is then offered the current release, docs/releases.md#update-checks). */
 export function isOlder(client: string, latest: ParsedVersion): boolean {
   const parsed = parseVersion(client);
   return parsed === undefined || compareParsed(parsed, latest) < 0;

@@ -25,7 +25,7 @@ export interface Release {
   file_key: string | null;
   download_url: string;
   min_os: string | null;
-  /** Older clients must update (docs/operations.md#update-checks). */
+  /** Older clients must update (docs/releases.md#update-checks). */
   is_force: boolean;
   /** The Tauri updater's signature of the package. */
   signature: string | null;
@@ -84,7 +84,7 @@ export const setMinVersion = (os: Os, minVersion: string | null) =>
 
 export const rollBack = (id: number) => call<Release>(`/releases/${id}/rollback`, { method: 'POST' });
 
-/** Uploads a package with the tus protocol (docs/operations.md#resumable-uploads): in 8 MiB
+/** Uploads a package with the tus protocol (docs/releases.md#resumable-uploads): in 8 MiB
  * chunks, each retried after a cut, an interrupted upload of the same file resumed where it
  * stopped. Answers the hosted file's key, for publishRelease. */
 export function uploadPackage(

@@ -7,7 +7,7 @@ import { useNotify } from '../../ui/toasts';
 import { osLabels, releasesKey, setMinVersion, type Os } from './api';
 
 /** A platform's lowest supported version (最低支持版本): the apps below it are told the update is
- * forced (docs/operations.md#update-checks). Empty clears it. */
+ * forced (docs/releases.md#update-checks). Empty clears it. */
 export function MinVersionForm({ os, minVersion }: { os: Os; minVersion: string | null }) {
   const client = useQueryClient();
   const notify = useNotify();

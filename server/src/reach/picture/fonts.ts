@@ -2,7 +2,7 @@
  * The picture's font: Noto Sans SC as @fontsource ships it, about a hundred WOFF slices per weight
  * split by Unicode range. A picture loads only the slices its text touches, so a Chinese title
  * costs a few hundred KB of font rather than the 10 MB of a whole CJK face
- * (docs/operations.md#share-pictures).
+ * (docs/scaling.md#share-pictures).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -56,7 +56,7 @@ export function slicesFor(text: string): string[] {
 /**
  * Slice files read lately, least recently used first out. Satori keeps a slice parsed for as long
  * as its bytes are held, so this bound is what bounds the parsed fonts too: about 96 of the
- * 202 files, a few MB of WOFF (docs/operations.md#share-pictures).
+ * 202 files, a few MB of WOFF (docs/scaling.md#share-pictures).
  */
 const files = new Map<string, Promise<Buffer>>();
 const maxFiles = 96;

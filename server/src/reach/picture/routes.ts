@@ -15,7 +15,7 @@ import { bulletinCard, siteCardOf } from './pictures.js';
 import { renderPng } from './render.js';
 import { cardVersion, PicturesBusy, PictureStore } from './store.js';
 
-/** About 60 to 120 KB a picture: a few hundred announcements' pictures (docs/operations.md#share-pictures). */
+/** About 60 to 120 KB a picture: a few hundred announcements' pictures (docs/scaling.md#share-pictures). */
 export const pictureCacheBytes = 16 * 1024 * 1024;
 const maxWaiting = 8;
 const maxId = 2_147_483_647;

@@ -3,7 +3,7 @@
  * hash of the card), so a changed announcement is simply a new name and the old picture ages out.
  * Drawing is CPU work on the process's one thread (satori and resvg are synchronous), so one
  * picture is drawn at a time and only a few wait: past that a request is told to come back later
- * rather than queue without end (docs/operations.md#share-pictures).
+ * rather than queue without end (docs/scaling.md#share-pictures).
  */
 import { createHash } from 'node:crypto';
 import { pictureCounts } from '../../lib/metrics.js';
