@@ -1,5 +1,5 @@
 // `node scripts/check-doc-links.mjs` (part of `npm run lint`): every link between README.md and
-// docs/*.md, and every `docs/<file>.md#<section>` a code comment names, must lead to a file that
+// docs/*.md, and every `docs/<file>.md#<section>` a code comment or a deployment file names, must lead to a file that
 // exists and a heading it has. Anchors are made as GitHub makes them from a heading.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -16,8 +16,12 @@ const codeFolders = [
   'console/src',
   'e2e',
   'scripts',
+  'deploy',
 ];
-const codeFile = /\.(ts|tsx|js|mjs|css|sh)$/;
+/** Code, and the deployment files whose comments send operators to the docs. */
+const codeFile = /(\.(ts|tsx|js|mjs|css|sh|conf|yaml|yml)|\.env\.example|Dockerfile)$/;
+/** Files at the root that are not in a folder above. */
+const rootFiles = ['Dockerfile'];
 
 /** The lines of a Markdown file outside its fenced code blocks. */
 function proseLines(text) {
@@ -71,10 +75,13 @@ for (const doc of docs) {
   });
 }
 
-for (const folder of codeFolders) {
-  for (const name of readdirSync(join(root, folder), { recursive: true })) {
-    if (!codeFile.test(name) || /(^|\/)(node_modules|dist)\//.test(name)) continue;
-    const file = join(root, folder, name);
+const codeFiles = codeFolders.flatMap((folder) =>
+  readdirSync(join(root, folder), { recursive: true })
+    .filter((name) => codeFile.test(name) && !/(^|\/)(node_modules|dist)\//.test(name))
+    .map((name) => join(root, folder, name)),
+);
+for (const file of [...codeFiles, ...rootFiles.map((name) => join(root, name))]) {
+  {
     const lines = readFileSync(file, 'utf8').split('\n');
     lines.forEach((line, index) => {
       for (const [target] of line.matchAll(/docs\/[\w.-]+\.md(#[\w-]+)?/g)) {
