@@ -97,6 +97,7 @@ describe('the benchmarks', () => {
             ['server direct', 0.6],
             ['server behind nginx', null],
             ['server behind nginx, X-Accel-Redirect', 0.9],
+            ['S3 behind nginx, X-Accel-Redirect', null],
           ],
           output,
         );

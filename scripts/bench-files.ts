@@ -14,7 +14,10 @@
  *    (deploy/nginx.conf) and the same behind it with FILES_ACCEL_REDIRECT, by turns, after one
  *    unmeasured download from each whose SHA-256 is checked. Reported: the median MB/s of each
  *    and its ratio to nginx's; the direct server should reach 0.6 and the redirected one 0.9
- *    (behind nginx without the setting is a reference, with no goal).
+ *    (behind nginx without the setting is a reference, with no goal). Last, a server on an S3
+ *    store (s3rver, in a child process) behind nginx with FILES_ACCEL_REDIRECT=/internal-s3/:
+ *    nginx fetches from s3rver, a Node.js emulator far slower than a real store, so a reference
+ *    that shows the path works, with no goal.
  *
  * The reference nginx runs as a child of this script on its own config in a temporary directory
  * (daemon off, sendfile on, one worker: the server is one process with one JavaScript thread, and
@@ -43,6 +46,8 @@ import {
 } from './bench-support.js';
 import { curlDownload, download, packageType, upload, writeRandomFile } from './support/file-transfer.js';
 import { startRecommendedNginx } from './support/recommended-nginx.js';
+import { startS3Process } from './support/s3-process.js';
+import { s3Env } from './s3-server.js';
 import { repoRoot } from './support/repo-root.js';
 
 const fileMB = intFromEnv('BENCH_FILE_MB', 100, 1, 2048);
@@ -201,6 +206,12 @@ const nginx = await startNginx(dir, {
 });
 const proxy = await startRecommendedNginx(new URL(server.url).host);
 const accelProxy = await startRecommendedNginx(new URL(accelServer.url).host, { filesDir: accelFiles });
+const s3 = await startS3Process();
+const s3Server = await startBenchServer([], 'server/dist/server.js', {
+  ...s3Env(s3, 'bench-files'),
+  FILES_ACCEL_REDIRECT: '/internal-s3/',
+});
+const s3Proxy = await startRecommendedNginx(new URL(s3Server.url).host, { s3Upstream: new URL(s3.endpoint).host });
 let exitCode = 1;
 try {
   console.log(`server pid ${server.pid} on ${server.url}; nginx pid ${nginx.pid} on ${nginx.url}`);
@@ -222,6 +233,7 @@ try {
   }
   const accelUploaded =
     stored === undefined ? undefined : await upload(accelServer.url, accelServer.adminToken, packagePath);
+  const s3Uploaded = stored === undefined ? undefined : await upload(s3Server.url, s3Server.adminToken, packagePath);
   // A moment for whatever the upload left behind to settle before "idle" is read.
   await new Promise((done) => setTimeout(done, 2_000));
 
@@ -238,6 +250,8 @@ try {
     );
     if (accelUploaded?.ok === true)
       sides.push(await verified('server behind nginx, X-Accel-Redirect', `${accelProxy.url}${filePath}`, sha256, 0.9));
+    if (s3Uploaded?.ok === true)
+      sides.push(await verified('S3 behind nginx, X-Accel-Redirect', `${s3Proxy.url}${filePath}`, sha256, null));
   }
   for (let i = 0; i < rounds; i++) for (const side of sides) timedRun(side);
   const reference = sides[0] as Side;
@@ -270,7 +284,7 @@ try {
   }
   printTable(rows);
 
-  const unexpected = [...server.logs, ...accelServer.logs].filter((l) => l.trim() !== '');
+  const unexpected = [...server.logs, ...accelServer.logs, ...s3Server.logs].filter((l) => l.trim() !== '');
   if (unexpected.length > 0) {
     console.log(`\nthe servers logged ${unexpected.length} line(s) at warn or above; first ones:`);
     for (const l of unexpected.slice(0, 5)) console.log(`  ${l.slice(0, 300)}`);
@@ -290,6 +304,7 @@ try {
   const failed = [
     uploadProblem,
     accelUploaded?.ok === false && `the X-Accel-Redirect server refused the upload: ${accelUploaded.why}`,
+    s3Uploaded?.ok === false && `the S3 server refused the upload: ${s3Uploaded.why}`,
     slow !== undefined && slow.failures.length > 0 && `${slow.failures.length} slow download(s) failed`,
     slow !== undefined && slow.rss.peakOverIdleMB > rssGoalMB && `RSS rose ${slow.rss.peakOverIdleMB} MB over idle`,
     ...sides.map(
@@ -304,6 +319,9 @@ try {
     exitCode = 0;
   } else console.log(`FAIL: ${failed.join('; ')}`);
 } finally {
+  await s3Proxy.stop();
+  await s3Server.stop();
+  await s3.stop();
   await accelProxy.stop();
   await proxy.stop();
   await nginx.stop();

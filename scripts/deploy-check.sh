@@ -17,7 +17,10 @@
 #                                 instead of compose.yaml's site-a:8080 and site-b:8080; with
 #                                 FILES_DIR set, /internal-files/ is that directory, read by
 #                                 workers running as its owner
-#                                 (docs/storage.md#nginx-sends-the-files)
+#                                 (docs/storage.md#nginx-sends-the-files); with S3_UPSTREAM
+#                                 (host:port), /internal-s3/ fetches from that S3 endpoint
+#                                 instead of compose.yaml's minio:9000, which is no name here
+#                                 (docs/storage.md#with-s3)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -82,8 +85,12 @@ run_nginx() {
   local servers="" upstream
   for upstream in "$@"; do servers+="    server $upstream max_fails=1 fail_timeout=5s;\n"; done
   # deploy/nginx.conf with its addresses (and the file store's directory) replaced, nothing else.
-  awk -v listen="$listen" -v servers="$servers" -v files="${FILES_DIR:-}" '
+  # Without S3_UPSTREAM the S3 location goes unused, but nginx still resolves its address at start.
+  local s3=${S3_UPSTREAM:-127.0.0.1:9}
+  awk -v listen="$listen" -v servers="$servers" -v files="${FILES_DIR:-}" -v s3="$s3" '
     /^    server site-a:8080 / { printf "%s", servers; next }
+    /^    server minio:9000;$/ { print "    server " s3 ";"; next }
+    /^        proxy_set_header Host minio:9000;$/ { print "        proxy_set_header Host " s3 ";"; next }
     /^        alias \/srv\/chat-site\/files\/;$/ && files != "" { print "        alias " files "/;"; next }
     /^    server site-b:8080 / { next }
     /^    listen 80;$/ { print "    listen " listen ";"; next }

@@ -187,7 +187,7 @@ describe('deploy/nginx.conf', () => {
     : 'needs root (unshare --mount)';
   test('nginx -t accepts it as it is, its upstream names in a private /etc/hosts', { skip }, () => {
     const dir = mkdtempSync(join(scratch, 'nginx-'));
-    writeFileSync(join(dir, 'hosts'), '127.0.0.1 localhost\n127.0.0.1 site-a\n127.0.0.1 site-b\n');
+    writeFileSync(join(dir, 'hosts'), '127.0.0.1 localhost\n127.0.0.1 site-a\n127.0.0.1 site-b\n127.0.0.1 minio\n');
     // What the nginx image's own nginx.conf holds around conf.d (as deploy-check.sh's wrapper).
     writeFileSync(
       join(dir, 'nginx.conf'),

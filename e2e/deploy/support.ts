@@ -68,16 +68,17 @@ export async function startProcess(
 }
 
 /** Debian's nginx on deploy/nginx.conf in front of `upstreams` (host:port), on a free port;
- * with `filesDir`, its /internal-files/ location serves that directory. */
+ * with `filesDir`, its /internal-files/ location serves that directory; with `s3Upstream`
+ * (host:port), its /internal-s3/ location fetches from that S3 endpoint. */
 export async function startNginx(
   upstreams: string[],
-  { filesDir }: { filesDir?: string } = {},
+  { filesDir, s3Upstream }: { filesDir?: string; s3Upstream?: string } = {},
 ): Promise<Running & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'chat-site-nginx-'));
   const port = await freePort();
   const nginx = await startProcess('bash', [deployCheck, 'nginx', dir, `127.0.0.1:${port}`, ...upstreams], {
     url: `http://127.0.0.1:${port}`,
-    env: { ...process.env, FILES_DIR: filesDir },
+    env: { ...process.env, FILES_DIR: filesDir, S3_UPSTREAM: s3Upstream },
   });
   return {
     ...nginx,

@@ -2,7 +2,8 @@
  * The recommended nginx (deploy/nginx.conf through scripts/deploy-check.sh nginx) in front of one
  * server, for benchmarks: the same file the deployment tests run, as a child of this script.
  * With `filesDir`, its /internal-files/ location serves that directory
- * (docs/storage.md#nginx-sends-the-files).
+ * (docs/storage.md#nginx-sends-the-files); with `s3Upstream` (host:port), its /internal-s3/
+ * location fetches from that S3 endpoint (docs/storage.md#with-s3).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,7 @@ export interface RecommendedNginx {
 
 export async function startRecommendedNginx(
   upstream: string,
-  { filesDir }: { filesDir?: string } = {},
+  { filesDir, s3Upstream }: { filesDir?: string; s3Upstream?: string } = {},
 ): Promise<RecommendedNginx> {
   const dir = mkdtempSync(join(tmpdir(), 'chat-site-bench-nginx-'));
   const port = await freePort();
@@ -27,7 +28,7 @@ export async function startRecommendedNginx(
   const group = spawnGroup(
     'bash',
     [join(repoRoot, 'scripts/deploy-check.sh'), 'nginx', dir, `127.0.0.1:${port}`, upstream],
-    { env: { ...process.env, FILES_DIR: filesDir }, stdio: ['ignore', 'ignore', 'inherit'] },
+    { env: { ...process.env, FILES_DIR: filesDir, S3_UPSTREAM: s3Upstream }, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const stop = async () => {
     await group.stop('SIGQUIT');

@@ -59,8 +59,9 @@ export interface ServerConfig {
   uploadMaxBytes: number;
   packageMaxBytes: number;
   storage: StorageTarget;
-  /** The proxy's internal location over the file store: hosted files are answered with
-   * X-Accel-Redirect to it, for the proxy to send (docs/storage.md#nginx-sends-the-files). */
+  /** The proxy's internal location over the file store (a directory, or S3 through presigned
+   * URLs): hosted files are answered with X-Accel-Redirect to it, for the proxy to send
+   * (docs/storage.md#nginx-sends-the-files). */
   filesAccelRedirect: string | undefined;
   /** Longest a client may take to send a whole request, headers and body; then 408. */
   requestTimeoutMs: number;
@@ -235,8 +236,10 @@ function wholeNumber(env: Env, name: string, fallback: number, min: number, max:
   return value;
 }
 
-/** A path of its own in the proxy, below which the file keys go as they are; only over a directory
- * the proxy can read (docs/storage.md#nginx-sends-the-files). */
+/** A path of its own in the proxy: below it go the file keys over a directory the proxy reads, or
+ * the presigned path and query of an S3 object (docs/storage.md#nginx-sends-the-files). The
+ * recommended nginx's two locations are not interchangeable: each one's path with the other store
+ * would be nginx's 404 for every download, so it is refused here. */
 function checkAccelRedirect({ filesAccelRedirect: prefix, storage }: ServerConfig, problems: string[]): void {
   if (prefix === undefined) return;
   if (!/^\/([A-Za-z0-9._~-]+\/)+$/.test(prefix) || prefix.split('/').some((part) => /^\.+$/.test(part))) {
@@ -244,10 +247,17 @@ function checkAccelRedirect({ filesAccelRedirect: prefix, storage }: ServerConfi
       `FILES_ACCEL_REDIRECT must be a path that starts and ends with /, like /internal-files/, got "${prefix}"`,
     );
   }
-  if (storage.kind !== 'file') {
-    problems.push('FILES_ACCEL_REDIRECT needs STORAGE_URL=file:<directory>: the proxy sends files from that directory');
+  const [mine, other] = storage.kind === 'file' ? accelLocations : [...accelLocations].reverse();
+  if (prefix === other) {
+    problems.push(
+      `FILES_ACCEL_REDIRECT=${other} is the proxy's location over ${storage.kind === 'file' ? 'an S3 store' : 'a directory'}` +
+        ` (deploy/nginx.conf); with STORAGE_URL=${storage.kind === 'file' ? 'file:' : 's3://'} use ${mine}`,
+    );
   }
 }
+
+/** deploy/nginx.conf's internal locations: over a directory store, over an S3 store. */
+const accelLocations = ['/internal-files/', '/internal-s3/'] as const;
 
 function parseStorageUrl(env: Env, problems: string[]): StorageTarget {
   const raw = env.STORAGE_URL || defaultStorageUrl;

@@ -200,15 +200,31 @@ describe('file storage settings', () => {
     assert.equal(config.uploadMaxBytes, 5 * 1024 * 1024);
   });
 
-  test('FILES_ACCEL_REDIRECT: off by default; a path ending in / over a directory store', () => {
+  test('FILES_ACCEL_REDIRECT: off by default; a path ending in /, over a directory or an S3 store', () => {
     assert.equal(loadConfig({ SITE_CONFIG: siteConfigPath }).filesAccelRedirect, undefined);
     const on = loadConfig({ SITE_CONFIG: siteConfigPath, FILES_ACCEL_REDIRECT: '/internal-files/' });
     assert.equal(on.filesAccelRedirect, '/internal-files/');
+    const s3 = { STORAGE_URL: 's3://chat-files/site' };
+    const onS3 = loadConfig({ SITE_CONFIG: siteConfigPath, ...s3, FILES_ACCEL_REDIRECT: '/internal-s3/' });
+    assert.equal(onS3.filesAccelRedirect, '/internal-s3/');
     for (const bad of ['internal-files/', '/internal-files', '/a b/', '/../', '/x?y/', 'http://nginx/files/']) {
       assert.match(problemsOf({ FILES_ACCEL_REDIRECT: bad }).join('\n'), /FILES_ACCEL_REDIRECT must be a path/, bad);
+      assert.match(problemsOf({ ...s3, FILES_ACCEL_REDIRECT: bad }).join('\n'), /must be a path/, `s3 ${bad}`);
     }
-    const s3 = problemsOf({ FILES_ACCEL_REDIRECT: '/internal-files/', STORAGE_URL: 's3://chat-files' });
-    assert.match(s3.join('\n'), /FILES_ACCEL_REDIRECT needs STORAGE_URL=file:/);
+  });
+
+  test('FILES_ACCEL_REDIRECT: deploy/nginx.conf’s location for the other store is refused, naming the right one', () => {
+    assert.deepEqual(problemsOf({ STORAGE_URL: 's3://chat-files', FILES_ACCEL_REDIRECT: '/internal-files/' }), [
+      "FILES_ACCEL_REDIRECT=/internal-files/ is the proxy's location over a directory (deploy/nginx.conf); " +
+        'with STORAGE_URL=s3:// use /internal-s3/',
+    ]);
+    assert.deepEqual(problemsOf({ STORAGE_URL: 'file:/srv/files', FILES_ACCEL_REDIRECT: '/internal-s3/' }), [
+      "FILES_ACCEL_REDIRECT=/internal-s3/ is the proxy's location over an S3 store (deploy/nginx.conf); " +
+        'with STORAGE_URL=file: use /internal-files/',
+    ]);
+    // Reported with every other problem at once.
+    const both = problemsOf({ STORAGE_URL: 's3://Bad_Bucket', FILES_ACCEL_REDIRECT: '/internal-files/' });
+    assert.equal(both.length, 2, both.join('\n'));
   });
 
   test('an S3 bucket with a prefix, an endpoint, path style and keys', () => {

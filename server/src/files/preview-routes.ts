@@ -5,6 +5,8 @@ import { notFound } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { errorResponse } from '../lib/schemas.js';
 import { storageFor } from '../storage/index.js';
+import { S3Storage } from '../storage/s3-store.js';
+import { s3AccelRedirect } from './accel-s3.js';
 import { contentDisposition, httpDate, ifRangeHolds, notModified, parseRange } from './conditional.js';
 import { cleanFileName, findFile } from './repository.js';
 
@@ -20,7 +22,9 @@ const fileCsp = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
  * With FILES_ACCEL_REDIRECT the bytes are the proxy's to send: the answer carries the headers and
  * `X-Accel-Redirect` to the proxy's internal location over the file store, which then does the
  * range and If-Range itself (docs/storage.md#nginx-sends-the-files). 304 stays here: nginx
- * compares If-None-Match before the ETag passed on to it is in place.
+ * compares If-None-Match before the ETag passed on to it is in place. Over S3 the range, If-Range
+ * and 416 are decided here too, and the proxy fetches the object with a presigned URL
+ * (docs/storage.md#with-s3).
  */
 export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const storage = storageFor(config.storage);
@@ -68,16 +72,18 @@ export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
       'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', file.name, cleanFileName(file.name)),
     };
 
-    if (accelPrefix !== undefined) {
-      // Checked here, so that a file missing from the store is the same logged 404 as without the proxy.
-      if ((await storage.stat(file.key)) === undefined) return missing(request, file.key);
-      // Without Accept-Ranges: nginx adds its own, and a second one from here would go out too.
-      return reply
-        .status(200)
-        .headers({ etag, 'last-modified': lastModified, 'cache-control': cacheHeaders['cache-control'] })
-        .headers(fileHeaders)
-        .header('x-accel-redirect', `${accelPrefix}${file.key}`)
-        .send();
+    // Without Accept-Ranges: the proxy's answer has its own, and a second one from here would go out too.
+    const proxiedHeaders = {
+      etag,
+      'last-modified': lastModified,
+      'cache-control': cacheHeaders['cache-control'],
+      ...fileHeaders,
+    };
+    if (accelPrefix !== undefined && !(storage instanceof S3Storage)) {
+      // nginx does the range and If-Range itself, reading the directory.
+      return proxied(request, reply, file.key, proxiedHeaders, async () => ({
+        'x-accel-redirect': `${accelPrefix}${file.key}`,
+      }));
     }
 
     let answer = parseRange(request.headers.range, size);
@@ -91,6 +97,12 @@ export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
         .send({ status: 416, msg: `the range is past the end of the file (${size} bytes)` });
     }
     const range = answer.kind === 'partial' ? answer.range : undefined;
+    if (accelPrefix !== undefined && storage instanceof S3Storage) {
+      const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
+      return proxied(request, reply, file.key, proxiedHeaders, () =>
+        s3AccelRedirect(accelPrefix, storage, file.key, method, range),
+      );
+    }
     const length = range === undefined ? size : range.end - range.start + 1;
     const body = request.method === 'HEAD' ? undefined : await storage.open(file.key, range);
     if (request.method !== 'HEAD' && body === undefined) return missing(request, file.key);
@@ -101,6 +113,23 @@ export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
       .header('content-length', String(length));
     if (range !== undefined) reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
     return reply.send(body);
+  }
+
+  /** The headers alone and X-Accel-Redirect, for the proxy to send the bytes. The file is looked
+   * for first, so that one missing from the store is the same logged 404 as without the proxy. */
+  async function proxied(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    headers: Record<string, string>,
+    redirect: () => Promise<Record<string, string>>,
+  ): Promise<FastifyReply> {
+    if ((await storage.stat(key)) === undefined) return missing(request, key);
+    return reply
+      .status(200)
+      .headers(headers)
+      .headers(await redirect())
+      .send();
   }
 
   function missing(request: FastifyRequest, key: string): never {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import type * as S3 from '@aws-sdk/client-s3';
 import type * as S3LibStorage from '@aws-sdk/lib-storage';
+import type * as S3Presigner from '@aws-sdk/s3-request-presigner';
 import type { StorageTarget } from '../config.js';
 import { lazy } from '../lib/lazy.js';
 import { feed, Intake } from './intake.js';
@@ -13,6 +14,7 @@ type S3Target = Extract<StorageTarget, { kind: 's3' }>;
  * (lib/lazy.ts). */
 const sdk = lazy<typeof S3>('@aws-sdk/client-s3');
 const sdkStorage = lazy<typeof S3LibStorage>('@aws-sdk/lib-storage');
+const sdkPresigner = lazy<typeof S3Presigner>('@aws-sdk/s3-request-presigner');
 
 /** Parts of a multipart upload: at most queueSize of them are held in memory at once. */
 const partSize = 8 * 1024 * 1024;
@@ -22,7 +24,8 @@ const queueSize = 2;
  * Objects in an S3-compatible bucket, under the configured prefix. An upload goes to a
  * temporary key (multipart, so it streams) and is copied to its final key only once complete and
  * hashed; the temporary object is then deleted. Downloads stream through the server
- * (docs/storage.md#s3-downloads-go-through-the-server).
+ * (docs/storage.md#s3-downloads-go-through-the-server), or the proxy fetches them with a
+ * presigned URL (docs/storage.md#with-s3).
  */
 export class S3Storage implements FileStorage {
   readonly description: string;
@@ -123,6 +126,14 @@ export class S3Storage implements FileStorage {
       if (isMissing(error)) return undefined;
       throw error;
     }
+  }
+
+  /** A URL that lets whoever holds it, and no one after `seconds`, GET (or HEAD) the object
+   * without credentials: signed here, with nothing asked of the store. */
+  async presign(key: string, method: 'GET' | 'HEAD', seconds: number): Promise<URL> {
+    const input = { Bucket: this.target.bucket, Key: this.objectKey(key) };
+    const command = method === 'HEAD' ? new (sdk().HeadObjectCommand)(input) : new (sdk().GetObjectCommand)(input);
+    return new URL(await sdkPresigner().getSignedUrl(this.client, command, { expiresIn: seconds }));
   }
 
   async delete(key: string): Promise<void> {
