@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
+import { AuditPage } from '@chat-site/contract/admin';
 import { tokenHash } from '../src/accounts/repository.js';
 import { adminToken, cliPath, startTestApp, type TestApp } from './helpers.js';
+import { checked } from './checked.js';
 
 const origin = 'http://localhost';
 let t: TestApp;
@@ -307,21 +309,18 @@ describe('what a session may do', () => {
       t.app.inject({ url: `/v1/admin/audit?${query}`, headers: asUser(session) });
     const page = await read('page_size=2');
     assert.equal(page.statusCode, 200, page.body);
-    const body = page.json<{ count: number; list: { actor: string; action: string; at: string; after: unknown }[] }>();
+    const body = checked(AuditPage, page);
     assert.ok(body.count >= 2);
     assert.equal(body.list.length, 2);
     assert.match(body.list[0]?.at ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    const bobs = (await read(`who=bob&page_size=100`)).json<{
-      count: number;
-      list: { actor: string; target: string }[];
-    }>();
+    const bobs = checked(AuditPage, await read(`who=bob&page_size=100`));
     assert.ok(bobs.list.length >= 2);
     assert.ok(bobs.list.every((entry) => entry.actor === 'bob' || entry.target === 'bob'));
     assert.deepEqual(
       bobs.list.slice(0, 2).map((entry) => entry.actor),
       ['bob', 'bob'],
     );
-    const second = (await read('page_size=1&page_index=2')).json<{ list: { action: string }[] }>();
+    const second = checked(AuditPage, await read('page_size=1&page_index=2'));
     assert.equal(second.list[0]?.action, body.list[1]?.action);
     assert.equal((await read('', session)).statusCode, 403);
   });

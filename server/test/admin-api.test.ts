@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinDetail, BulletinPage, InstallPackageList } from '@chat-site/contract';
+import { HostedFile } from '@chat-site/contract/admin';
 import { bearer, startTestApp, type TestApp } from './helpers.js';
+import { checked } from './checked.js';
 
 let t: TestApp;
 before(async () => {
@@ -171,7 +173,7 @@ describe('admin files and packages', () => {
       payload: png,
     });
     assert.equal(res.statusCode, 201, res.body);
-    const body = res.json<{ key: string; path: string; size: number; sha256: string }>();
+    const body = checked(HostedFile, res);
     assert.equal(body.path, `file/preview/${body.key}`);
     assert.equal(body.size, png.byteLength);
     assert.equal(body.sha256, createHash('sha256').update(png).digest('hex'));

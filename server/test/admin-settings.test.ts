@@ -10,11 +10,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { CdnCheck, DownloadStats } from '@chat-site/contract/admin';
 import { dayBefore } from '../src/downloads/repository.js';
 import { toWireTime } from '../src/lib/time.js';
 import { allowList, guardedLookup } from '../src/settings/cdn-address.js';
 import { probeKey } from '../src/settings/cdn-check.js';
 import { bearer, repoRoot, startTestApp, type TestApp } from './helpers.js';
+import { checked } from './checked.js';
 
 let t: TestApp;
 before(async () => {
@@ -37,21 +39,10 @@ async function serve(
 
 const close = (server: Server) => new Promise((done) => server.close(done));
 
-interface Check {
-  bucket_url: string;
-  probe_url: string;
-  answered: boolean;
-  status: number | null;
-  ms: number;
-  ok: boolean;
-  redirected_to: string | null;
-  error: string | null;
-}
-
 const check = async (payload: object) => {
   const res = await call('POST', '/v1/admin/settings/cdn-check', payload);
   assert.equal(res.statusCode, 200, res.body);
-  return res.json<Check>();
+  return checked(CdnCheck, res);
 };
 
 describe('the CDN check', () => {
@@ -181,7 +172,7 @@ describe('the addresses the CDN check may reach', () => {
       payload: { url, timeout_ms: 2000 },
     });
     assert.equal(res.statusCode, 200, res.body);
-    return res.json<Check>();
+    return checked(CdnCheck, res);
   };
 
   test('without CDN_CHECK_ALLOW_ADDRESSES, loopback, private, link-local and metadata addresses are never asked', async () => {
@@ -369,13 +360,7 @@ describe('downloads per platform per day', () => {
   test('7 days, oldest first, every day there with zeros where nothing was downloaded', async () => {
     const res = await call('GET', '/v1/admin/stats/downloads?days=7');
     assert.equal(res.statusCode, 200, res.body);
-    const body = res.json<{
-      from: string;
-      to: string;
-      time_zone: string;
-      days: Record<string, unknown>[];
-      total: object;
-    }>();
+    const body = checked(DownloadStats, res);
     assert.equal(body.to, today());
     assert.equal(body.from, dayBefore(today(), 6));
     assert.equal(body.time_zone, zone);
@@ -390,13 +375,10 @@ describe('downloads per platform per day', () => {
   });
 
   test('30 and 90 days; any other span is a 400', async () => {
-    const thirty = (await call('GET', '/v1/admin/stats/downloads?days=30')).json<{
-      days: unknown[];
-      total: { total: number };
-    }>();
+    const thirty = checked(DownloadStats, await call('GET', '/v1/admin/stats/downloads?days=30'));
     assert.equal(thirty.days.length, 30);
     assert.equal(thirty.total.total, 118);
-    assert.equal((await call('GET', '/v1/admin/stats/downloads?days=90')).json<{ days: unknown[] }>().days.length, 90);
+    assert.equal(checked(DownloadStats, await call('GET', '/v1/admin/stats/downloads?days=90')).days.length, 90);
     for (const days of ['5', '0', '365', 'x']) {
       assert.equal((await call('GET', `/v1/admin/stats/downloads?days=${days}`)).statusCode, 400, days);
     }

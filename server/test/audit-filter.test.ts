@@ -5,9 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { AuditPage } from '@chat-site/contract/admin';
 import { recordAudit } from '../src/accounts/repository.js';
 import { toWireTime } from '../src/lib/time.js';
 import { bearer, startTestApp, type TestApp } from './helpers.js';
+import { checked } from './checked.js';
 
 let t: TestApp;
 before(async () => {
@@ -31,7 +33,7 @@ after(() => t.close());
 const actions = async (query: Record<string, string>) => {
   const res = await t.app.inject({ url: `/v1/admin/audit?${new URLSearchParams(query)}`, headers: bearer });
   assert.equal(res.statusCode, 200, res.body);
-  const { count, list } = res.json<{ count: number; list: { action: string }[] }>();
+  const { count, list } = checked(AuditPage, res);
   assert.equal(count, list.length);
   return list.map((entry) => entry.action);
 };

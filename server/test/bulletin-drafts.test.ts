@@ -6,20 +6,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
+import { AdminBulletin, AdminBulletinPage, VersionConflict } from '@chat-site/contract/admin';
 import { buildApp } from '../src/app.js';
 import { connect } from '../src/db/connect.js';
 import { toWireTime } from '../src/lib/time.js';
 import { readUntil, startTestApp, type TestApp } from './helpers.js';
+import { checked } from './checked.js';
 import { adminCalls } from './admin-calls.js';
-
-interface Admin {
-  id: number;
-  title: string;
-  status: 'draft' | 'scheduled' | 'published';
-  publish_at: string;
-  version: number;
-  topup: number;
-}
 
 let t: TestApp;
 before(async () => {
@@ -49,10 +42,10 @@ describe('drafts', () => {
     await seenAt(0); // every public answer is now cached
     const id = await create({ title: '草稿', state: 'draft' });
     assert.deepEqual(await seenAt(id), []);
-    const listed = (await admin('GET', '/bulletins?filter=draft')).json<{ list: Admin[] }>().list;
+    const listed = checked(AdminBulletinPage, await admin('GET', '/bulletins?filter=draft')).list;
     assert.equal(listed.find((item) => item.id === id)?.status, 'draft');
     const published = await admin('PUT', `/bulletins/${id}`, { state: 'published' });
-    assert.equal(published.json<Admin>().status, 'published');
+    assert.equal(checked(AdminBulletin, published).status, 'published');
     assert.deepEqual(await seenAt(id), everywhere);
   });
 });
@@ -64,7 +57,7 @@ describe('scheduled publication', () => {
     const second = await buildApp({ config: t.config, db: other });
     try {
       const id = await create({ title: '定时', publish_at: wire(2500) });
-      const view = (await admin('GET', `/bulletins/${id}`)).json<Admin>();
+      const view = checked(AdminBulletin, await admin('GET', `/bulletins/${id}`));
       assert.equal(view.status, 'scheduled');
       for (const app of [t.app, second]) assert.deepEqual(await seenAt(id, app), [], 'not before its time');
       // Each server's schedule check finds the time passed (within a second) and drops its cached
@@ -96,14 +89,14 @@ describe('two operators editing one announcement', () => {
   test('the second save of the same version is refused with the current state; If-Match works too', async () => {
     const id = await create({ title: '版本' });
     const opened = await admin('GET', `/bulletins/${id}`);
-    const { version } = opened.json<Admin>();
+    const { version } = checked(AdminBulletin, opened);
     assert.equal(opened.headers.etag, `"${version}"`);
     const first = await admin('PUT', `/bulletins/${id}`, { title: '甲的标题', version });
     assert.equal(first.statusCode, 200);
-    assert.equal(first.json<Admin>().version, version + 1);
+    assert.equal(checked(AdminBulletin, first).version, version + 1);
     const second = await admin('PUT', `/bulletins/${id}`, { title: '乙的标题', version });
     assert.equal(second.statusCode, 409);
-    const conflict = second.json<{ status: number; msg: string; current: Admin }>();
+    const conflict = checked(VersionConflict, second);
     assert.equal(conflict.current.title, '甲的标题');
     assert.match(conflict.msg, /someone saved this announcement/);
     const byHeader = await admin('PUT', `/bulletins/${id}`, { title: '乙的标题' }, { 'if-match': `"${version}"` });
@@ -124,7 +117,7 @@ describe('deleting', () => {
     assert.equal((await admin('GET', `/bulletins/${id}`)).statusCode, 404);
     const restored = await admin('POST', `/bulletins/${id}/restore`);
     assert.equal(restored.statusCode, 200);
-    assert.equal(restored.json<Admin>().topup, 1);
+    assert.equal(checked(AdminBulletin, restored).topup, 1);
     assert.deepEqual(await seenAt(id), everywhere);
     assert.equal((await admin('POST', `/bulletins/${id}/restore`)).statusCode, 404, 'nothing to undo');
 
@@ -143,8 +136,7 @@ describe('the console’s list', () => {
       draft: await create({ title: 'List 草稿', state: 'draft' }),
       scheduled: await create({ title: 'list 明天', publish_at: wire(86_400_000) }),
     };
-    const list = async (query: string) =>
-      (await admin('GET', `/bulletins?${query}`)).json<{ count: number; list: Admin[] }>();
+    const list = async (query: string) => checked(AdminBulletinPage, await admin('GET', `/bulletins?${query}`));
     const all = await list('q=list');
     assert.equal(all.count, 4);
     assert.deepEqual(

@@ -7,22 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
+import { AdminBulletin, AdminBulletinPage } from '@chat-site/contract/admin';
 import { buildApp } from '../src/app.js';
 import { connect } from '../src/db/connect.js';
 import { toWireTime } from '../src/lib/time.js';
 import { readUntil, startTestApp, type TestApp } from './helpers.js';
+import { checked } from './checked.js';
 import { adminCalls } from './admin-calls.js';
-
-interface Admin {
-  id: number;
-  title: string;
-  content: string;
-  status: 'draft' | 'scheduled' | 'published';
-  topup: number;
-  version: number;
-  unpublish_at: string | null;
-  unpin_at: string | null;
-}
 
 let t: TestApp;
 before(async () => {
@@ -31,7 +22,7 @@ before(async () => {
 after(() => t.close());
 
 const { admin, createBulletin: create } = adminCalls(() => t.app);
-const read = async (id: number) => (await admin('GET', `/bulletins/${id}`)).json<Admin>();
+const read = async (id: number) => checked(AdminBulletin, await admin('GET', `/bulletins/${id}`));
 const wire = (ms: number) => toWireTime(new Date(Date.now() + ms).toISOString(), t.config.timeZone);
 
 const publicPage = async (app = t.app) =>
@@ -72,9 +63,9 @@ describe('searching', () => {
         '<p>端午<a href="https://holiday.example/plan">放假</a>安排 Tom &amp; Jerry</p><img src="file/preview/k" alt="">',
     });
     const found = async (q: string) =>
-      (await admin('GET', `/bulletins?q=${encodeURIComponent(q)}`))
-        .json<{ list: Admin[] }>()
-        .list.some((item) => item.id === id);
+      checked(AdminBulletinPage, await admin('GET', `/bulletins?q=${encodeURIComponent(q)}`)).list.some(
+        (item) => item.id === id,
+      );
     assert.equal(await found('放假安排'), true, 'text across an inline tag');
     assert.equal(await found('端午放假'), true);
     assert.equal(await found('tom & jerry'), true, 'an entity is its character');
@@ -153,10 +144,10 @@ describe('end times', () => {
 
   test('a manual unpin or draft clears the end time it would have carried out', async () => {
     const id = await create({ title: '手动', topup: 1, unpin_at: wire(60_000), unpublish_at: wire(90_000) });
-    const saved = (await admin('PUT', `/bulletins/${id}`, { topup: 0, state: 'draft' })).json<Admin>();
+    const saved = checked(AdminBulletin, await admin('PUT', `/bulletins/${id}`, { topup: 0, state: 'draft' }));
     assert.equal(saved.unpin_at, null);
     assert.equal(saved.unpublish_at, null);
-    const cleared = (await admin('PUT', `/bulletins/${id}`, { unpublish_at: null })).json<Admin>();
+    const cleared = checked(AdminBulletin, await admin('PUT', `/bulletins/${id}`, { unpublish_at: null }));
     assert.equal(cleared.unpublish_at, null);
   });
 });

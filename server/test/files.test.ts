@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
+import { HostedFile } from '@chat-site/contract/admin';
 import { bearer, startTestApp, storageKind, type TestApp } from './helpers.js';
+import { checked } from './checked.js';
 import { s3ObjectsUnder, startTestS3 } from '../../scripts/s3-server.js';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -37,13 +39,6 @@ function dmgBytes(size: number): Buffer {
   return data;
 }
 
-interface Uploaded {
-  key: string;
-  path: string;
-  size: number;
-  sha256: string;
-}
-
 let t: TestApp;
 before(async () => {
   t = await startTestApp({ env: { PACKAGE_MAX_BYTES: String(64 * 1024 * 1024), UPLOAD_MAX_BYTES: '65536' } });
@@ -58,10 +53,10 @@ const upload = (name: string, type: string, payload: Buffer) =>
     payload,
   });
 
-async function uploaded(name: string, type: string, payload: Buffer): Promise<Uploaded> {
+async function uploaded(name: string, type: string, payload: Buffer): Promise<HostedFile> {
   const res = await upload(name, type, payload);
   assert.equal(res.statusCode, 201, res.body);
-  return res.json<Uploaded>();
+  return checked(HostedFile, res);
 }
 
 async function rowCount(): Promise<number> {
@@ -111,7 +106,7 @@ describe(`uploads (${storageKind} storage)`, () => {
       const res = await upload(name, type, data);
       assert.equal(res.statusCode, 201, res.body);
       assert.notEqual(res.headers.connection, 'close', name);
-      const body = res.json<Uploaded>();
+      const body = checked(HostedFile, res);
       assert.equal(body.size, data.byteLength, name);
       assert.equal(body.sha256, sha256(data), name);
       assert.equal(body.key, `${sha256(data).slice(0, 16)}-${name}`);
@@ -185,7 +180,7 @@ describe(`uploads (${storageKind} storage)`, () => {
 
 describe(`downloads (${storageKind} storage)`, () => {
   const data = packageBytes(zipMagic, 100_000);
-  let file: Uploaded;
+  let file: HostedFile;
   before(async () => {
     file = await uploaded('星聊-5.0.1.apk', 'application/vnd.android.package-archive', data);
   });

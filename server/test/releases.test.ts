@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { InstallPackageList } from '@chat-site/contract';
+import { Release, ReleaseCards, type ReleaseCard } from '@chat-site/contract/admin';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -25,39 +26,10 @@ import {
   testEnv,
   type TestApp,
 } from './helpers.js';
+import { checked } from './checked.js';
 
 const apk = readFileSync(join(repoRoot, 'server/test/fixtures/xingliao-5.1.0.apk'));
 const notApk = readFileSync(join(repoRoot, 'server/test/fixtures/no-manifest.apk'));
-
-interface Release {
-  id: number;
-  os: string;
-  version: string | null;
-  notes: string | null;
-  released_at: string | null;
-  size: number | null;
-  sha256: string | null;
-  file_key: string | null;
-  download_url: string;
-  min_os: string | null;
-  created_by: string;
-  current: boolean;
-}
-interface Card {
-  os: string;
-  current: null | {
-    release_id: number | null;
-    version: string | null;
-    size: number | null;
-    sha256: string | null;
-    min_os: string | null;
-    notes: string | null;
-    download_url: string;
-    served_url: string;
-    served_from: 'hosted' | 'cdn' | 'outside';
-  };
-  history: Release[];
-}
 
 /** Download addresses a browser, a page or the public list would read as something else. */
 const badAddresses = [
@@ -85,13 +57,13 @@ const post = (url: string, payload: object, headers: Record<string, string> = be
 
 const upload = (name: string, body: Buffer) => hostFile(t.app, name, body);
 
-async function cards(app = t.app): Promise<Card[]> {
+async function cards(app = t.app): Promise<ReleaseCard[]> {
   const res = await app.inject({ url: '/v1/admin/releases', headers: bearer });
   assert.equal(res.statusCode, 200, res.body);
-  return res.json<{ platforms: Card[] }>().platforms;
+  return checked(ReleaseCards, res).platforms;
 }
 
-const card = async (os: string) => (await cards()).find((entry) => entry.os === os) as Card;
+const card = async (os: string) => (await cards()).find((entry) => entry.os === os) as ReleaseCard;
 
 async function publicEntry(os: string, app = t.app) {
   const list = (await app.inject({ url: '/v1/common/getInstallPackageAddrs' })).json<InstallPackageList>();
@@ -146,7 +118,7 @@ describe('publishing a release', () => {
       min_os: 'Android 8.0',
     });
     assert.equal(res.statusCode, 201, res.body);
-    const release = res.json<Release>();
+    const release = checked(Release, res);
     assert.equal(release.version, '5.1.0');
     assert.equal(release.file_key, key);
     assert.equal(release.size, apk.byteLength);
@@ -255,7 +227,7 @@ describe('rolling back', () => {
     assert.equal((await publicEntry('mac'))?.version, '5.2.0');
     const back = await post(`/v1/admin/releases/${first.id}/rollback`, {});
     assert.equal(back.statusCode, 200, back.body);
-    assert.equal(back.json<Release>().current, true);
+    assert.equal(checked(Release, back).current, true);
     const entry = await publicEntry('mac');
     assert.equal(entry?.version, first.version);
     assert.equal(entry?.sha256, first.sha256);
@@ -277,7 +249,7 @@ describe('rolling back', () => {
       .execute();
     assert.deepEqual(audit, [
       { action: 'release.rollback', target: `release:${first.id}`, actor: 'admin-token' },
-      { action: 'release.publish', target: `release:${published.json<Release>().id}`, actor: 'admin-token' },
+      { action: 'release.publish', target: `release:${checked(Release, published).id}`, actor: 'admin-token' },
     ]);
   });
 
@@ -289,7 +261,7 @@ describe('rolling back', () => {
     await post('/v1/admin/releases', { os: 'mac', url: 'https://dl.example.com/xingliao-5.3.0.dmg', version: '5.3.0' });
     const removed = await t.app.inject({ method: 'DELETE', url: `/v1/admin/files/${key}`, headers: bearer });
     assert.equal(removed.statusCode, 204, 'a file no entry serves may be deleted');
-    const back = await post(`/v1/admin/releases/${old.json<Release>().id}/rollback`, {});
+    const back = await post(`/v1/admin/releases/${checked(Release, old).id}/rollback`, {});
     assert.equal(back.statusCode, 409);
     assert.equal((await publicEntry('mac'))?.version, '5.3.0');
   });
@@ -321,7 +293,7 @@ describe('the package list admin API and other servers', () => {
     assert.equal(res.statusCode, 200, res.body);
     const after = await cards();
     for (const entry of after) {
-      const earlier = before.find((other) => other.os === entry.os) as Card;
+      const earlier = before.find((other) => other.os === entry.os) as ReleaseCard;
       assert.equal(entry.history.length, earlier.history.length + (entry.os === 'ios' ? 1 : 0), entry.os);
     }
     assert.equal((await card('ios')).current?.version, '5.0.2');

@@ -1,12 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
+import type { Operator } from '@chat-site/contract/admin';
 import { call, signedOut } from './api';
 
-export interface Operator {
-  name: string;
-  role: 'admin' | 'editor';
-  /** The zone the server's "YYYY-MM-DD HH:MM:SS" times are in. */
-  time_zone: string;
-}
+export type { Operator };
 
 export const sessionKey = ['session'] as const;
 

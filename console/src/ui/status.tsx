@@ -1,6 +1,7 @@
+import type { BulletinStatus } from '@chat-site/contract/admin';
 import type { ReactNode } from 'react';
 
-export type BulletinStatus = 'draft' | 'scheduled' | 'published';
+export type { BulletinStatus };
 
 export const statusLabels: Record<BulletinStatus, string> = {
   draft: '草稿',

@@ -1,7 +1,7 @@
 /** Signing in and out of the console, and changing one's own password. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { AuditPage, AuditQuery, NoContent, Operator, PasswordChangeBody, SignInBody } from '@chat-site/contract/admin';
 import type { RouteDeps } from '../lib/deps.js';
 import { HttpError, type ErrorDetail } from '../lib/errors.js';
 import { errorResponse } from '../lib/schemas.js';
@@ -12,16 +12,6 @@ import { dayRange } from './audit-filter.js';
 import { countAudit, endSession, findUser, listAudit, recordAudit, setPassword, startSession } from './repository.js';
 import { PasswordChecksBusy } from './scrypt-pool.js';
 import { toWireTime } from '../lib/time.js';
-
-/** Who is signed in, and the time zone the API's wall-clock times are in (the console's fields). */
-const Me = Type.Object({
-  name: Type.String(),
-  role: Type.Union([Type.Literal('admin'), Type.Literal('editor')]),
-  time_zone: Type.String(),
-});
-const Password = Type.String({ minLength: 1, maxLength: 1024 });
-/** A day in the server's time zone, for the audit log's range. */
-const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 
 const wrongPassword = { code: 'wrong_password', field: 'current' } as const;
 
@@ -54,9 +44,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       schema: {
         operationId: 'signIn',
         summary: 'Sign in to the console: sets the session cookie',
-        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }), password: Password }),
+        body: SignInBody,
         response: {
-          200: Me,
+          200: Operator,
           401: errorResponse('Wrong user name or password'),
           403: errorResponse("The Origin header names another origin than the console's"),
           429: errorResponse('Too many wrong passwords for this account or client; Retry-After says when to try again'),
@@ -93,7 +83,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     '/session',
     {
       config: { access: 'editor' },
-      schema: { operationId: 'getSession', summary: 'Who is signed in, and their role', response: { 200: Me } },
+      schema: { operationId: 'getSession', summary: 'Who is signed in, and their role', response: { 200: Operator } },
     },
     async (request) => {
       const operator = request.operator;
@@ -110,7 +100,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       schema: {
         operationId: 'signOut',
         summary: 'Sign out: ends the session and clears its cookie',
-        response: { 204: Type.Null() },
+        response: { 204: NoContent },
       },
     },
     async (request, reply) => signOut(request, reply),
@@ -128,9 +118,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       schema: {
         operationId: 'changePassword',
         summary: "Change the signed-in operator's own password (ends their other sessions)",
-        body: Type.Object({ current: Password, next: Password }, { additionalProperties: false }),
+        body: PasswordChangeBody,
         response: {
-          204: Type.Null(),
+          204: NoContent,
           429: errorResponse('Too many wrong current passwords; Retry-After says when to try again'),
           503: errorResponse('Too many password checks under way on this server; Retry-After says when to try again'),
         },
@@ -160,15 +150,6 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     },
   );
 
-  const AuditEntry = Type.Object({
-    id: Type.Integer(),
-    at: Type.String(),
-    actor: Type.String(),
-    action: Type.String(),
-    target: Type.String(),
-    before: Type.Unknown(),
-    after: Type.Unknown(),
-  });
   const parsed = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
 
   app.get(
@@ -177,16 +158,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       schema: {
         operationId: 'listAuditEntries',
         summary: 'One page of the audit log, newest first, filtered by who, action, days and words',
-        querystring: Type.Object({
-          who: Type.String({ maxLength: 200, default: '' }),
-          action: Type.String({ maxLength: 100, default: '' }),
-          from: Type.Union([Type.Literal(''), Day], { default: '' }),
-          to: Type.Union([Type.Literal(''), Day], { default: '' }),
-          q: Type.String({ maxLength: 200, default: '' }),
-          page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-          page_size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-        }),
-        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(AuditEntry) }) },
+        querystring: AuditQuery,
+        response: { 200: AuditPage },
       },
     },
     async (request) => {

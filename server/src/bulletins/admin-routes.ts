@@ -4,46 +4,45 @@
  * current state) and deletion to the trash. Revisions and the trash have routes of their own
  * (revision-routes.ts, trash-routes.ts). See docs/behaviour.md#announcements-for-operators.
  */
-import { paging, Timestamp } from '@chat-site/contract';
+import {
+  AdminBulletin,
+  AdminBulletinPage,
+  AdminBulletinQuery,
+  BulletinCreateBody,
+  BulletinCreated,
+  BulletinUpdateBody,
+  IdParams,
+  NoContent,
+  VersionConflict,
+} from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
-import { Type, type Static } from 'typebox';
 import type { Database } from '../db/schema.js';
 import { actorOf, audit } from '../accounts/door.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
-import { errorResponse, Id } from '../lib/schemas.js';
+import { errorResponse } from '../lib/schemas.js';
 import { fromWireTime, nowIso } from '../lib/time.js';
-import { AdminBulletin, adminBulletinPage, toAdminBulletin } from './admin-view.js';
-import { endTimes, EndTime } from './end-time-input.js';
+import { adminBulletinPage, toAdminBulletin } from './admin-view.js';
+import { endTimes } from './end-time-input.js';
 import { findBulletin, removeBulletin, restoreBulletin, type BulletinPatch } from './repository.js';
 import { createWithRevision, saveWithRevision } from './revisions.js';
 import { sanitizeBulletinHtml, tooDeeplyNested } from './sanitize.js';
 import { lastSavedBy } from './saved-by.js';
 import { trashCutoff, trashDays } from './trash.js';
 
-const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
-const Content = Type.String({ maxLength: 1_000_000 });
-const Topup = Type.Union([Type.Literal(0), Type.Literal(1)]);
-const State = Type.Union([Type.Literal('draft'), Type.Literal('published')]);
-/** When it becomes public; null: now. */
-const PublishAt = Type.Union([Timestamp, Type.Null()]);
-
-export const Conflict = Type.Object({
-  status: Type.Literal(409),
-  msg: Type.String(),
-  code: Type.Literal('version_conflict'),
-  current: AdminBulletin,
-  /** Who saved `current`, from the audit log; null when nothing recorded it. */
-  saved_by: Type.Union([Type.String(), Type.Null()]),
-});
+/** The 409 of a stale save, as the OpenAPI document describes it. */
+export const Conflict = {
+  ...VersionConflict,
+  description: 'Someone saved a newer version first; current is that version',
+};
 
 /** The 409 of a save that started from an older version than `current`. */
 export async function conflictAnswer(
   db: Kysely<Database>,
   expected: number | undefined,
-  current: Static<typeof AdminBulletin>,
-): Promise<Static<typeof Conflict>> {
+  current: AdminBulletin,
+): Promise<VersionConflict> {
   return {
     status: 409,
     msg: `someone saved this announcement since you opened it (version ${expected}, now ${current.version})`,
@@ -75,22 +74,8 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       schema: {
         operationId: 'listAdminBulletins',
         summary: 'One page of all announcements: drafts, scheduled and published; searched and filtered',
-        querystring: Type.Object({
-          q: Type.String({ maxLength: 200, default: '' }),
-          filter: Type.Union(
-            [
-              Type.Literal('all'),
-              Type.Literal('published'),
-              Type.Literal('pinned'),
-              Type.Literal('draft'),
-              Type.Literal('scheduled'),
-            ],
-            { default: 'all' },
-          ),
-          page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-          page_size: Type.Integer({ minimum: 1, maximum: paging.maxPageSize, default: 20 }),
-        }),
-        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(AdminBulletin) }) },
+        querystring: AdminBulletinQuery,
+        response: { 200: AdminBulletinPage },
       },
     },
     async (request) => {
@@ -113,7 +98,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       schema: {
         operationId: 'getAdminBulletin',
         summary: 'One announcement, in any state, with its version as ETag',
-        params: Type.Object({ id: Id }),
+        params: IdParams,
         response: { 200: AdminBulletin, 404: errorResponse('No announcement has this id') },
       },
     },
@@ -130,19 +115,8 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       schema: {
         operationId: 'createBulletin',
         summary: 'Write an announcement: published, a draft, or scheduled',
-        body: Type.Object(
-          {
-            title: Title,
-            content: Content,
-            topup: Type.Optional(Topup),
-            state: Type.Optional(State),
-            publish_at: Type.Optional(PublishAt),
-            unpublish_at: Type.Optional(EndTime),
-            unpin_at: Type.Optional(EndTime),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: Type.Object({ id: Type.Integer(), version: Type.Integer() }) },
+        body: BulletinCreateBody,
+        response: { 201: BulletinCreated },
       },
     },
     async (request, reply) => {
@@ -170,24 +144,12 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       schema: {
         operationId: 'updateBulletin',
         summary: 'Change an announcement, from the version named by If-Match or body/version',
-        params: Type.Object({ id: Id }),
-        body: Type.Object(
-          {
-            title: Type.Optional(Title),
-            content: Type.Optional(Content),
-            topup: Type.Optional(Topup),
-            state: Type.Optional(State),
-            publish_at: Type.Optional(PublishAt),
-            unpublish_at: Type.Optional(EndTime),
-            unpin_at: Type.Optional(EndTime),
-            version: Type.Optional(Type.Integer({ minimum: 1 })),
-          },
-          { additionalProperties: false, minProperties: 1 },
-        ),
+        params: IdParams,
+        body: BulletinUpdateBody,
         response: {
           200: AdminBulletin,
           404: errorResponse('No announcement has this id'),
-          409: { ...Conflict, description: 'Someone saved a newer version first; current is that version' },
+          409: Conflict,
         },
       },
     },
@@ -234,8 +196,8 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       schema: {
         operationId: 'deleteBulletin',
         summary: `Move an announcement to the trash (restorable for ${trashDays} days, then purged)`,
-        params: Type.Object({ id: Id }),
-        response: { 204: Type.Null(), 404: errorResponse('No announcement has this id') },
+        params: IdParams,
+        response: { 204: NoContent, 404: errorResponse('No announcement has this id') },
       },
     },
     async (request, reply) => {
@@ -259,7 +221,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       schema: {
         operationId: 'restoreBulletin',
         summary: `Bring back an announcement from the trash (deleted in the last ${trashDays} days)`,
-        params: Type.Object({ id: Id }),
+        params: IdParams,
         response: {
           200: AdminBulletin,
           404: errorResponse('No announcement with this id is in the trash'),

@@ -1,28 +1,8 @@
 /** Announcements as the console sees them: drafts, scheduled and published alike, searchable. */
-import { Type, type Static } from 'typebox';
+import type { AdminBulletin, BulletinStatus, ListFilter } from '@chat-site/contract/admin';
 import { sql, type Kysely } from 'kysely';
 import type { BulletinRow, Database } from '../db/schema.js';
 import { nowIso, toWireTime } from '../lib/time.js';
-
-export const bulletinStatuses = ['draft', 'scheduled', 'published'] as const;
-export type BulletinStatus = (typeof bulletinStatuses)[number];
-
-export const AdminBulletin = Type.Object({
-  id: Type.Integer(),
-  title: Type.String(),
-  content: Type.String(),
-  topup: Type.Union([Type.Literal(0), Type.Literal(1)]),
-  status: Type.Union([Type.Literal('draft'), Type.Literal('scheduled'), Type.Literal('published')]),
-  /** When it is (or will be) public: "YYYY-MM-DD HH:MM:SS" in TIME_ZONE. */
-  publish_at: Type.String(),
-  updated_at: Type.String(),
-  version: Type.Integer(),
-  /** When it goes back to being a draft by itself, in TIME_ZONE; null: never. */
-  unpublish_at: Type.Union([Type.String(), Type.Null()]),
-  /** When it stops being pinned by itself, in TIME_ZONE; null: never. */
-  unpin_at: Type.Union([Type.String(), Type.Null()]),
-});
-export type AdminBulletin = Static<typeof AdminBulletin>;
 
 export function statusOf(row: BulletinRow, now = nowIso()): BulletinStatus {
   if (row.state === 'draft') return 'draft';
@@ -43,9 +23,6 @@ export function toAdminBulletin(row: BulletinRow, timeZone: string, now = nowIso
     unpin_at: row.unpin_at === null ? null : toWireTime(row.unpin_at, timeZone),
   };
 }
-
-export const listFilters = ['all', 'published', 'pinned', 'draft', 'scheduled'] as const;
-export type ListFilter = (typeof listFilters)[number];
 
 /** A page of the announcements that are not deleted, newest first (by when they are or will be
  * public), whose title or body text contains `search` (any case; the body's markup is never

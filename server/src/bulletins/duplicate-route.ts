@@ -2,12 +2,12 @@
  * A copy of an announcement to start a new one from: always a draft, its title marked as a
  * copy, its end times and schedule left behind (docs/console.md#row-actions).
  */
+import { BulletinCreated, IdParams } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { actorOf, audit } from '../accounts/door.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { notFound } from '../lib/errors.js';
-import { errorResponse, Id } from '../lib/schemas.js';
+import { errorResponse } from '../lib/schemas.js';
 import { toAdminBulletin } from './admin-view.js';
 import { findBulletin } from './repository.js';
 import { createWithRevision } from './revisions.js';
@@ -26,9 +26,9 @@ export const bulletinDuplicateRoute: FastifyPluginAsyncTypebox<RouteDeps> = asyn
       schema: {
         operationId: 'duplicateBulletin',
         summary: 'Copy an announcement into a new draft whose title is marked as a copy',
-        params: Type.Object({ id: Id }),
+        params: IdParams,
         response: {
-          201: Type.Object({ id: Type.Integer(), version: Type.Integer() }),
+          201: BulletinCreated,
           404: errorResponse('No announcement has this id'),
         },
       },

@@ -2,13 +2,8 @@
  * The end times a save may set (docs/behaviour.md#announcements-that-stop-by-themselves): each
  * a real time later than now and than the announcement's publication, or null to clear it.
  */
-import { Type } from 'typebox';
-import { Timestamp } from '@chat-site/contract';
 import { badRequest } from '../lib/errors.js';
 import { fromWireTime, nowIso } from '../lib/time.js';
-
-/** When it stops by itself; null: never. */
-export const EndTime = Type.Union([Timestamp, Type.Null()]);
 
 export const endTimeFields = ['unpublish_at', 'unpin_at'] as const;
 type Field = (typeof endTimeFields)[number];

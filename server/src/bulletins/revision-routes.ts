@@ -3,40 +3,28 @@
  * is itself a revision, and names the version it started from like any save). See
  * docs/console.md#revisions.
  */
+import {
+  AdminBulletin,
+  IdParams,
+  Revision,
+  RevisionList,
+  RevisionParams,
+  RevisionRestoreBody,
+  type RevisionSummary,
+} from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static } from 'typebox';
 import { actorOf, audit } from '../accounts/door.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { notFound } from '../lib/errors.js';
-import { errorResponse, Id } from '../lib/schemas.js';
+import { errorResponse } from '../lib/schemas.js';
 import { toWireTime } from '../lib/time.js';
 import type { BulletinRevisionRow } from '../db/schema.js';
 import { Conflict, conflictAnswer, expectedVersion } from './admin-routes.js';
-import { AdminBulletin, toAdminBulletin } from './admin-view.js';
+import { toAdminBulletin } from './admin-view.js';
 import { findBulletin } from './repository.js';
 import { findRevision, listRevisions, patchOf, saveWithRevision } from './revisions.js';
 
-const RevisionSummary = Type.Object({
-  id: Type.Integer(),
-  /** The announcement's version this save made. */
-  version: Type.Integer(),
-  title: Type.String(),
-  topup: Type.Union([Type.Literal(0), Type.Literal(1)]),
-  state: Type.Union([Type.Literal('draft'), Type.Literal('published')]),
-  /** When it was to be public: "YYYY-MM-DD HH:MM:SS" in TIME_ZONE. */
-  publish_at: Type.String(),
-  action: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('restore')]),
-  /** For a restore: the revision written back. */
-  restored_from: Type.Union([Type.Integer(), Type.Null()]),
-  /** Who saved it: an account's name, `admin-token` or `cli`. */
-  by: Type.String(),
-  at: Type.String(),
-});
-const Revision = Type.Intersect([RevisionSummary, Type.Object({ content: Type.String() })]);
-type RevisionSummary = Static<typeof RevisionSummary>;
-
 const editor = { access: 'editor' } as const;
-const params = Type.Object({ id: Id, revision: Id });
 const missing = errorResponse('No announcement has this id, or it has no such revision');
 
 export const revisionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
@@ -66,9 +54,9 @@ export const revisionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       schema: {
         operationId: 'listBulletinRevisions',
         summary: 'Every saved revision of an announcement, newest first, without their text',
-        params: Type.Object({ id: Id }),
+        params: IdParams,
         response: {
-          200: Type.Object({ list: Type.Array(RevisionSummary) }),
+          200: RevisionList,
           404: errorResponse('No announcement has this id'),
         },
       },
@@ -86,7 +74,7 @@ export const revisionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       schema: {
         operationId: 'getBulletinRevision',
         summary: 'One revision of an announcement, with its text',
-        params,
+        params: RevisionParams,
         response: { 200: Revision, 404: missing },
       },
     },
@@ -103,12 +91,12 @@ export const revisionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       schema: {
         operationId: 'restoreBulletinRevision',
         summary: 'Write a revision back as a save, from the version named by If-Match or body/version',
-        params,
-        body: Type.Object({ version: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }),
+        params: RevisionParams,
+        body: RevisionRestoreBody,
         response: {
           200: AdminBulletin,
           404: missing,
-          409: { ...Conflict, description: 'Someone saved a newer version first; current is that version' },
+          409: Conflict,
         },
       },
     },

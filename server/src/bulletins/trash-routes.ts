@@ -3,25 +3,15 @@
  * Bringing one back is POST /bulletins/{id}/restore (admin-routes.ts); purging by age is the
  * schedule check's (schedule.ts). See docs/console.md#trash.
  */
-import { paging } from '@chat-site/contract';
+import { IdParams, NoContent, TrashPage, TrashQuery } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { audit } from '../accounts/door.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { notFound } from '../lib/errors.js';
-import { errorResponse, Id } from '../lib/schemas.js';
+import { errorResponse } from '../lib/schemas.js';
 import { toWireTime } from '../lib/time.js';
-import { AdminBulletin, toAdminBulletin } from './admin-view.js';
+import { toAdminBulletin } from './admin-view.js';
 import { purgeBulletin, trashPage, trashWindowMs } from './trash.js';
-
-const TrashItem = Type.Intersect([
-  AdminBulletin,
-  Type.Object({
-    deleted_at: Type.String(),
-    /** When the server purges it by itself: 30 days after deleted_at. */
-    purge_at: Type.String(),
-  }),
-]);
 
 const editor = { access: 'editor' } as const;
 
@@ -35,11 +25,8 @@ export const trashRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { d
       schema: {
         operationId: 'listBulletinTrash',
         summary: 'Announcements deleted in the last 30 days, most recently deleted first',
-        querystring: Type.Object({
-          page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-          page_size: Type.Integer({ minimum: 1, maximum: paging.maxPageSize, default: 20 }),
-        }),
-        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(TrashItem) }) },
+        querystring: TrashQuery,
+        response: { 200: TrashPage },
       },
     },
     async (request) => {
@@ -64,8 +51,8 @@ export const trashRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { d
       schema: {
         operationId: 'purgeBulletin',
         summary: 'Purge an announcement in the trash now, with its revisions; this cannot be undone',
-        params: Type.Object({ id: Id }),
-        response: { 204: Type.Null(), 404: errorResponse('No announcement with this id is in the trash') },
+        params: IdParams,
+        response: { 204: NoContent, 404: errorResponse('No announcement with this id is in the trash') },
       },
     },
     async (request, reply) => {

@@ -5,25 +5,10 @@
 import { operatingSystems } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { type DownloadCounts, DownloadStats, DownloadStatsQuery } from '@chat-site/contract/admin';
 import type { RouteDeps } from '../lib/deps.js';
 import { toWireTime } from '../lib/time.js';
 import { dayBefore, downloadsPerDay, type DayCounts } from './repository.js';
-
-const Counts = Type.Object({
-  android: Type.Integer(),
-  ios: Type.Integer(),
-  windows: Type.Integer(),
-  mac: Type.Integer(),
-  total: Type.Integer(),
-});
-
-const Stats = Type.Object({
-  from: Type.String(),
-  to: Type.String(),
-  time_zone: Type.String(),
-  days: Type.Array(Type.Intersect([Type.Object({ day: Type.String() }), Counts])),
-  total: Counts,
-});
 
 export const downloadAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   app.get(
@@ -32,18 +17,12 @@ export const downloadAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       schema: {
         operationId: 'getDownloadStats',
         summary: 'Downloads per day and platform through /dl/{os}, as JSON or CSV',
-        querystring: Type.Object(
-          {
-            days: Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90)], { default: 30 }),
-            format: Type.Union([Type.Literal('json'), Type.Literal('csv')], { default: 'json' }),
-          },
-          { additionalProperties: false },
-        ),
+        querystring: DownloadStatsQuery,
         response: {
           200: {
             description: 'The counts, as JSON or, with format=csv, as CSV',
             content: {
-              'application/json': { schema: Stats },
+              'application/json': { schema: DownloadStats },
               'text/csv': { schema: Type.String() },
             },
           },
@@ -75,7 +54,7 @@ export function toCsv(days: DayCounts[]): string {
 }
 
 function totalOf(days: DayCounts[]) {
-  const sum = (key: (typeof columns)[number] & keyof typeof Counts.properties) =>
+  const sum = (key: (typeof columns)[number] & keyof typeof DownloadCounts.properties) =>
     days.reduce((total, day) => total + day[key], 0);
   return { android: sum('android'), ios: sum('ios'), windows: sum('windows'), mac: sum('mac'), total: sum('total') };
 }

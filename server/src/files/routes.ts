@@ -1,7 +1,15 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../accounts/door.js';
-import { Type } from 'typebox';
+import {
+  FileInUse,
+  FileKeyParams,
+  FilePage,
+  FileQuery,
+  HostedFile,
+  NoContent,
+  UploadQuery,
+} from '@chat-site/contract/admin';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { errorResponse } from '../lib/schemas.js';
@@ -21,18 +29,6 @@ const uploadContentTypes = [
   ...new Set([...Object.values(imageTypes), ...Object.values(packageTypes), 'application/octet-stream']),
 ];
 
-const FileEntry = Type.Object({
-  key: Type.String(),
-  path: Type.String(),
-  name: Type.String(),
-  content_type: Type.String(),
-  size: Type.Integer(),
-  sha256: Type.String(),
-  created_at: Type.String(),
-  uploaded_by: Type.Union([Type.String(), Type.Null()]),
-  used_by: Type.Array(Type.String()),
-});
-
 export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const storage = storageFor(config.storage);
   // The body is left unread in the request stream (request.raw), for the handler to send to
@@ -48,9 +44,9 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       schema: {
         operationId: 'uploadFile',
         summary: 'Host a picture or an install package, streamed in the body',
-        querystring: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^/\\\\]+$' }) }),
+        querystring: UploadQuery,
         response: {
-          201: Type.Object({ key: Type.String(), path: Type.String(), size: Type.Integer(), sha256: Type.String() }),
+          201: HostedFile,
           403: errorResponse('An editor may upload pictures only; install packages need an admin'),
           413: errorResponse('The file is larger than the limit for its kind'),
           415: errorResponse(
@@ -124,11 +120,8 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       schema: {
         operationId: 'listFiles',
         summary: 'One page of the hosted files, newest first, with what uses each',
-        querystring: Type.Object({
-          page_index: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-          page_size: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-        }),
-        response: { 200: Type.Object({ count: Type.Integer(), list: Type.Array(FileEntry) }) },
+        querystring: FileQuery,
+        response: { 200: FilePage },
       },
     },
     async (request) => {
@@ -159,19 +152,11 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       schema: {
         operationId: 'deleteFile',
         summary: 'Remove a hosted file that nothing uses any more',
-        params: Type.Object({ key: Type.String({ maxLength: 200 }) }),
+        params: FileKeyParams,
         response: {
-          204: Type.Null(),
+          204: NoContent,
           404: errorResponse('No hosted file has this key'),
-          409: Type.Object(
-            {
-              status: Type.Integer(),
-              msg: Type.String(),
-              code: Type.Literal('in_use'),
-              used_by: Type.Array(Type.String()),
-            },
-            { description: 'An install package or announcement still uses the file; used_by names them' },
-          ),
+          409: FileInUse,
         },
       },
     },

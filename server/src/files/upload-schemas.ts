@@ -3,13 +3,13 @@
  * only: @tus/server reads the requests and writes the answers itself, so Fastify validates and
  * serializes nothing here. Its refusals carry our {status, msg} (docs/releases.md#resumable-uploads).
  */
-import { Type } from 'typebox';
+import { HostedFile } from '@chat-site/contract/admin';
 import { errorResponse } from '../lib/schemas.js';
 
-const HostedFile = Type.Object(
-  { key: Type.String(), path: Type.String(), size: Type.Integer(), sha256: Type.String() },
-  { description: 'The last byte is in: the file is hosted (its key also in Upload-File-Key)' },
-);
+const hosted = {
+  ...HostedFile,
+  description: 'The last byte is in: the file is hosted (its key also in Upload-File-Key)',
+};
 const noBody = (description: string) => ({ type: 'null', description });
 const tusResumable = errorResponse('The Tus-Resumable: 1.0.0 header is missing');
 const unknown = errorResponse('No upload has this id (finished, cancelled or never started)');
@@ -43,7 +43,7 @@ export const uploadSchemas = {
     operationId: 'appendUpload',
     summary: 'Send the next bytes of an upload, from Upload-Offset',
     response: {
-      200: HostedFile,
+      200: hosted,
       204: noBody('The bytes are stored; Upload-Offset says how many there are now'),
       400: refused,
       403: errorResponse(

@@ -1,11 +1,10 @@
 import { ErrorBody } from '@chat-site/contract';
-import { Type } from 'typebox';
+import { HttpUrlString } from '@chat-site/contract/admin';
 import { Value } from 'typebox/value';
 
-/** Ids fit a 32-bit signed integer in both databases. */
-export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
-
-export const HttpUrlString = Type.String({ pattern: '^https?://[^\\s/?#]+[^\\s]*$', maxLength: 2048 });
+// The admin API's shared pieces live with its schemas; the public routes and the command line
+// take them from here too.
+export { HttpUrlString, Id } from '@chat-site/contract/admin';
 
 /**
  * An error a route's handler answers ({status, msg}), described for the OpenAPI document. The

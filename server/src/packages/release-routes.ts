@@ -8,23 +8,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import {
-  InstallPackage,
-  operatingSystems,
-  readAppConfig,
-  resolveDownloadUrl,
-  Timestamp,
-  type OperatingSystem,
-} from '@chat-site/contract';
+import { operatingSystems, readAppConfig, resolveDownloadUrl, type OperatingSystem } from '@chat-site/contract';
+import { IdParams, Release, ReleaseBody, ReleaseCards, type CurrentRelease } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static } from 'typebox';
 import { actorOf, audit } from '../accounts/door.js';
 import type { InstallPackageRow, ReleaseRow } from '../db/schema.js';
 import { findFile } from '../files/repository.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
 import { apiBase } from '../lib/origin.js';
-import { downloadUrlProblem, errorResponse, HttpUrlString, Id } from '../lib/schemas.js';
+import { downloadUrlProblem, errorResponse } from '../lib/schemas.js';
 import { fromWireTime, nowIso, toWireTime } from '../lib/time.js';
 import { getAppConfig } from '../settings/repository.js';
 import { storageFor, type FileStorage } from '../storage/index.js';
@@ -41,79 +34,10 @@ import {
 } from './releases.js';
 import { listPackages, toWirePackage, UnknownHostedFileError } from './repository.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-
-export const Release = Type.Object({
-  id: Type.Integer(),
-  os: InstallPackage.properties.OS,
-  version: Nullable(Type.String()),
-  notes: Nullable(Type.String()),
-  release_notes_url: Nullable(Type.String()),
-  released_at: Nullable(Timestamp),
-  size: Nullable(Type.Integer()),
-  sha256: Nullable(Type.String()),
-  /** The hosted file's key, or null for an outside URL. */
-  file_key: Nullable(Type.String()),
-  /** As stored: file/preview/<key>, an http(s) URL or a relative path. */
-  download_url: Type.String(),
-  min_os: Nullable(Type.String()),
-  /** Clients older than it must update (docs/releases.md#update-checks). */
-  is_force: Type.Boolean(),
-  /** The Tauri updater's signature of the package. */
-  signature: Nullable(Type.String()),
-  created_by: Type.String(),
-  created_at: Timestamp,
-  current: Type.Boolean(),
-});
-
-const ServedFrom = Type.Union([Type.Literal('hosted'), Type.Literal('cdn'), Type.Literal('outside')]);
-
-const Current = Type.Object({
-  release_id: Nullable(Type.Integer()),
-  version: Nullable(Type.String()),
-  size: Nullable(Type.Integer()),
-  sha256: Nullable(Type.String()),
-  released_at: Nullable(Timestamp),
-  release_notes_url: Nullable(Type.String()),
-  notes: Nullable(Type.String()),
-  min_os: Nullable(Type.String()),
-  /** The entry as stored. */
-  download_url: Type.String(),
-  /** Where the site's button and /dl/{os} send a visitor for this entry. */
-  served_url: Type.String(),
-  served_from: ServedFrom,
-});
-
-const Card = Type.Object({
-  os: InstallPackage.properties.OS,
-  current: Nullable(Current),
-  history: Type.Array(Release),
-  /** Clients below it are told to update, forced (docs/releases.md#update-checks). */
-  min_version: Nullable(Type.String()),
-});
-
-const ReleaseBody = Type.Object(
-  {
-    os: InstallPackage.properties.OS,
-    file_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-    version: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    notes: Type.Optional(Type.String({ maxLength: 10_000 })),
-    release_notes_url: Type.Optional(HttpUrlString),
-    released_at: Type.Optional(Timestamp),
-    min_os: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
-    sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
-    force_update: Type.Optional(Type.Boolean()),
-    signature: Type.Optional(Type.String({ maxLength: 4096 })),
-  },
-  { additionalProperties: false },
-);
-
 export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const storage = storageFor(config.storage);
   const zone = config.timeZone;
-  const toRelease = (row: ReleaseRow, currentIds: Set<number>): Static<typeof Release> => ({
+  const toRelease = (row: ReleaseRow, currentIds: Set<number>): Release => ({
     id: row.id,
     os: row.os as OperatingSystem,
     version: row.version,
@@ -138,7 +62,7 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       schema: {
         operationId: 'listReleases',
         summary: "Each platform's current release and its history",
-        response: { 200: Type.Object({ platforms: Type.Array(Card) }) },
+        response: { 200: ReleaseCards },
       },
     },
     async (request) => {
@@ -195,7 +119,7 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       schema: {
         operationId: 'rollBackRelease',
         summary: 'Make an earlier release current again',
-        params: Type.Object({ id: Id }),
+        params: IdParams,
         response: {
           200: Release,
           404: errorResponse('No release has this id'),
@@ -237,7 +161,7 @@ function currentOf(
   entry: InstallPackageRow,
   release: ReleaseRow | undefined,
   { base, zone, cdn, config }: CurrentContext,
-): Static<typeof Current> {
+): CurrentRelease {
   const wire = toWirePackage(entry, zone, base);
   const hosted = /^file\/preview\//.test(entry.download_url);
   const servedUrl = resolveDownloadUrl(wire.DownloadURL, { base: config.site.appUrl, cdn }) || wire.DownloadURL;
@@ -265,7 +189,7 @@ interface ReleaseContext {
 /** Checks a publish request and turns it into a release: the package from exactly one place, a
  * file fit for the platform, an APK's version from its own manifest. */
 async function releaseFrom(
-  body: Static<typeof ReleaseBody>,
+  body: ReleaseBody,
   { db, storage, zone }: ReleaseContext,
 ): Promise<Omit<NewRelease, 'createdBy'>> {
   if ((body.file_key === undefined) === (body.url === undefined)) {

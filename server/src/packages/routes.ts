@@ -1,11 +1,11 @@
-import { InstallPackage, InstallPackageList, operatingSystems, Timestamp } from '@chat-site/contract';
+import { InstallPackageList } from '@chat-site/contract';
+import { PackageListBody } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { actorOf, audit } from '../accounts/door.js';
 import { badRequest } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { apiBase } from '../lib/origin.js';
-import { downloadUrlProblem, HttpUrlString } from '../lib/schemas.js';
+import { downloadUrlProblem } from '../lib/schemas.js';
 import { fromWireTime } from '../lib/time.js';
 import {
   listPackages,
@@ -36,24 +36,6 @@ export const packageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
   );
 };
 
-/** An entry as the operator sends it: an absolute URL, or a path relative to the download base
- * (file/preview/<key> for a file this server hosts); see downloadUrlProblem. */
-const EntryBody = Type.Object(
-  {
-    OS: InstallPackage.properties.OS,
-    DownloadURL: Type.String({ minLength: 1, maxLength: 2048 }),
-    version: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
-    sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
-    released_at: Type.Optional(Timestamp),
-    release_notes_url: Type.Optional(HttpUrlString),
-    // The list's own fields, so that what the public list answers can be sent back as it is.
-    notes: InstallPackage.properties.notes,
-    min_os: InstallPackage.properties.min_os,
-  },
-  { additionalProperties: false },
-);
-
 export const packageAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   app.put(
     '/packages',
@@ -61,7 +43,7 @@ export const packageAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       schema: {
         operationId: 'setInstallPackages',
         summary: 'Replace the install package list, one entry per platform',
-        body: Type.Array(EntryBody, { maxItems: operatingSystems.length }),
+        body: PackageListBody,
         response: { 200: InstallPackageList },
       },
     },

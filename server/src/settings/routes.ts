@@ -1,10 +1,10 @@
-import { AppConfig, PingAnswer, RegionDocument, SiteConfig } from '@chat-site/contract';
+import { AppConfig, PingAnswer, RegionDocument } from '@chat-site/contract';
+import { AppConfigBody, CdnCheck, CdnCheckBody, RegionBody, SiteConfigAnswer } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { badRequest } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { publicOrigin } from '../lib/origin.js';
-import { bucketUrlProblem, HttpUrlString } from '../lib/schemas.js';
+import { bucketUrlProblem } from '../lib/schemas.js';
 import { audit } from '../accounts/door.js';
 import { isHttpUrl } from '../config.js';
 import { storageFor } from '../storage/index.js';
@@ -59,23 +59,6 @@ export const settingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
   );
 };
 
-// Addresses are checked by regionDocumentProblem, whose messages name the field.
-const AddrList = Type.Array(
-  Type.Object({ addr: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: false }),
-  { maxItems: 50 },
-);
-
-const CdnCheckAnswer = Type.Object({
-  bucket_url: Type.String(),
-  probe_url: Type.String(),
-  answered: Type.Boolean(),
-  status: Type.Union([Type.Integer(), Type.Null()]),
-  ms: Type.Integer(),
-  ok: Type.Boolean(),
-  redirected_to: Type.Union([Type.String(), Type.Null()]),
-  error: Type.Union([Type.String(), Type.Null()]),
-});
-
 export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const storage = storageFor(config.storage);
   const cdnCheckAllowed = allowList(config.cdnCheckAllowAddresses);
@@ -85,7 +68,7 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       schema: {
         operationId: 'getSiteConfig',
         summary: 'The site config file this server read at start, and its path',
-        response: { 200: Type.Object({ path: Type.String(), config: SiteConfig }) },
+        response: { 200: SiteConfigAnswer },
       },
     },
     async () => ({ path: config.siteConfigPath, config: config.site }),
@@ -97,16 +80,8 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       schema: {
         operationId: 'checkCdn',
         summary: 'Fetch a probe file through a CDN bucket address and report what came back',
-        body: Type.Optional(
-          Type.Object(
-            {
-              url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-              timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 10_000 })),
-            },
-            { additionalProperties: false },
-          ),
-        ),
-        response: { 200: CdnCheckAnswer },
+        body: CdnCheckBody,
+        response: { 200: CdnCheck },
       },
     },
     async (request) => {
@@ -127,13 +102,7 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       schema: {
         operationId: 'setAppConfig',
         summary: 'Replace the app config',
-        body: Type.Object(
-          {
-            use_cdn: Type.Union([Type.Literal(0), Type.Literal(1)]),
-            common_cdn_bucket_url: Type.Union([Type.Literal(''), HttpUrlString]),
-          },
-          { additionalProperties: false },
-        ),
+        body: AppConfigBody,
         response: { 200: AppConfig },
       },
     },
@@ -158,7 +127,7 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       schema: {
         operationId: 'setRegion',
         summary: 'Replace the region document',
-        body: Type.Object({ api_addrs: AddrList, allocator_addrs: AddrList }, { additionalProperties: false }),
+        body: RegionBody,
         response: { 200: RegionDocument },
       },
     },

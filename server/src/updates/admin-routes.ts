@@ -3,18 +3,14 @@
  * screen: clients below it are told the update is forced (docs/releases.md#update-checks).
  * Admin only, audited like every release change.
  */
-import { InstallPackage, type OperatingSystem } from '@chat-site/contract';
+import type { OperatingSystem } from '@chat-site/contract';
+import { MinVersionBody, MinVersionParams, MinVersions } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { audit } from '../accounts/door.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { badRequest } from '../lib/errors.js';
 import { getMinVersions, setMinVersion } from './min-versions.js';
 import { parseVersion } from './version.js';
-
-const MinVersions = Type.Record(Type.String(), Type.String(), {
-  description: 'The lowest supported version of each platform that has one',
-});
 
 export const updateAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.put(
@@ -23,11 +19,8 @@ export const updateAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
       schema: {
         operationId: 'setMinVersion',
         summary: "Set or clear a platform's lowest supported app version (older clients must update)",
-        params: Type.Object({ os: InstallPackage.properties.OS }),
-        body: Type.Object(
-          { min_version: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()]) },
-          { additionalProperties: false },
-        ),
+        params: MinVersionParams,
+        body: MinVersionBody,
         response: { 200: MinVersions },
       },
     },

@@ -3,17 +3,10 @@
  * announcement by its title, which platform's release and version, which fields changed named as
  * the console's forms label them. The raw record stays one click away on the screen.
  */
+import type { AuditEntry } from '@chat-site/contract/admin';
 import { fieldLabel } from '../../lib/field-labels';
 
-export interface AuditEntry {
-  id: number;
-  at: string;
-  actor: string;
-  action: string;
-  target: string;
-  before: unknown;
-  after: unknown;
-}
+export type { AuditEntry };
 
 /** The names of actions, in the console's words; an unknown one is shown as it is stored. */
 export const actionLabels: Record<string, string> = {

@@ -1,23 +1,7 @@
 import { call } from '../../lib/api';
-import type { BulletinStatus } from '../../ui/status';
+import type { AdminBulletin, BulletinCreateBody, ListFilter } from '@chat-site/contract/admin';
 
-/** An announcement as the admin API sends it (server/src/bulletins/admin-view.ts). */
-export interface AdminBulletin {
-  id: number;
-  title: string;
-  content: string;
-  topup: 0 | 1;
-  status: BulletinStatus;
-  publish_at: string;
-  updated_at: string;
-  version: number;
-  /** When it goes back to being a draft by itself (wall-clock time on the server); null: never. */
-  unpublish_at: string | null;
-  /** When it stops being pinned by itself; null: never. */
-  unpin_at: string | null;
-}
-
-export type ListFilter = 'all' | 'published' | 'pinned' | 'draft' | 'scheduled';
+export type { AdminBulletin, ListFilter };
 
 export const pageSize = 20;
 
@@ -35,18 +19,9 @@ export function listBulletins(q: string, filter: ListFilter, page: number, signa
 export const getBulletin = (id: number, signal?: AbortSignal) =>
   call<AdminBulletin>(`/bulletins/${id}`, signal === undefined ? {} : { signal });
 
-export interface BulletinDraft {
-  title: string;
-  content: string;
-  topup: 0 | 1;
-  state: 'draft' | 'published';
-  /** Wall-clock time on the server, or null for "now". */
-  publish_at: string | null;
-  /** When it leaves the site by itself, or null for never (docs/console.md#stopping-by-itself). */
-  unpublish_at?: string | null;
-  /** When it stops being pinned by itself, or null for never. */
-  unpin_at?: string | null;
-}
+/** What the editor sends: every field the server would otherwise default is named
+ * (docs/console.md#stopping-by-itself for the end times). */
+export type BulletinDraft = BulletinCreateBody & Required<Pick<BulletinCreateBody, 'topup' | 'state' | 'publish_at'>>;
 
 export const createBulletin = (draft: BulletinDraft) =>
   call<{ id: number; version: number }>('/bulletins', { method: 'POST', body: draft });

@@ -1,27 +1,10 @@
 import { call } from '../../lib/api';
 import type { AdminBulletin } from './api';
+import type { Revision as ReadRevision, RevisionSummary, TrashItem } from '@chat-site/contract/admin';
 
-/** One saved revision of an announcement (server/src/bulletins/revision-routes.ts). */
-export interface Revision {
-  id: number;
-  version: number;
-  title: string;
-  topup: 0 | 1;
-  state: 'draft' | 'published';
-  publish_at: string;
-  action: 'create' | 'update' | 'restore';
-  restored_from: number | null;
-  by: string;
-  at: string;
-  /** Only when one revision is read. */
-  content?: string;
-}
-
-/** A deleted announcement in the trash (server/src/bulletins/trash-routes.ts). */
-export interface TrashItem extends AdminBulletin {
-  deleted_at: string;
-  purge_at: string;
-}
+export type { TrashItem };
+/** A revision as listed, or read by itself: then with its content. */
+export type Revision = RevisionSummary & Partial<ReadRevision>;
 
 export const historyKeys = {
   /** By the announcement's version too: every save adds a revision, so a new version asks again. */

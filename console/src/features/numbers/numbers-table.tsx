@@ -1,17 +1,11 @@
+import type { DownloadStats } from '@chat-site/contract/admin';
 import { useLayoutEffect, useRef, useState } from 'react';
 
 export const platforms = ['android', 'ios', 'windows', 'mac'] as const;
 export type Platform = (typeof platforms)[number];
 export const labels: Record<Platform, string> = { android: 'Android', ios: 'iOS', windows: 'Windows', mac: 'Mac' };
 
-type Counts = Record<Platform | 'total', number>;
-export interface Stats {
-  from: string;
-  to: string;
-  time_zone: string;
-  days: (Counts & { day: string })[];
-  total: Counts;
-}
+export type Stats = DownloadStats;
 
 /** True while the element is wider inside than it shows. */
 function useOverflows<T extends HTMLElement>() {

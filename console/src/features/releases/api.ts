@@ -1,7 +1,13 @@
 import { Upload } from 'tus-js-client';
+import type { OperatingSystem } from '@chat-site/contract';
+import type { CurrentRelease, Release, ReleaseBody, ReleaseCard } from '@chat-site/contract/admin';
 import { ApiError, call } from '../../lib/api';
 
-export type Os = 'android' | 'ios' | 'windows' | 'mac';
+export type { Release };
+export type Current = CurrentRelease;
+export type Card = ReleaseCard;
+export type NewRelease = ReleaseBody;
+export type Os = OperatingSystem;
 
 export const osLabels: Record<Os, string> = { android: 'Android', ios: 'iOS', windows: 'Windows', mac: 'Mac' };
 
@@ -12,60 +18,6 @@ export const osExtensions: Record<Os, string> = {
   windows: '.exe,.msi,.zip',
   mac: '.dmg,.pkg,.zip',
 };
-
-export interface Release {
-  id: number;
-  os: Os;
-  version: string | null;
-  notes: string | null;
-  release_notes_url: string | null;
-  released_at: string | null;
-  size: number | null;
-  sha256: string | null;
-  file_key: string | null;
-  download_url: string;
-  min_os: string | null;
-  /** Older clients must update (docs/releases.md#update-checks). */
-  is_force: boolean;
-  /** The Tauri updater's signature of the package. */
-  signature: string | null;
-  created_by: string;
-  created_at: string;
-  current: boolean;
-}
-
-export interface Current {
-  release_id: number | null;
-  version: string | null;
-  size: number | null;
-  sha256: string | null;
-  released_at: string | null;
-  notes: string | null;
-  min_os: string | null;
-  download_url: string;
-  served_url: string;
-  served_from: 'hosted' | 'cdn' | 'outside';
-}
-
-export interface Card {
-  os: Os;
-  current: Current | null;
-  history: Release[];
-  /** 最低支持版本: clients below it must update. */
-  min_version: string | null;
-}
-
-export interface NewRelease {
-  os: Os;
-  file_key?: string;
-  url?: string;
-  version?: string;
-  notes?: string;
-  released_at?: string;
-  min_os?: string;
-  force_update?: boolean;
-  signature?: string;
-}
 
 export const releasesKey = ['releases'] as const;
 

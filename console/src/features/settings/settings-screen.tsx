@@ -1,3 +1,5 @@
+import type { AppConfig, RegionDocument } from '@chat-site/contract';
+import type { CdnCheck } from '@chat-site/contract/admin';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -8,24 +10,6 @@ import { Field, inputClass } from '../../ui/field';
 import { LoadProblem } from '../../ui/load-problem';
 import { Problem, Waiting } from '../../ui/status';
 import { useNotify } from '../../ui/toasts';
-
-interface AppConfig {
-  use_cdn: 0 | 1;
-  common_cdn_bucket_url: string;
-}
-interface RegionDocument {
-  api_addrs: { addr: string }[];
-  allocator_addrs: { addr: string }[];
-}
-interface CdnCheck {
-  probe_url: string;
-  answered: boolean;
-  status: number | null;
-  ms: number;
-  ok: boolean;
-  redirected_to: string | null;
-  error: string | null;
-}
 
 /** The public reads the settings start from (the same answers the site gets). */
 async function publicRead<T>(path: string, signal: AbortSignal): Promise<T> {

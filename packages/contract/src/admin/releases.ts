@@ -1,0 +1,95 @@
+/** The console's releases: one card per platform, publishing and rolling back, and each
+ * platform's lowest supported version (docs/behaviour.md#releases). */
+import { Type, type Static } from 'typebox';
+import { InstallPackage, Timestamp } from '../canonical.js';
+import { HttpUrlString, Nullable } from './common.js';
+
+export const ReleaseOs = InstallPackage.properties.OS;
+
+export const Release = Type.Object({
+  id: Type.Integer(),
+  os: ReleaseOs,
+  version: Nullable(Type.String()),
+  notes: Nullable(Type.String()),
+  release_notes_url: Nullable(Type.String()),
+  released_at: Nullable(Timestamp),
+  size: Nullable(Type.Integer()),
+  sha256: Nullable(Type.String()),
+  /** The hosted file's key, or null for an outside URL. */
+  file_key: Nullable(Type.String()),
+  /** As stored: file/preview/<key>, an http(s) URL or a relative path. */
+  download_url: Type.String(),
+  min_os: Nullable(Type.String()),
+  /** Clients older than it must update (docs/releases.md#update-checks). */
+  is_force: Type.Boolean(),
+  /** The Tauri updater's signature of the package. */
+  signature: Nullable(Type.String()),
+  created_by: Type.String(),
+  created_at: Timestamp,
+  current: Type.Boolean(),
+});
+export type Release = Static<typeof Release>;
+
+export const ServedFrom = Type.Union([Type.Literal('hosted'), Type.Literal('cdn'), Type.Literal('outside')]);
+
+/** What the site offers now for a platform, and from where. */
+export const CurrentRelease = Type.Object({
+  release_id: Nullable(Type.Integer()),
+  version: Nullable(Type.String()),
+  size: Nullable(Type.Integer()),
+  sha256: Nullable(Type.String()),
+  released_at: Nullable(Timestamp),
+  release_notes_url: Nullable(Type.String()),
+  notes: Nullable(Type.String()),
+  min_os: Nullable(Type.String()),
+  /** The entry as stored. */
+  download_url: Type.String(),
+  /** Where the site's button and /dl/{os} send a visitor for this entry. */
+  served_url: Type.String(),
+  served_from: ServedFrom,
+});
+export type CurrentRelease = Static<typeof CurrentRelease>;
+
+export const ReleaseCard = Type.Object({
+  os: ReleaseOs,
+  current: Nullable(CurrentRelease),
+  history: Type.Array(Release),
+  /** Clients below it are told to update, forced (docs/releases.md#update-checks). */
+  min_version: Nullable(Type.String()),
+});
+export type ReleaseCard = Static<typeof ReleaseCard>;
+
+export const ReleaseCards = Type.Object({ platforms: Type.Array(ReleaseCard) });
+export type ReleaseCards = Static<typeof ReleaseCards>;
+
+export const ReleaseBody = Type.Object(
+  {
+    os: ReleaseOs,
+    file_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    version: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    notes: Type.Optional(Type.String({ maxLength: 10_000 })),
+    release_notes_url: Type.Optional(HttpUrlString),
+    released_at: Type.Optional(Timestamp),
+    min_os: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+    sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+    force_update: Type.Optional(Type.Boolean()),
+    signature: Type.Optional(Type.String({ maxLength: 4096 })),
+  },
+  { additionalProperties: false },
+);
+export type ReleaseBody = Static<typeof ReleaseBody>;
+
+export const MinVersionParams = Type.Object({ os: ReleaseOs });
+
+export const MinVersionBody = Type.Object(
+  { min_version: Nullable(Type.String({ minLength: 1, maxLength: 64 })) },
+  { additionalProperties: false },
+);
+export type MinVersionBody = Static<typeof MinVersionBody>;
+
+export const MinVersions = Type.Record(Type.String(), Type.String(), {
+  description: 'The lowest supported version of each platform that has one',
+});
+export type MinVersions = Static<typeof MinVersions>;
