@@ -1,39 +1,26 @@
 import { useSyncExternalStore } from 'react';
+import {
+  applyTheme as applySiteTheme,
+  resolvedTheme,
+  saveTheme,
+  storedTheme,
+  themeKeys,
+  type ResolvedTheme,
+} from '../../../web/src/console-surface/theme';
 
-/** The console's own theme, kept apart from the public site's choice: light or dark, following
- * the system until the operator picks one. */
-export type ConsoleTheme = 'light' | 'dark';
-const key = 'chat-site-console-theme';
+/** The console's theme: the site's rule (web/src/features/theme), with its own stored choice,
+ * light or dark, following the system until the operator picks one (docs/behaviour.md#theme). */
+export type ConsoleTheme = ResolvedTheme;
 const listeners = new Set<() => void>();
 
-function systemTheme(): ConsoleTheme {
-  return window.matchMedia('(prefers-color-scheme: light)').matches ? 'light' : 'dark';
-}
-
-export function currentTheme(): ConsoleTheme {
-  let stored: string | null = null;
-  try {
-    stored = localStorage.getItem(key);
-  } catch {
-    // Storage refused (a locked-down browser): the system's theme, for this visit.
-  }
-  return stored === 'light' || stored === 'dark' ? stored : systemTheme();
-}
+export const currentTheme = (): ConsoleTheme => resolvedTheme(storedTheme(themeKeys.console, 'system'));
 
 export function applyTheme(theme: ConsoleTheme = currentTheme()): void {
-  const root = document.documentElement;
-  root.classList.toggle('dark', theme === 'dark');
-  root.classList.toggle('light', theme === 'light');
-  root.style.colorScheme = theme;
+  applySiteTheme(theme);
 }
 
 export function setTheme(theme: ConsoleTheme): void {
-  try {
-    localStorage.setItem(key, theme);
-  } catch {
-    // Not kept; it still applies now.
-  }
-  applyTheme(theme);
+  saveTheme(theme, themeKeys.console);
   for (const listener of listeners) listener();
 }
 

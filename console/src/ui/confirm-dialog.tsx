@@ -1,7 +1,7 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
-import { useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { buttonClass } from './button';
-import { currentControl, returnFocus } from './focus-return';
+import { useDialogFocus } from './focus-return';
 
 /** Asks before a step that changes what visitors see or throws work away (Radix AlertDialog:
  * focus starts on the cancel button, Escape cancels). Closed, focus goes back to the control
@@ -25,19 +25,17 @@ export function ConfirmDialog({
   tone?: 'primary' | 'danger';
   onConfirm: () => void;
 }) {
-  const opener = useRef<Element | null>(null);
+  const focus = useDialogFocus(open);
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/50" />
         <AlertDialog.Content
           className="fixed inset-x-3 top-[20vh] z-50 mx-auto flex max-w-md flex-col gap-4 rounded-2xl border border-line bg-bg p-5 text-fg shadow-xl"
-          onOpenAutoFocus={() => {
-            opener.current = currentControl();
-          }}
+          onOpenAutoFocus={focus.opened}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
-            returnFocus(opener.current);
+            focus.closed();
           }}
         >
           <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { useRef, type ReactNode } from 'react';
-import { currentControl, returnFocus } from './focus-return';
+import type { ReactNode } from 'react';
+import { useDialogFocus } from './focus-return';
 
 /** A modal with a title, for the console's small forms and choices (Radix Dialog: focus kept
  * inside, Escape closes). Closed, focus goes back to the control that opened it, or to the
@@ -23,7 +23,7 @@ export function Modal({
   onCloseAutoFocus?: (event: Event) => void;
   children: ReactNode;
 }) {
-  const opener = useRef<Element | null>(null);
+  const focus = useDialogFocus(open);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -31,14 +31,12 @@ export function Modal({
         <Dialog.Content
           className={`fixed z-50 mx-auto flex flex-col gap-4 overflow-y-auto border border-line bg-bg text-fg shadow-xl ${wide ? 'inset-0 max-w-5xl p-3 sm:inset-x-3 sm:top-[5vh] sm:bottom-auto sm:max-h-[90vh] sm:rounded-2xl sm:p-5' : 'inset-x-3 top-[5vh] max-h-[90vh] max-w-md rounded-2xl p-5'}`}
           {...(description === undefined && { 'aria-describedby': undefined })}
-          onOpenAutoFocus={() => {
-            opener.current = currentControl();
-          }}
+          onOpenAutoFocus={focus.opened}
           onCloseAutoFocus={(event) => {
             onCloseAutoFocus?.(event);
             if (event.defaultPrevented) return;
             event.preventDefault();
-            returnFocus(opener.current);
+            focus.closed();
           }}
         >
           <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>

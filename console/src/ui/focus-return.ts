@@ -4,6 +4,7 @@
  * is enabled; one that is gone (its form was drawn anew, the screen changed) hands focus to the
  * heading of its section, or of the screen, so focus never falls to the page's body.
  */
+import { useLayoutEffect, useRef } from 'react';
 
 /** The heading of the section that held a control, while that section is still there, else
  * the screen's main heading; made focusable by script only. */
@@ -21,13 +22,24 @@ const usable = (element: HTMLElement) => element.isConnected && !element.matches
 /** The control focus is waiting for (disabled while its save runs), if any. */
 let awaited: HTMLElement | null = null;
 
+/** Keys and pointers pressed so far. Focus that moved while none was pressed was moved by a
+ * script (the rich text taking focus back to its text, say), not by the operator. */
+let inputs = 0;
+if (typeof document !== 'undefined') {
+  for (const type of ['keydown', 'pointerdown'] as const) {
+    document.addEventListener(type, () => (inputs += 1), { capture: true });
+  }
+}
+
 /** Puts focus back on `control` now or once it can take it; a heading if it is gone.
- * Gives up as soon as the operator has put focus somewhere themselves. */
-export function returnFocus(control: Element | null): void {
+ * Gives up as soon as the operator has put focus somewhere themselves. `since` (a count of
+ * inputs, see `inputs`) is when a dialog closed: focus that a script moved after it, with no
+ * key or pointer pressed since, does not count as the operator's, and is taken back. */
+export function returnFocus(control: Element | null, since?: number): void {
   const target = control instanceof HTMLElement && control !== document.body ? control : null;
   const section = target?.closest('section') ?? null;
   const settle = (): boolean => {
-    if (!lost()) return true;
+    if (!lost() && (since === undefined || inputs !== since)) return true;
     if (target !== null && usable(target)) {
       target.focus();
       return true;
@@ -59,4 +71,21 @@ export function focusAfterWork(): () => void {
   const control = document.activeElement;
   if (control?.closest('[role="dialog"], [role="alertdialog"]')) return () => undefined;
   return () => returnFocus(control);
+}
+
+/** A dialog's focus (docs/console.md#keyboard): the control that opened it, taken when it opens,
+ * gets focus back when it closes, even if a script moved focus in between. Radix gives focus
+ * back a task after the dialog is gone, and the rich text's own focus handling can run first. */
+export function useDialogFocus(open: boolean): { opened: () => void; closed: () => void } {
+  const opener = useRef<Element | null>(null);
+  const closedAt = useRef(0);
+  useLayoutEffect(() => {
+    if (!open) closedAt.current = inputs;
+  }, [open]);
+  return {
+    opened: () => {
+      opener.current = currentControl();
+    },
+    closed: () => returnFocus(opener.current, closedAt.current),
+  };
 }

@@ -6,6 +6,8 @@ export const storageKeys = {
   allocatorAddrs: 'chat-site.allocator-addrs',
   lastApiAddr: 'chat-site.last-api-addr',
   theme: 'chat-site.theme',
+  /** The operator console's own theme (console/src/lib/theme.ts), apart from the site's. */
+  consoleTheme: 'chat-site-console-theme',
   downloadBase: 'chat-site.download-base',
   language: 'chat-site.language',
   lastGood: 'chat-site.last-good.v1',

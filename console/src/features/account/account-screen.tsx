@@ -1,12 +1,11 @@
-import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import type { ScreenProps } from '../../lib/screen';
 import { useDocumentTitle } from '../../lib/document-title';
-import { ApiError, call } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import { Button } from '../../ui/button';
 import { Field, inputClass } from '../../ui/field';
 import { Problem } from '../../ui/status';
-import { useNotify } from '../../ui/toasts';
+import { useChangePassword } from './api';
 
 interface PasswordForm {
   current: string;
@@ -18,18 +17,10 @@ interface PasswordForm {
  * sessions, on every server). */
 export function AccountScreen({ operator }: ScreenProps) {
   useDocumentTitle('账号');
-  const notify = useNotify();
   const { register, handleSubmit, formState, reset, getValues } = useForm<PasswordForm>({
     defaultValues: { current: '', next: '', repeat: '' },
   });
-  const change = useMutation({
-    mutationFn: ({ current, next }: PasswordForm) =>
-      call<undefined>('/session/password', { method: 'PUT', body: { current, next } }),
-    onSuccess: () => {
-      reset();
-      notify({ text: '密码已修改，其他设备上的登录已退出' });
-    },
-  });
+  const change = useChangePassword({ onSuccess: () => reset() });
   const { errors } = formState;
   return (
     <section aria-labelledby="account-heading" className="mx-auto flex max-w-md flex-col gap-6">

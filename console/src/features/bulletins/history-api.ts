@@ -1,6 +1,8 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api';
-import type { AdminBulletin } from './api';
 import type { Revision as ReadRevision, RevisionSummary, TrashItem } from '@chat-site/contract/admin';
+import { useNotify } from '../../ui/toasts';
+import { bulletinKeys, type AdminBulletin } from './api';
 
 export type { TrashItem };
 /** A revision as listed, or read by itself: then with its content. */
@@ -36,3 +38,35 @@ export function listTrash(page: number, signal?: AbortSignal) {
 }
 
 export const purgeBulletin = (id: number) => call<undefined>(`/bulletins/trash/${id}`, { method: 'DELETE' });
+
+/** Deletes it from the trash for good, after the screen asked (docs/console.md#trash). */
+export function usePurgeBulletin() {
+  const client = useQueryClient();
+  const notify = useNotify();
+  return useMutation({
+    mutationFn: (item: TrashItem) => purgeBulletin(item.id),
+    onSuccess: (_nothing, item) => {
+      void client.invalidateQueries({ queryKey: bulletinKeys.all });
+      notify({ text: `“${item.title}”已彻底删除` });
+    },
+  });
+}
+
+/** Saves an old revision as the newest (docs/console.md#revisions): the open announcement keeps
+ * the answer, every list asks again, and the notice says which version became which. */
+export function useRestoreRevision(
+  bulletin: AdminBulletin,
+  onSuccess: (restored: AdminBulletin, revision: Revision) => void,
+) {
+  const client = useQueryClient();
+  const notify = useNotify();
+  return useMutation({
+    mutationFn: (revision: Revision) => restoreRevision(bulletin.id, revision.id, bulletin.version),
+    onSuccess: (restored, revision) => {
+      client.setQueryData(bulletinKeys.one(restored.id), restored);
+      void client.invalidateQueries({ queryKey: [...bulletinKeys.all, 'list'] });
+      onSuccess(restored, revision);
+      notify({ text: `已恢复到第 ${revision.version} 版，保存为第 ${restored.version} 版` });
+    },
+  });
+}

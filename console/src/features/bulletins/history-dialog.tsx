@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../lib/api';
 import { shortTime } from '../../lib/wire-time';
@@ -8,7 +8,7 @@ import { Close, Modal } from '../../ui/dialog';
 import { LoadProblem } from '../../ui/load-problem';
 import { Problem, Waiting } from '../../ui/status';
 import type { AdminBulletin } from './api';
-import { getRevision, historyKeys, listRevisions, restoreRevision, type Revision } from './history-api';
+import { getRevision, historyKeys, listRevisions, useRestoreRevision, type Revision } from './history-api';
 import { RevisionDiff } from './revision-diff';
 
 const actions: Record<Revision['action'], string> = { create: '新建', update: '保存', restore: '恢复' };
@@ -52,12 +52,9 @@ export function HistoryDialog({
   const after = useRevision(bulletin.id, chosen?.id);
   const before = useRevision(bulletin.id, revisions[index + 1]?.id);
   const [confirming, setConfirming] = useState(false);
-  const restore = useMutation({
-    mutationFn: (revision: Revision) => restoreRevision(bulletin.id, revision.id, bulletin.version),
-    onSuccess: (restored, revision) => {
-      setPicked(undefined);
-      onRestored(restored, revision);
-    },
+  const restore = useRestoreRevision(bulletin, (restored, revision) => {
+    setPicked(undefined);
+    onRestored(restored, revision);
   });
   const conflict = restore.error instanceof ApiError && restore.error.status === 409;
 

@@ -1,23 +1,20 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { useDocumentTitle } from '../../lib/document-title';
-import { queryClient } from '../../lib/query';
 import { shortTime } from '../../lib/wire-time';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { LoadProblem } from '../../ui/load-problem';
 import { Pager } from '../../ui/pager';
 import { Problem, Waiting } from '../../ui/status';
-import { useNotify } from '../../ui/toasts';
-import { bulletinKeys, restoreBulletin } from './api';
-import { historyKeys, listTrash, purgeBulletin, trashPageSize, type TrashItem } from './history-api';
+import { useRestoreBulletin } from './api';
+import { historyKeys, listTrash, trashPageSize, usePurgeBulletin, type TrashItem } from './history-api';
 
 /** 回收站: announcements deleted in the last 30 days, each restorable or purged early after
  * asking; the server purges the rest by itself (docs/console.md#trash). */
 export function TrashScreen() {
   useDocumentTitle('回收站');
-  const notify = useNotify();
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const trash = useQuery({
@@ -26,21 +23,8 @@ export function TrashScreen() {
     placeholderData: keepPreviousData,
   });
   const [purging, setPurging] = useState<TrashItem>();
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: bulletinKeys.all });
-  const restore = useMutation({
-    mutationFn: (item: TrashItem) => restoreBulletin(item.id),
-    onSuccess: (_restored, item) => {
-      refresh();
-      notify({ text: `“${item.title}”已恢复` });
-    },
-  });
-  const purge = useMutation({
-    mutationFn: (item: TrashItem) => purgeBulletin(item.id),
-    onSuccess: (_nothing, item) => {
-      refresh();
-      notify({ text: `“${item.title}”已彻底删除` });
-    },
-  });
+  const restore = useRestoreBulletin();
+  const purge = usePurgeBulletin();
   const failed = restore.error ?? purge.error;
   const pages = Math.max(1, Math.ceil((trash.data?.count ?? 0) / trashPageSize));
 

@@ -1,7 +1,9 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'tus-js-client';
 import type { OperatingSystem } from '@chat-site/contract';
-import type { CurrentRelease, Release, ReleaseBody, ReleaseCard } from '@chat-site/contract/admin';
+import type { CurrentRelease, Release, ReleaseBody, ReleaseCard, ReleaseCards } from '@chat-site/contract/admin';
 import { ApiError, call } from '../../lib/api';
+import { useNotify } from '../../ui/toasts';
 
 export type { Release };
 export type Current = CurrentRelease;
@@ -22,7 +24,7 @@ export const osExtensions: Record<Os, string> = {
 export const releasesKey = ['releases'] as const;
 
 export const listReleases = (signal?: AbortSignal) =>
-  call<{ platforms: Card[] }>('/releases', { signal }).then((answer) => answer.platforms);
+  call<ReleaseCards>('/releases', { signal }).then((answer) => answer.platforms);
 
 export const publishRelease = (release: NewRelease, signal?: AbortSignal) =>
   call<Release>('/releases', { method: 'POST', body: release, signal });
@@ -109,4 +111,71 @@ export function formatSize(bytes: number | null): string {
     unit += 1;
   }
   return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** What 发布 sends: the release, and its package file to upload first (null: none was chosen;
+ * absent: the release names an outside address). */
+export interface PublishInput {
+  release: NewRelease;
+  file?: File | null;
+  onProgress: (fraction: number) => void;
+  signal: AbortSignal;
+}
+
+async function uploadAndPublish({ release, file, onProgress, signal }: PublishInput): Promise<Release> {
+  if (file === null) throw new Error('请选择安装包文件');
+  if (file === undefined) return publishRelease(release, signal);
+  onProgress(0);
+  const key = await uploadPackage(file, onProgress, signal);
+  if (signal.aborted) {
+    // Cancelled between its last byte and the release: the stored file goes too.
+    await removeFile(key);
+    throw new Error('上传已取消');
+  }
+  return publishRelease({ ...release, file_key: key }, signal);
+}
+
+/** Publishes a release (docs/console.md#releases-settings-and-numbers): the cards ask again,
+ * and the notice names it. */
+export function usePublishRelease(config: { onSuccess?: () => void; onSettled?: () => void } = {}) {
+  const client = useQueryClient();
+  const notify = useNotify();
+  return useMutation({
+    mutationFn: uploadAndPublish,
+    onSuccess: async (release) => {
+      await client.invalidateQueries({ queryKey: releasesKey });
+      notify({ text: `${osLabels[release.os]} ${release.version ?? ''} 已发布` });
+      config.onSuccess?.();
+    },
+    ...(config.onSettled !== undefined && { onSettled: config.onSettled }),
+  });
+}
+
+/** Makes an older release the current one again. */
+export function useRollBack() {
+  const client = useQueryClient();
+  const notify = useNotify();
+  return useMutation({
+    mutationFn: (release: Release) => rollBack(release.id),
+    onSuccess: async (release) => {
+      await client.invalidateQueries({ queryKey: releasesKey });
+      notify({ text: `${osLabels[release.os]} 已回滚到 ${release.version ?? `版本 #${release.id}`}` });
+    },
+  });
+}
+
+/** Sets (or with "" clears) a platform's 最低支持版本. */
+export function useSetMinVersion(os: Os) {
+  const client = useQueryClient();
+  const notify = useNotify();
+  return useMutation({
+    mutationFn: (value: string) => setMinVersion(os, value.trim() === '' ? null : value.trim()),
+    onSuccess: async (all) => {
+      await client.invalidateQueries({ queryKey: releasesKey });
+      const now = all[os];
+      notify({
+        text: now === undefined ? `${osLabels[os]} 不再限制最低版本` : `${osLabels[os]} 最低支持版本为 ${now}`,
+      });
+    },
+  });
 }

@@ -1,31 +1,18 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/button';
 import { inputClass } from '../../ui/field';
 import { Problem } from '../../ui/status';
-import { useNotify } from '../../ui/toasts';
-import { osLabels, releasesKey, setMinVersion, type Os } from './api';
+import { osLabels, useSetMinVersion, type Os } from './api';
 
 /** A platform's lowest supported version (最低支持版本): the apps below it are told the update is
  * forced (docs/releases.md#update-checks). Empty clears it. */
 export function MinVersionForm({ os, minVersion }: { os: Os; minVersion: string | null }) {
-  const client = useQueryClient();
-  const notify = useNotify();
   const id = useId();
   const [value, setValue] = useState(minVersion ?? '');
-  const save = useMutation({
-    mutationFn: () => setMinVersion(os, value.trim() === '' ? null : value.trim()),
-    onSuccess: async (all) => {
-      await client.invalidateQueries({ queryKey: releasesKey });
-      const now = all[os];
-      notify({
-        text: now === undefined ? `${osLabels[os]} 不再限制最低版本` : `${osLabels[os]} 最低支持版本为 ${now}`,
-      });
-    },
-  });
+  const save = useSetMinVersion(os);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate();
+    save.mutate(value);
   };
   const unchanged = value.trim() === (minVersion ?? '');
   return (

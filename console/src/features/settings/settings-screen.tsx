@@ -1,6 +1,4 @@
-import type { AppConfig, RegionDocument } from '@chat-site/contract';
-import type { CdnCheck } from '@chat-site/contract/admin';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useDocumentTitle } from '../../lib/document-title';
 import { call } from '../../lib/api';
@@ -9,14 +7,16 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Field, inputClass } from '../../ui/field';
 import { LoadProblem } from '../../ui/load-problem';
 import { Problem, Waiting } from '../../ui/status';
-import { useNotify } from '../../ui/toasts';
-
-/** The public reads the settings start from (the same answers the site gets). */
-async function publicRead<T>(path: string, signal: AbortSignal): Promise<T> {
-  const response = await fetch(`/v1${path}`, { signal, cache: 'no-store' });
-  if (!response.ok) throw new Error(`服务器返回 ${response.status}`);
-  return (await response.json()) as T;
-}
+import {
+  publicRead,
+  settingsKeys,
+  useCheckCdn,
+  useSaveCdn,
+  useSaveRegion,
+  type AppConfig,
+  type CdnCheck,
+  type RegionDocument,
+} from './api';
 
 /** The app config (the CDN) with a check that the CDN serves the site's files, the region
  * document, and the site config file, read-only. */
@@ -38,7 +38,7 @@ const panel = 'flex flex-col gap-3 rounded-xl border border-line bg-surface p-4'
 
 function CdnSettings() {
   const saved = useQuery({
-    queryKey: ['appconfig'],
+    queryKey: settingsKeys.appConfig,
     queryFn: ({ signal }) => publicRead<AppConfig>('/common/appconfig', signal),
   });
   return (
@@ -58,33 +58,19 @@ function CdnSettings() {
 }
 
 function CdnForm({ saved }: { saved: AppConfig }) {
-  const client = useQueryClient();
-  const notify = useNotify();
   const [useCdn, setUseCdn] = useState(saved.use_cdn === 1);
   const [url, setUrl] = useState(saved.common_cdn_bucket_url);
   const [confirming, setConfirming] = useState(false);
-  const save = useMutation({
-    mutationFn: () =>
-      call<AppConfig>('/appconfig', {
-        method: 'PUT',
-        body: { use_cdn: useCdn ? 1 : 0, common_cdn_bucket_url: url.trim() },
-      }),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['appconfig'] });
-      notify({ text: 'CDN 设置已保存' });
-    },
-  });
-  const check = useMutation({
-    mutationFn: () =>
-      call<CdnCheck>('/settings/cdn-check', { method: 'POST', body: url.trim() === '' ? {} : { url: url.trim() } }),
-  });
+  const save = useSaveCdn();
+  const check = useCheckCdn();
+  const saveNow = () => save.mutate({ use_cdn: useCdn ? 1 : 0, common_cdn_bucket_url: url.trim() });
   // Turning the CDN on after its check failed sends every visitor's downloads to an address
   // that did not serve them: it asks first (docs/console.md#releases-settings-and-numbers).
   const failed = check.data !== undefined && !check.data.ok;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (useCdn && failed) setConfirming(true);
-    else save.mutate();
+    else saveNow();
   };
   return (
     <form onSubmit={submit} className="flex flex-col gap-3">
@@ -107,7 +93,7 @@ function CdnForm({ saved }: { saved: AppConfig }) {
         <Button type="submit" tone="primary" disabled={save.isPending}>
           保存
         </Button>
-        <Button disabled={check.isPending} onClick={() => check.mutate()}>
+        <Button disabled={check.isPending} onClick={() => check.mutate(url.trim())}>
           {check.isPending ? '检查中…' : '检查 CDN'}
         </Button>
       </div>
@@ -122,7 +108,7 @@ function CdnForm({ saved }: { saved: AppConfig }) {
         }
         confirm="仍然使用 CDN"
         tone="danger"
-        onConfirm={() => save.mutate()}
+        onConfirm={saveNow}
       />
     </form>
   );
@@ -156,7 +142,7 @@ const lines = (text: string) =>
 
 function RegionSettings() {
   const saved = useQuery({
-    queryKey: ['region'],
+    queryKey: settingsKeys.region,
     queryFn: ({ signal }) => publicRead<RegionDocument>('/region', signal),
   });
   return (
@@ -176,27 +162,15 @@ function RegionSettings() {
 }
 
 function RegionForm({ saved }: { saved: RegionDocument }) {
-  const client = useQueryClient();
-  const notify = useNotify();
   const [api, setApi] = useState(saved.api_addrs.map((entry) => entry.addr).join('\n'));
   const [allocator, setAllocator] = useState(saved.allocator_addrs.map((entry) => entry.addr).join('\n'));
-  const save = useMutation({
-    mutationFn: () =>
-      call<RegionDocument>('/region', {
-        method: 'PUT',
-        body: { api_addrs: lines(api), allocator_addrs: lines(allocator) },
-      }),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['region'] });
-      notify({ text: '区域文件已保存' });
-    },
-  });
+  const save = useSaveRegion();
   return (
     <form
       className="flex flex-col gap-3"
       onSubmit={(event) => {
         event.preventDefault();
-        save.mutate();
+        save.mutate({ api_addrs: lines(api), allocator_addrs: lines(allocator) });
       }}
     >
       <Field id="region-api" label="API 地址（每行一个）" hint="至少一个；只能是 http(s) 地址，不能重复">

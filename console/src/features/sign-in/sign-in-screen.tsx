@@ -1,12 +1,10 @@
-import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { ApiError, call } from '../../lib/api';
-import { queryClient } from '../../lib/query';
-import { sessionKey, type Operator } from '../../lib/session';
+import { ApiError } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/document-title';
 import { Button } from '../../ui/button';
 import { Field, inputClass } from '../../ui/field';
 import { Problem } from '../../ui/status';
+import { useSignIn } from './api';
 
 interface Credentials {
   name: string;
@@ -25,10 +23,7 @@ function explain(error: unknown): string {
 export function SignInScreen() {
   useDocumentTitle('登录');
   const { register, handleSubmit, formState } = useForm<Credentials>({ defaultValues: { name: '', password: '' } });
-  const signIn = useMutation({
-    mutationFn: (credentials: Credentials) => call<Operator>('/session', { method: 'POST', body: credentials }),
-    onSuccess: (operator) => queryClient.setQueryData(sessionKey, operator),
-  });
+  const signIn = useSignIn();
   const { errors } = formState;
   return (
     <main className="flex min-h-dvh items-center justify-center px-4 py-10">

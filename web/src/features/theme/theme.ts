@@ -2,25 +2,36 @@ import { readString, storageKeys, writeString } from '../../lib/storage';
 
 export const themes = ['light', 'dark', 'system'] as const;
 export type Theme = (typeof themes)[number];
+/** What a page is drawn in: `system` is one of these, by the operating system's preference. */
+export type ResolvedTheme = Exclude<Theme, 'system'>;
 const defaultTheme: Theme = 'dark';
 
-export function storedTheme(): Theme {
-  const value = readString(storageKeys.theme);
-  return themes.find((theme) => theme === value) ?? defaultTheme;
+/** Where a choice is kept: the site's, or the operator console's own, so an operator's console
+ * and the site they check can differ (docs/behaviour.md#theme). */
+export const themeKeys = { site: storageKeys.theme, console: storageKeys.consoleTheme } as const;
+export type ThemeKey = (typeof themeKeys)[keyof typeof themeKeys];
+
+/** The stored choice under `key`, or `fallback` when there is none (or storage is refused). */
+export function storedTheme(key: ThemeKey = themeKeys.site, fallback: Theme = defaultTheme): Theme {
+  const value = readString(key);
+  return themes.find((theme) => theme === value) ?? fallback;
 }
 
 const systemDark = () => window.matchMedia('(prefers-color-scheme: dark)').matches;
 
+export const resolvedTheme = (theme: Theme): ResolvedTheme =>
+  theme === 'dark' || (theme === 'system' && systemDark()) ? 'dark' : 'light';
+
 /** Puts `light` or `dark` on the page root; `system` follows the operating system. */
 export function applyTheme(theme: Theme): void {
-  const dark = theme === 'dark' || (theme === 'system' && systemDark());
+  const dark = resolvedTheme(theme) === 'dark';
   const root = document.documentElement;
   root.classList.toggle('dark', dark);
   root.classList.toggle('light', !dark);
   root.style.colorScheme = dark ? 'dark' : 'light';
 }
 
-export function saveTheme(theme: Theme): void {
-  writeString(storageKeys.theme, theme);
+export function saveTheme(theme: Theme, key: ThemeKey = themeKeys.site): void {
+  writeString(key, theme);
   applyTheme(theme);
 }
