@@ -125,6 +125,7 @@ export async function startTestApp(
     env?: Record<string, string>;
     onRoute?: BuildOptions['onRoute'];
     logStream?: BuildOptions['logStream'];
+    clock?: BuildOptions['clock'];
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -133,7 +134,13 @@ export async function startTestApp(
   const storage = storageFor(config.storage);
   await migrate(db, storage);
   if (options.demo === true) await loadDemoContent(db.kysely, storage);
-  const app = await buildApp({ config, db, onRoute: options.onRoute, logStream: options.logStream });
+  const app = await buildApp({
+    config,
+    db,
+    onRoute: options.onRoute,
+    logStream: options.logStream,
+    clock: options.clock,
+  });
   await app.ready();
   return {
     app,
