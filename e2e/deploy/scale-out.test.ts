@@ -183,8 +183,14 @@ describe('two servers behind nginx (deploy/nginx.conf) on one PostgreSQL', () =>
         () => requestsFor(site(name), () => true).length > seen + 5,
       );
     };
+    // Each phase lasts for a number of requests through nginx, not for a time: on a loaded machine
+    // a second may see none.
+    const goneOn = async (requests: number) => {
+      const from = load.settled();
+      await waitFor(`${requests} more requests through nginx`, () => load.settled() >= from + requests, 60_000);
+    };
     try {
-      await new Promise((wait) => setTimeout(wait, 1000));
+      await goneOn(40);
       load.phase = 'sigterm';
       const stopping = site('a');
       assert.equal(await stopping.stop('SIGTERM'), 0, 'A stopped gracefully');
@@ -194,19 +200,19 @@ describe('two servers behind nginx (deploy/nginx.conf) on one PostgreSQL', () =>
       finishedByStoppingA = stopping.logs
         .slice(stopLine)
         .filter((line) => line.includes('"msg":"request"') && line.includes(path)).length;
-      await new Promise((wait) => setTimeout(wait, 1000));
+      await goneOn(40);
       load.phase = 'restarting';
       servers.a = await startSite('a');
       await rejoined('a');
 
       load.phase = 'sigkill';
       await site('b').stop('SIGKILL');
-      await new Promise((wait) => setTimeout(wait, 1000));
+      await goneOn(40);
       load.phase = 'restarting';
       servers.b = await startSite('b');
       await rejoined('b');
       load.phase = 'both';
-      await new Promise((wait) => setTimeout(wait, 500));
+      await goneOn(20);
     } finally {
       await load.stop();
     }
@@ -230,6 +236,8 @@ interface Load {
   phase: string;
   stop(): Promise<void>;
   report(): { reads: number; downloads: number; failures: string[]; corrupt: string[]; cut: string[] };
+  /** Requests answered or failed so far, reads and downloads together. */
+  settled(): number;
 }
 
 /** Readers and downloaders through nginx with keep-alive connections, until stopped. */
@@ -250,6 +258,7 @@ function startLoad(base: string, downloadPath: string, expectedSha: string, size
       agent.destroy();
     },
     report: () => ({ reads, downloads, failures, corrupt, cut }),
+    settled: () => reads + downloads + failures.length,
   };
 
   const reader = async (offset: number) => {
