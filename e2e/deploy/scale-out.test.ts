@@ -15,9 +15,9 @@ import { after, before, describe, test } from 'node:test';
 import type { BulletinDetail } from '@chat-site/contract';
 import { freePorts } from '../../scripts/support/free-port.js';
 import { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
+import { createDatabase, type TestDatabase } from '../../scripts/support/test-database.js';
 import {
   call,
-  createPostgresDatabase,
   ensureNginx,
   fakeApk,
   nginxErrors,
@@ -26,13 +26,12 @@ import {
   startNginx,
   waitFor,
   type Running,
-  type TestPostgres,
 } from './support.js';
 
 const adminToken = 'scale-out-admin-token-0123456789abcdef';
 const bearer = { authorization: `Bearer ${adminToken}` };
 
-let database: TestPostgres;
+let database: TestDatabase;
 let filesDir: string;
 let ports: { a: number; b: number };
 const servers: { a?: ServerProcess; b?: ServerProcess } = {};
@@ -68,7 +67,7 @@ function requestsFor(server: ServerProcess, match: (url: string) => boolean): { 
 
 before(async () => {
   assert.ok(ensureNginx(), 'Debian nginx is installed (scripts/ensure-nginx.sh)');
-  database = await createPostgresDatabase();
+  database = await createDatabase({ dialect: 'postgres', prefix: 'deploy' });
   filesDir = mkdtempSync(join(tmpdir(), 'chat-site-shared-files-'));
   ports = await freePorts(['a', 'b']);
   // One at a time: the first runs the migrations alone, so the start is the same every run.
