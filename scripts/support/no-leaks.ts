@@ -1,12 +1,12 @@
 /**
  * Loaded with `--import` by the test scripts (package.json): a test file whose process is still
- * alive a while after its last test and last `after` hook fails, naming what holds it open (a
+ * alive a while after its last test fails, naming what holds it open (a
  * server, a browser, a child process, a socket, a timer), instead of hanging the whole run.
  * See docs/architecture.md#how-tests-start-and-stop-processes.
  */
 import type { ChildProcess } from 'node:child_process';
 import { Server, Socket } from 'node:net';
-import { after, before } from 'node:test';
+import { after } from 'node:test';
 
 /** Time the process gets to exit once its last hook has run: closing is quick, but the machine
  * may be busy. Only a file that leaks ever waits for it. */
@@ -29,21 +29,20 @@ function describeHandles(): string[] {
   });
 }
 
-// Only in a test file's own process: the runner that starts them loads this too.
+// Only in a test file's own process: the runner that starts them loads this too. Loaded before
+// the file, this is the first of its top-level `after` hooks: it runs once every test is done,
+// and the file's own hooks (closing its servers and browsers) run within the grace time.
 if (process.env.NODE_TEST_CONTEXT !== undefined) {
-  // Registered once the file's tests start, so after the file's own `after` hooks: it runs last.
-  before(() => {
-    after(() => {
-      setTimeout(() => {
-        const resources = process.getActiveResourcesInfo();
-        // This timer is one of the timers counted.
-        resources.splice(resources.indexOf('Timeout'), 1);
-        console.error(
-          `the test file did not exit within ${graceMs / 1000} s of its last test; still open:\n` +
-            `  ${[...describeHandles(), ...resources].join('\n  ')}`,
-        );
-        process.exit(1);
-      }, graceMs).unref();
-    });
+  after(() => {
+    setTimeout(() => {
+      const resources = process.getActiveResourcesInfo();
+      // This timer is one of the timers counted.
+      resources.splice(resources.indexOf('Timeout'), 1);
+      console.error(
+        `the test file did not exit within ${graceMs / 1000} s of its last test; still open:\n` +
+          `  ${[...describeHandles(), ...resources].join('\n  ')}`,
+      );
+      process.exit(1);
+    }, graceMs).unref();
   });
 }
