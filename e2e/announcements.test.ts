@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './support/browser.js';
-import { assertNoProblems, openPage, routeOf, waitForRoute } from './support/page-helpers.js';
-import { adminToken, startServer, type RunningServer } from './support/server.js';
+import { assertNoProblems, nextFrames, openPage, routeOf, waitForRoute } from './support/page-helpers.js';
+import { adminApi } from './support/admin-api.js';
+import { startServer, type RunningServer } from './support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -17,14 +18,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function admin(method: string, path: string, body: unknown): Promise<Response> {
-  return fetch(`${server.url}/v1/admin/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-}
 
 describe('desktop: list and detail side by side', () => {
   test('the first announcement is selected, a click loads another in place, highlighted, pane back at its top', async (t) => {
@@ -87,12 +80,18 @@ describe('desktop: list and detail side by side', () => {
   test('loading shows 加载中... until the list arrives', async (t) => {
     const { page, close } = await openPage(browser, 'desktop');
     t.after(() => close());
+    // The list's answer is held until the loading line has been seen.
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     await page.route('**/v1/bulletin/page*', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      await held;
       await route.continue();
     });
     await page.goto(`${server.url}/#/announcements`);
     await page.getByText('加载中...').waitFor();
+    answer();
     await page.getByRole('navigation', { name: '平台公告' }).getByRole('link').first().waitFor();
     // The detail pane loads the selected announcement after the list, with its own brief
     // 加载中...; once both have arrived nothing on the page may still say it is loading.
@@ -101,16 +100,15 @@ describe('desktop: list and detail side by side', () => {
   });
 
   test('announcement HTML is cleaned before it is inserted, and titles stay text', async (t) => {
-    const created = await admin('POST', 'bulletins', {
+    const { id } = await adminApi<{ id: number }>(server, 'POST', '/bulletins', {
       title: '<img src=x onerror="window.__titleRan=1">标题',
       content:
         '<p id="safe">正文</p><img src="x" onerror="window.__ran=1"><script>window.__ran=2</script><a href="javascript:window.__ran=3">x</a>',
     });
-    const { id } = (await created.json()) as { id: number };
     const { page, close } = await openPage(browser, 'desktop');
     t.after(async () => {
       await close();
-      await admin('DELETE', `bulletins/${id}`, undefined);
+      await adminApi(server, 'DELETE', `/bulletins/${id}`);
     });
     await page.goto(`${server.url}/#/announcements/${id}`);
     await page.getByTestId('announcement-pane').getByText('正文').waitFor();
@@ -119,7 +117,15 @@ describe('desktop: list and detail side by side', () => {
       .locator('[data-testid="announcement-pane"] a', { hasText: 'x' })
       .click()
       .catch(() => undefined);
-    await page.waitForTimeout(300);
+    // Whatever the click or a failed image would run has run once every image of the pane that
+    // loads has settled (loaded or failed, its error event dispatched; a lazy one out of view
+    // loads nothing) and the page has drawn since.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('[data-testid="announcement-pane"] img')].every(
+        (img) => img.complete || img.loading === 'lazy',
+      ),
+    );
+    await nextFrames(page);
     assert.deepEqual(await page.evaluate(() => [(window as never)['__ran'], (window as never)['__titleRan']]), [
       undefined,
       undefined,

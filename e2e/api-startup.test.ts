@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
+import { nextFrames } from './support/page-helpers.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
 import {
   colours,
@@ -257,8 +258,9 @@ describe('everything is dead', () => {
         (await tiles.locator('h3').allInnerTexts()).map((text) => text.trim()),
         featureTitles,
       );
-      // Initialisation has ended with no address: nothing more will come for the strip.
-      await v.page.waitForTimeout(300);
+      // Initialisation has ended with no address: nothing more will come for the strip, and what
+      // the page does about that end is drawn within its next frames.
+      await nextFrames(v.page);
       assert.equal(await v.page.locator('section[aria-label="置顶公告"]').count(), 0, 'no pinned strip');
       assert.equal(await v.page.getByText('置顶公告').count(), 0);
       assert.equal(await v.page.getByRole('alert').count(), 0, 'the landing page shows no error');

@@ -10,18 +10,14 @@ import type { Browser } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
 import { assertNoProblems, openPage, waitForRoute } from './support/page-helpers.js';
-import { adminToken, startServer, type RunningServer } from './support/server.js';
+import { adminApi } from './support/admin-api.js';
+import { startServer, type RunningServer } from './support/server.js';
 
 let browser: Browser;
 let server: RunningServer;
 
 async function publish(body: object): Promise<void> {
-  const res = await fetch(`${server.url}/v1/admin/releases`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  assert.equal(res.status, 201, await res.text());
+  await adminApi(server, 'POST', '/releases', body);
 }
 
 before(async () => {

@@ -8,24 +8,19 @@ import { axeViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
 import { addOperator, signIn } from './support/console.js';
 import { openPage } from './support/page-helpers.js';
-import { adminToken, startServer, type RunningServer } from './support/server.js';
+import { adminApi } from './support/admin-api.js';
+import { startServer, type RunningServer } from './support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
   server = await startServer();
   addOperator(server, 'alice', 'admin', 'alice-password-1');
-  const admin = (method: string, path: string, body: unknown) =>
-    fetch(`${server.url}/v1/admin${path}`, {
-      method,
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
   for (const title of ['服务器维护通知', '新年活动']) {
-    assert.equal((await admin('POST', '/bulletins', { title, content: '<p>内容</p>' })).status, 201);
+    await adminApi(server, 'POST', '/bulletins', { title, content: '<p>内容</p>' });
   }
   const region = { api_addrs: [{ addr: 'https://api.example.com' }], allocator_addrs: [] };
-  assert.equal((await admin('PUT', '/region', region)).status, 200);
+  await adminApi(server, 'PUT', '/region', region);
   browser = await launchBrowser();
 });
 after(async () => {

@@ -8,7 +8,8 @@ import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
 import { contextOptions, launchBrowser } from './support/browser.js';
 import { addOperator, signIn } from './support/console.js';
-import { adminToken, startServer, type RunningServer } from './support/server.js';
+import { adminApi } from './support/admin-api.js';
+import { startServer, type RunningServer } from './support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -26,12 +27,7 @@ after(async () => {
 const passwords = { alice: 'alice-password-1', bob: 'bob-password-12' };
 
 async function create(title: string): Promise<number> {
-  const res = await fetch(`${server.url}/v1/admin/bulletins`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ title, content: '<p>原文</p>' }),
-  });
-  return ((await res.json()) as { id: number }).id;
+  return (await adminApi<{ id: number }>(server, 'POST', '/bulletins', { title, content: '<p>原文</p>' })).id;
 }
 
 const detail = async (id: number) =>

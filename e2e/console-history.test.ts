@@ -11,7 +11,8 @@ import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
 import { contextOptions, launchBrowser } from './support/browser.js';
 import { addOperator, signIn } from './support/console.js';
-import { adminToken, repoRoot, startServer, type RunningServer } from './support/server.js';
+import { adminApi } from './support/admin-api.js';
+import { repoRoot, startServer, type RunningServer } from './support/server.js';
 
 const shots = join(repoRoot, '.tmp/screenshots/console-history');
 const widths = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 860 } } as const;
@@ -30,16 +31,7 @@ after(async () => {
   await server?.stop();
 });
 
-async function api<T>(method: string, path: string, body?: object): Promise<T> {
-  const res = await fetch(`${server.url}/v1/admin${path}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken}`, ...(body && { 'content-type': 'application/json' }) },
-    ...(body && { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
-}
+const api = <T>(method: string, path: string, body?: object) => adminApi<T>(server, method, path, body);
 
 async function signedIn(t: TestContext, width: Width): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext(contextOptions(width, { viewport: widths[width] }));

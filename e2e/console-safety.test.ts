@@ -16,7 +16,8 @@ import { axeViolations } from './support/axe.js';
 import { contextOptions, launchBrowser } from './support/browser.js';
 import { addOperator, signIn } from './support/console.js';
 import { recordCspViolations, type CspViolation } from './support/page-helpers.js';
-import { adminToken, startServer, type RunningServer } from './support/server.js';
+import { adminApi } from './support/admin-api.js';
+import { startServer, type RunningServer } from './support/server.js';
 
 let browser: Browser;
 let server: RunningServer;
@@ -43,11 +44,7 @@ async function openConsole(t: TestContext): Promise<{ page: Page; csp: CspViolat
   return { page, csp };
 }
 
-async function adminApi<T>(path: string): Promise<T> {
-  const response = await fetch(`${server.url}/v1/admin${path}`, { headers: { authorization: `Bearer ${adminToken}` } });
-  assert.ok(response.ok, `${path}: ${response.status}`);
-  return (await response.json()) as T;
-}
+const adminGet = <T>(path: string) => adminApi<T>(server, 'GET', path);
 
 interface Stored {
   id: number;
@@ -57,7 +54,7 @@ interface Stored {
 }
 
 const storedByTitle = async (title: string) =>
-  (await adminApi<{ list: Stored[] }>(`/bulletins?q=${encodeURIComponent(title)}&filter=all&page_index=1&page_size=20`))
+  (await adminGet<{ list: Stored[] }>(`/bulletins?q=${encodeURIComponent(title)}&filter=all&page_index=1&page_size=20`))
     .list;
 
 const publicTitles = async () =>
@@ -228,7 +225,7 @@ describe('nothing lost', () => {
   test('取消发布 during a package upload stops it: nothing published, nothing stored', async (t) => {
     const { page } = await openConsole(t);
     const files = readdirSync(new URL(server.env.STORAGE_URL ?? '').pathname, { recursive: true }).sort();
-    const before = await adminApi<{ platforms: { os: string; history: unknown[] }[] }>('/releases');
+    const before = await adminGet<{ platforms: { os: string; history: unknown[] }[] }>('/releases');
     let patches = 0;
     let release = () => {};
     const held = new Promise<void>((done) => (release = done));
@@ -267,14 +264,14 @@ describe('nothing lost', () => {
     assert.equal(answer.status(), 204);
     assert.deepEqual(readdirSync(uploadDir), [], 'no staged upload left');
     assert.deepEqual(readdirSync(new URL(server.env.STORAGE_URL ?? '').pathname, { recursive: true }).sort(), files);
-    assert.deepEqual(await adminApi('/releases'), before, 'no release published');
+    assert.deepEqual(await adminGet('/releases'), before, 'no release published');
   });
 });
 
 describe('what every visitor downloads', () => {
   test('publishing the version already offered warns; cancelled, nothing changes', async (t) => {
     const { page, csp } = await openConsole(t);
-    const before = await adminApi('/releases');
+    const before = await adminGet('/releases');
     await page.getByRole('link', { name: '版本发布' }).click();
     const windows = page.getByRole('article', { name: 'Windows' });
     await windows.getByRole('button', { name: '发布新版本' }).click();
@@ -289,7 +286,7 @@ describe('what every visitor downloads', () => {
     assert.deepEqual(await axeViolations(page), []);
     await dialog.getByRole('button', { name: '取消' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    assert.deepEqual(await adminApi('/releases'), before);
+    assert.deepEqual(await adminGet('/releases'), before);
     assert.deepEqual(csp, []);
   });
 

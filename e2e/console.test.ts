@@ -183,13 +183,18 @@ describe('writing announcements', () => {
     await body(page).click();
     await page.keyboard.type('开头一段。');
     await page.keyboard.press('Enter');
-    // Held for a moment, so the progress bar can be seen.
+    // Held until the progress bar has been seen.
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     await page.route('**/v1/admin/files?*', async (route) => {
-      await new Promise((wait) => setTimeout(wait, 700));
+      await held;
       await route.continue();
     });
     await pastePicture(page);
     await page.getByRole('progressbar', { name: '上传 banner.png' }).waitFor();
+    answer();
     const picture = body(page).locator('img');
     await picture.waitFor();
     assert.match((await picture.getAttribute('src')) ?? '', /^\/v1\/file\/preview\/[\w-]+/);

@@ -10,7 +10,8 @@ import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
 import { assertNoProblems, holdScript, openPage, untilParsed, waitForRoute } from './support/page-helpers.js';
-import { adminToken, startServer, type RunningServer } from './support/server.js';
+import { adminApi } from './support/admin-api.js';
+import { startServer, type RunningServer } from './support/server.js';
 
 let browser: Browser;
 let server: RunningServer;
@@ -18,12 +19,7 @@ let server: RunningServer;
 const notes = ['新增夜间模式', '修复消息偶尔重复的问题', '启动更快', '图片发送更省流量', '修复若干问题'].join('\n');
 
 async function publish(body: object): Promise<void> {
-  const res = await fetch(`${server.url}/v1/admin/releases`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  assert.equal(res.status, 201, await res.text());
+  await adminApi(server, 'POST', '/releases', body);
 }
 
 before(async () => {

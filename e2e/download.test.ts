@@ -9,7 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './support/browser.js';
 import { assertNoProblems, holdScript, openPage, scriptHasTakenOver, untilParsed } from './support/page-helpers.js';
-import { adminToken, repoRoot, startServer, type RunningServer } from './support/server.js';
+import { adminApi } from './support/admin-api.js';
+import { repoRoot, startServer, type RunningServer } from './support/server.js';
 
 const site = JSON.parse(readFileSync(join(repoRoot, 'site.config.json'), 'utf8')) as Record<string, unknown>;
 const primaryDomain = String(site.primaryDomain);
@@ -61,12 +62,10 @@ describe('download screen off the primary domain', () => {
 
   test('with the CDN on, package URLs point at the bucket', async (t) => {
     const cdnServer = await startServer();
-    const put = await fetch(`${cdnServer.url}/v1/admin/appconfig`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ use_cdn: 1, common_cdn_bucket_url: 'https://cdn.example.test/bucket' }),
+    await adminApi(cdnServer, 'PUT', '/appconfig', {
+      use_cdn: 1,
+      common_cdn_bucket_url: 'https://cdn.example.test/bucket',
     });
-    assert.equal(put.status, 200);
     const { page, close } = await openPage(browser, 'desktop');
     t.after(async () => {
       await close();
@@ -177,14 +176,11 @@ describe('the primary domain', () => {
       // Where the card stands; its height follows the facts the package list has for it.
       const place = async () => {
         const card = page.locator('li[data-platform="android"]').filter({ visible: true });
-        // The card can be replaced between being found and being measured (no box then):
-        // measure the one that stands.
-        for (let attempt = 0; attempt < 20; attempt += 1) {
-          const box = await card.boundingBox();
-          if (box !== null) return { x: box.x, y: box.y, width: box.width };
-          await page.waitForTimeout(50);
-        }
-        throw new Error(`${host}: the Android card has no box`);
+        // Found and measured in one step in the page: the card can be replaced in between two.
+        return card.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return { x: box.x, y: box.y, width: box.width };
+        });
       };
       const before = await place();
 

@@ -11,7 +11,14 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useSiteAndBrowser } from './support/fixture.js';
 import { launchBrowser } from './support/browser.js';
-import { assertNoProblems, countLoading, holdScript, openPage, untilParsed } from './support/page-helpers.js';
+import {
+  assertNoProblems,
+  countLoading,
+  holdScript,
+  openPage,
+  untilParsed,
+  watchEarlyDrawing,
+} from './support/page-helpers.js';
 import { repoRoot } from './support/server.js';
 
 const site = useSiteAndBrowser();
@@ -194,14 +201,13 @@ describe('the download cards before the script', () => {
       await route.continue();
     });
     const release = await holdScript(page);
+    const settled = await watchEarlyDrawing(page);
     const asked = page.waitForRequest(packagesCall);
     await page.goto(`${site.server.url}/#/download`, untilParsed);
     await asked;
     await page.getByRole('combobox', { name: '语言' }).selectOption('en');
-    const answered = page.waitForResponse(packagesCall);
     answer();
-    await answered;
-    await page.waitForTimeout(300);
+    await settled();
     assert.equal(await page.locator('html[data-early-list]').count(), 0);
     release();
     await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
@@ -220,10 +226,9 @@ describe('the download cards before the script', () => {
     const { page } = open;
     await page.route(/\/v1\/ping$/, (route) => route.fulfill({ status: 503, body: '' }));
     const release = await holdScript(page);
-    const answered = page.waitForResponse(/\/v1\/ping$/);
+    const settled = await watchEarlyDrawing(page);
     await page.goto(`${site.server.url}/#/download`, untilParsed);
-    await answered;
-    await page.waitForTimeout(300);
+    await settled();
     assert.equal(await page.locator('html[data-early-list]').count(), 0);
     release();
     await page.locator('html[data-rendered]').waitFor({ state: 'attached' });
@@ -242,10 +247,9 @@ describe('the download cards before the script', () => {
       }),
     );
     const release = await holdScript(page);
-    const answered = page.waitForResponse(packagesCall);
+    const settled = await watchEarlyDrawing(page);
     await page.goto(`${site.server.url}/#/download`, untilParsed);
-    await answered;
-    await page.waitForTimeout(300);
+    await settled();
     assert.equal(await page.locator('html[data-early-list]').count(), 0);
     assert.ok((await page.locator('[data-loading]').count()) > 0);
     release();

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { earlyAnswersGlobal } from '@chat-site/contract';
 import type { Page } from 'playwright-core';
 import { useSiteAndBrowser } from './support/fixture.js';
 import {
@@ -38,14 +39,20 @@ const rowsOf = (page: Page) =>
     })),
   );
 
-/** Opens the announcements screen with the script held back and waits past the list's answer:
+/** Opens the announcements screen with the script held back and waits for the list's answer:
  * no list is drawn, the loading line stays. Answers the function that lets the script in. */
 async function openWithoutEarlyList(page: Page): Promise<() => void> {
   const release = await holdScript(page);
   const answered = page.waitForResponse(listCall);
   await page.goto(`${site.server.url}/#/announcements`, untilParsed);
   await answered;
-  await page.waitForTimeout(300);
+  // Nothing can draw the list before the script: web/src/boot-route.ts decided, as it ran
+  // before the page was parsed, not to load the drawing script (it would leave `drawn` to call).
+  const drawer = await page.evaluate(
+    (name) => (window as unknown as Record<string, { drawn?: unknown } | undefined>)[name]?.drawn !== undefined,
+    earlyAnswersGlobal,
+  );
+  assert.equal(drawer, false, 'no early drawing script');
   assert.equal(await page.locator('html[data-early-list]').count(), 0);
   assert.match(await page.getByRole('status').first().innerText(), /^加载中/);
   return release;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, test, type TestContext } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
+import { nextFrames } from './support/page-helpers.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
 import {
   colours,
@@ -254,7 +255,7 @@ describe('failures that are only logged', () => {
       fake.set({ '/v1/bulletin/page': failure(500) });
       await withVisit(t, viewport, '/', async ({ page, watch }) => {
         await loggedFailure(watch, 'pinned announcements');
-        await page.waitForTimeout(200);
+        await nextFrames(page);
         assert.equal(await strip(page).count(), 0, 'no pinned strip');
         assert.equal(await page.getByText('置顶公告').count(), 0);
         const hero = page.getByRole('heading', { level: 1 });
@@ -285,7 +286,7 @@ describe('failures that are only logged', () => {
       await withVisit(t, viewport, '/download', async ({ page, watch }) => {
         await page.getByRole('heading', { level: 1, name: `下载${productName}` }).waitFor({ timeout: 10_000 });
         await loggedFailure(watch, 'install packages');
-        await page.waitForTimeout(200);
+        await nextFrames(page);
         assert.deepEqual(await cardTitles(page), platformNames, 'four cards (not the primary host)');
         for (const text of ['Android 10 及以上', 'iOS 12 及以上', 'Windows 7 及以上', 'macOS 10.13 及以上']) {
           assert.equal(await page.getByText(text, { exact: true }).count(), 1, text);

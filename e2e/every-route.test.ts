@@ -13,7 +13,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
-import { adminToken, repoRoot, startServer, type RunningServer } from './support/server.js';
+import { adminApi } from './support/admin-api.js';
+import { repoRoot, startServer, type RunningServer } from './support/server.js';
 import { startHttpStub, type HttpStub } from './support/stubs.js';
 
 type Viewport = keyof typeof viewports;
@@ -361,12 +362,7 @@ describe('CDN', () => {
   });
 
   async function putAppConfig(body: { use_cdn: 0 | 1; common_cdn_bucket_url: string }): Promise<void> {
-    const answer = await fetch(`${server.url}/v1/admin/appconfig`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    assert.equal(answer.status, 200, `PUT /v1/admin/appconfig: ${await answer.text()}`);
+    await adminApi(server, 'PUT', '/appconfig', body);
   }
 
   const imgSrcOf = async () => {

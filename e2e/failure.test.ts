@@ -19,7 +19,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
-import { waitForRoute } from './support/page-helpers.js';
+import { nextFrames, waitForRoute } from './support/page-helpers.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
 import { loopback, regionDocumentPath, writeSiteConfig } from './support/stubs.js';
 
@@ -309,13 +309,15 @@ async function visit(viewport: Viewport, seed: { lastApiAddr?: string } = {}): P
     requests,
     warnings,
     waitForWarnings: async (what, count, timeoutMs = 15_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (warnings(what) < count) {
-        if (Date.now() > deadline) {
-          throw new Error(`expected ${count} "[site] ${what}:" warnings, got: ${JSON.stringify(siteWarnings)}`);
-        }
-        await delay(25);
-      }
+      if (warnings(what) >= count) return;
+      // Each console message is counted by the listener above before this one hears it.
+      await page
+        .waitForEvent('console', { predicate: () => warnings(what) >= count, timeout: timeoutMs })
+        .catch((error: unknown) => {
+          throw new Error(`expected ${count} "[site] ${what}:" warnings, got: ${JSON.stringify(siteWarnings)}`, {
+            cause: error,
+          });
+        });
     },
     record: () => page.evaluate(() => (window as unknown as { __e2e: PageRecord }).__e2e),
     close: () => context.close(),
@@ -400,7 +402,7 @@ async function assertListMessage(page: Page, message: string): Promise<void> {
 }
 
 async function assertNoAlert(page: Page, where: string): Promise<void> {
-  await delay(150); // a late render would show up here
+  await nextFrames(page); // a render of the failure the page has heard would show up here
   assert.equal(await page.getByRole('alert').count(), 0, `${where} shows no error`);
 }
 

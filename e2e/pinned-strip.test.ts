@@ -1,10 +1,10 @@
 /** The pinned strip's autoplay: it pauses while hovered or focused, and jumps without scrolling
  * under prefers-reduced-motion. Demo content has two pinned announcements. */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useSiteAndBrowser } from './support/fixture.js';
-import { openPage } from './support/page-helpers.js';
+import { openPage, trackMoved } from './support/page-helpers.js';
 
 const site = useSiteAndBrowser();
 
@@ -14,21 +14,50 @@ const offset = (page: Page) =>
     .locator('ul')
     .evaluate((el) => getComputedStyle(el).transform);
 
-/** Every transform the track takes during `ms`, sampled on each animation frame. (A string, as
- * the test runner's transform would add helpers the page does not have to nested functions.) */
-const transformsDuring = (page: Page, ms: number) =>
-  page.evaluate(`new Promise((done) => {
+/** Starts recording every transform the track takes, sampled on each animation frame; answers
+ * the function that reads them. (A string, as the test runner's transform would add helpers the
+ * page does not have to nested functions.) */
+async function recordTransforms(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(`(() => {
     const track = document.querySelector('section[aria-label="置顶公告"] ul');
-    const seen = [];
-    const end = performance.now() + ${ms};
+    const seen = (window.__e2eTransforms = []);
     const sample = () => {
       const value = getComputedStyle(track).transform;
       if (seen.at(-1) !== value) seen.push(value);
-      if (performance.now() < end) requestAnimationFrame(sample);
-      else done(seen);
+      requestAnimationFrame(sample);
     };
     sample();
-  })`) as Promise<string[]>;
+  })()`);
+  return () => page.evaluate('window.__e2eTransforms') as Promise<string[]>;
+}
+
+/** Every transform the track takes from now until it has moved once and come to rest. */
+async function firstMove(page: Page): Promise<string[]> {
+  const transforms = await recordTransforms(page);
+  const [start] = await transforms();
+  await trackMoved(strip(page).locator('ul'), start ?? '');
+  return transforms();
+}
+
+/**
+ * Proving that a strip stays put takes time: it must stay through the moment the autoplay would
+ * have moved it. The moment is shown by a strip nobody touches, on a page of its own: once that
+ * one has moved twice, a whole autoplay step (3 s) has gone by since the first move, which came
+ * after the test's hover or focus. Answers that page, open; `passed` waits for the two moves.
+ */
+async function controlStrip(t: TestContext): Promise<{ passed(): Promise<void> }> {
+  const control = await openPage(site.browser, 'desktop');
+  t.after(() => control.close());
+  await control.page.goto(`${site.server.url}/`);
+  const track = strip(control.page).locator('ul');
+  await track.waitFor();
+  return {
+    passed: async () => {
+      const first = await trackMoved(track, await offset(control.page));
+      await trackMoved(track, first);
+    },
+  };
+}
 
 describe('pinned strip autoplay', () => {
   test('desktop: stays put while the pointer is over it, moves on once it leaves', async (t) => {
@@ -36,13 +65,13 @@ describe('pinned strip autoplay', () => {
     t.after(() => close());
     await page.goto(`${site.server.url}/`);
     await strip(page).locator('ul').waitFor();
+    const control = await controlStrip(t);
     await strip(page).getByText('置顶公告').hover();
     const start = await offset(page);
-    await page.waitForTimeout(4000);
+    await control.passed();
     assert.equal(await offset(page), start, 'paused while hovered');
     await page.mouse.move(5, 700);
-    await page.waitForTimeout(3600);
-    assert.notEqual(await offset(page), start, 'moving again after the pointer left');
+    assert.notEqual(await trackMoved(strip(page).locator('ul'), start), start, 'moving again after the pointer left');
   });
 
   test('desktop: stays put while an item has keyboard focus, moves on once focus leaves', async (t) => {
@@ -50,6 +79,7 @@ describe('pinned strip autoplay', () => {
     t.after(() => close());
     await page.goto(`${site.server.url}/`);
     await strip(page).locator('ul').waitFor();
+    const control = await controlStrip(t);
     // Embla treats focus as the visitor's only when it comes from the Tab key.
     await page.getByRole('link', { name: '了解功能' }).focus();
     await page.keyboard.press('Tab');
@@ -61,12 +91,11 @@ describe('pinned strip autoplay', () => {
       true,
     );
     const start = await offset(page);
-    await page.waitForTimeout(4000);
+    await control.passed();
     assert.equal(await offset(page), start, 'paused while focused');
     await page.locator('h1').click();
     await page.mouse.move(5, 700);
-    await page.waitForTimeout(3600);
-    assert.notEqual(await offset(page), start, 'moving again after focus left');
+    assert.notEqual(await trackMoved(strip(page).locator('ul'), start), start, 'moving again after focus left');
   });
 
   test('phone, reduced motion: still advances every 3 s, in one jump with no frames in between', async (t) => {
@@ -75,7 +104,7 @@ describe('pinned strip autoplay', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(`${site.server.url}/`);
     await strip(page).locator('ul').waitFor();
-    const seen = await transformsDuring(page, 3800);
+    const seen = await firstMove(page);
     assert.equal(seen.length, 2, `one jump from the first to the second item, got ${seen.join(' → ')}`);
   });
 
@@ -84,7 +113,7 @@ describe('pinned strip autoplay', () => {
     t.after(() => close());
     await page.goto(`${site.server.url}/`);
     await strip(page).locator('ul').waitFor();
-    const seen = await transformsDuring(page, 3800);
+    const seen = await firstMove(page);
     assert.ok(seen.length > 2, `expected frames between the items, got ${seen.join(' → ')}`);
   });
 });

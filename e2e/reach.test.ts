@@ -11,7 +11,8 @@ import { parseFeed } from 'feedsmith';
 import type { Browser, Page } from 'playwright-core';
 import { contextOptions, launchBrowser } from './support/browser.js';
 import { assertNoProblems, openPage, waitForRoute } from './support/page-helpers.js';
-import { adminToken, startServer, type RunningServer } from './support/server.js';
+import { adminApi } from './support/admin-api.js';
+import { startServer, type RunningServer } from './support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -22,16 +23,12 @@ let hostile: number;
 
 before(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  const res = await fetch(`${server.url}/v1/admin/bulletins`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
+  hostile = (
+    await adminApi<{ id: number }>(server, 'POST', '/bulletins', {
       title: hostileTitle,
       content: '<p>维护说明：<b>今晚</b>升级。</p><p><img src="https://img.example.com/banner.png" alt=""></p>',
-    }),
-  });
-  assert.equal(res.status, 201, await res.clone().text());
-  hostile = ((await res.json()) as { id: number }).id;
+    })
+  ).id;
   const page = await fetch(`${server.url}/v1/bulletin/page?page_index=1&page_size=100`);
   demo = ((await page.json()) as { list: typeof demo }).list
     .filter((item) => item.id !== hostile)

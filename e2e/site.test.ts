@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './support/browser.js';
-import { assertNoProblems, openPage, waitForRoute } from './support/page-helpers.js';
+import { assertNoProblems, nextFrames, openPage, trackMoved, waitForRoute } from './support/page-helpers.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -186,12 +186,11 @@ describe('landing', () => {
     const track = strip.locator('ul');
     await track.waitFor();
     const offset = () => track.evaluate((el) => getComputedStyle(el).transform);
+    const movedFrom = (from: string) => trackMoved(track, from);
     const start = await offset();
-    await page.waitForTimeout(3600);
-    const moved = await offset();
+    const moved = await movedFrom(start);
     assert.notEqual(moved, start, 'the strip advanced');
-    await page.waitForTimeout(3300);
-    assert.notEqual(await offset(), moved, 'and advanced again');
+    assert.notEqual(await movedFrom(moved), moved, 'and advanced again');
     const link = strip.getByRole('listitem').first().getByRole('link');
     const href = await link.getAttribute('href');
     assert.match(href ?? '', /^#\/announcement\/\d+$/);
@@ -219,8 +218,15 @@ describe('scroll-to-top and theme', () => {
     t.after(() => close());
     await page.goto(`${server.url}/`);
     const button = page.getByRole('button', { name: '回到顶部' });
-    await page.evaluate(() => window.scrollTo(0, 300));
-    await page.waitForTimeout(100);
+    await page.evaluate(
+      () =>
+        new Promise<void>((done) => {
+          window.addEventListener('scroll', () => done(), { once: true });
+          window.scrollTo(0, 300);
+        }),
+    );
+    // The page has heard the scroll: anything it shows for it is drawn by its next frames.
+    await nextFrames(page);
     assert.equal(await button.isVisible(), false);
     await page.evaluate(() => window.scrollTo(0, 900));
     await button.waitFor({ state: 'visible' });

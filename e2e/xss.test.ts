@@ -11,15 +11,14 @@
  * nothing outside the allowlist, and every title is shown as the literal text it is.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { xssVectors } from './fixtures/xss-vectors.js';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
-import { adminToken, startServer, type RunningServer } from './support/server.js';
+import { nextFrames } from './support/page-helpers.js';
+import { adminApi } from './support/admin-api.js';
+import { startServer, type RunningServer } from './support/server.js';
 
 interface Seeded {
   id: number;
@@ -71,14 +70,13 @@ const titleOf = (group: string[], pick: 'first' | 'last') => {
   return (pick === 'first' ? usable[0] : usable.at(-1)) ?? group[0] ?? 'x';
 };
 
-const dataDir = mkdtempSync(join(tmpdir(), 'chat-site-xss-'));
 let server: RunningServer;
 let browser: Browser;
 let origin: string;
 const seeded: Seeded[] = [];
 
 function seedRaw(): void {
-  const sqlite = new Database(join(dataDir, 'site.db'));
+  const sqlite = new Database(server.database.file ?? '');
   try {
     sqlite.pragma('busy_timeout = 5000');
     const insert = sqlite.prepare(
@@ -104,19 +102,17 @@ async function seedThroughApi(): Promise<void> {
     const title = titleOf(group, 'last');
     const pinned = index % 3 === 1;
     const { content, markers } = bodyOf(group);
-    const response = await fetch(`${server.url}/v1/admin/bulletins`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title, content, topup: pinned ? 1 : 0 }),
+    const { id } = await adminApi<{ id: number }>(server, 'POST', '/bulletins', {
+      title,
+      content,
+      topup: pinned ? 1 : 0,
     });
-    assert.equal(response.status, 201, await response.clone().text());
-    const { id } = (await response.json()) as { id: number };
     seeded.push({ id, title, pinned, source: 'api', markers });
   }
 }
 
 before(async () => {
-  server = await startServer({ DEMO_CONTENT: '0', DATABASE_URL: `sqlite:${join(dataDir, 'site.db')}` });
+  server = await startServer({ DEMO_CONTENT: '0' });
   origin = new URL(server.url).origin;
   seedRaw();
   await seedThroughApi();
@@ -125,7 +121,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** One page under watch: dialogs, uncaught errors, popups and every request it makes. */
@@ -155,11 +150,23 @@ async function openWatched(viewport: keyof typeof viewports): Promise<Watched> {
   const page = await context.newPage();
   const problems: string[] = [];
   let inflight = 0;
-  let lastChange = Date.now();
+  let changes = 0;
+  let idle = () => {};
   const change = (delta: number) => {
     inflight += delta;
-    lastChange = Date.now();
+    changes += 1;
+    if (inflight === 0) idle();
   };
+  const noneInFlight = () =>
+    inflight === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`${inflight} requests still in flight`)), 15_000);
+          idle = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
   page.on('request', (request) => {
     change(1);
     const url = request.url();
@@ -176,11 +183,18 @@ async function openWatched(viewport: keyof typeof viewports): Promise<Watched> {
   return {
     page,
     problems,
-    // Quiet for 300 ms (image error handlers, autofocus, ontoggle all fire well within it).
+    // Settled once no request is in flight, every image the page loads has loaded or failed (its
+    // error handler dispatched; a lazy one out of view loads nothing) and the page has drawn since
+    // (autofocus, ontoggle), with nothing new asked.
     settle: async () => {
-      const until = Date.now() + 5_000;
-      while (Date.now() < until && (inflight > 0 || Date.now() - lastChange < 300)) {
-        await page.waitForTimeout(50);
+      for (;;) {
+        await noneInFlight();
+        const before = changes;
+        await page.waitForFunction(() =>
+          [...document.images].every((image) => image.complete || image.loading === 'lazy'),
+        );
+        await nextFrames(page);
+        if (inflight === 0 && changes === before) return;
       }
     },
     close: () => context.close(),

@@ -62,7 +62,7 @@ step "server tests on Node.js 22, the oldest supported, on SQLite"
 # Everything else runs on the Node.js 24 that package.json pins; this one fetches 22 the same way,
 # from the npm registry (docs/deploy.md#nodejs).
 node22=$(npm exec --yes --package=node@22.23.3 -- sh -c 'command -v node')
-within 15m "$node22" --conditions=source --import tsx --test --test-reporter=spec server/test/*.test.ts
+within 15m "$node22" --conditions=source --import tsx --import ./scripts/support/no-leaks.ts --test --test-reporter=spec server/test/*.test.ts
 
 step "server tests on PostgreSQL"
 pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
+import { createDatabase, type TestDatabase } from '../../scripts/support/test-database.js';
 import { call, ensureNginx, fakeApk, nginxErrors, repoRoot, sha256, startNginx, type Running } from './support.js';
 
 const adminToken = 'files-behind-nginx-admin-token-0123456789';
@@ -21,6 +22,7 @@ const data = fakeApk(3 * 1024 * 1024 + 123);
 const transport = new Set(['date', 'connection', 'keep-alive', 'content-length', 'server', 'transfer-encoding']);
 
 let dir: string;
+let database: TestDatabase;
 let server: ServerProcess;
 let nginx: Running & { dir: string };
 let path: string;
@@ -28,9 +30,10 @@ let path: string;
 before(async () => {
   assert.ok(ensureNginx(), 'Debian nginx is installed (scripts/ensure-nginx.sh)');
   dir = mkdtempSync(join(tmpdir(), 'chat-site-files-nginx-'));
+  database = await createDatabase({ dialect: 'sqlite', prefix: 'files-nginx' });
   const filesDir = join(dir, 'files');
   server = await spawnServer({
-    DATABASE_URL: `sqlite:${join(dir, 'site.db')}`,
+    DATABASE_URL: database.url,
     STORAGE_URL: `file:${filesDir}`,
     SITE_CONFIG: join(repoRoot, 'site.config.json'),
     ADMIN_TOKEN: adminToken,
@@ -52,6 +55,7 @@ after(async () => {
   await nginx?.stop();
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
+  await database?.drop();
 });
 
 const viaNginx = (headers: Record<string, string> = {}, method = 'GET') =>

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
+import { createDatabase, type TestDatabase } from '../../scripts/support/test-database.js';
 import { call, ensureNginx, repoRoot, startNginx, waitFor, type Running } from './support.js';
 
 const metricsToken = 'behind-nginx-metrics-token-0123456789ab';
@@ -18,14 +19,16 @@ const scraper = { authorization: `Bearer ${metricsToken}` };
 const spellings = ['/metrics', '/metrics/', '/metrics?name=x', '//metrics', '/%6Detrics', '/metrics;x'];
 
 let dir: string;
+let database: TestDatabase;
 let server: ServerProcess;
 let nginx: Running & { dir: string };
 
 before(async () => {
   assert.ok(ensureNginx(), 'Debian nginx is installed (scripts/ensure-nginx.sh)');
   dir = mkdtempSync(join(tmpdir(), 'chat-site-metrics-nginx-'));
+  database = await createDatabase({ dialect: 'sqlite', prefix: 'metrics-nginx' });
   server = await spawnServer({
-    DATABASE_URL: `sqlite:${join(dir, 'site.db')}`,
+    DATABASE_URL: database.url,
     STORAGE_URL: `file:${join(dir, 'files')}`,
     SITE_CONFIG: join(repoRoot, 'site.config.json'),
     METRICS_TOKEN: metricsToken,
@@ -39,6 +42,7 @@ after(async () => {
   await nginx?.stop();
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
+  await database?.drop();
 });
 
 // The visitor: any 127.x.y.z is this machine. With TRUST_PROXY=1 the server logs what nginx

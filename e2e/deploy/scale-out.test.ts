@@ -15,9 +15,9 @@ import { after, before, describe, test } from 'node:test';
 import type { BulletinDetail } from '@chat-site/contract';
 import { freePorts } from '../../scripts/support/free-port.js';
 import { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
+import { createDatabase, type TestDatabase } from '../../scripts/support/test-database.js';
 import {
   call,
-  createPostgresDatabase,
   ensureNginx,
   fakeApk,
   nginxErrors,
@@ -26,13 +26,12 @@ import {
   startNginx,
   waitFor,
   type Running,
-  type TestPostgres,
 } from './support.js';
 
 const adminToken = 'scale-out-admin-token-0123456789abcdef';
 const bearer = { authorization: `Bearer ${adminToken}` };
 
-let database: TestPostgres;
+let database: TestDatabase;
 let filesDir: string;
 let ports: { a: number; b: number };
 const servers: { a?: ServerProcess; b?: ServerProcess } = {};
@@ -68,7 +67,7 @@ function requestsFor(server: ServerProcess, match: (url: string) => boolean): { 
 
 before(async () => {
   assert.ok(ensureNginx(), 'Debian nginx is installed (scripts/ensure-nginx.sh)');
-  database = await createPostgresDatabase();
+  database = await createDatabase({ dialect: 'postgres', prefix: 'deploy' });
   filesDir = mkdtempSync(join(tmpdir(), 'chat-site-shared-files-'));
   ports = await freePorts(['a', 'b']);
   // One at a time: the first runs the migrations alone, so the start is the same every run.
@@ -183,8 +182,14 @@ describe('two servers behind nginx (deploy/nginx.conf) on one PostgreSQL', () =>
         () => requestsFor(site(name), () => true).length > seen + 5,
       );
     };
+    // Each phase lasts for a number of requests through nginx, not for a time: on a loaded machine
+    // a second may see none.
+    const goneOn = async (requests: number) => {
+      const from = load.settled();
+      await waitFor(`${requests} more requests through nginx`, () => load.settled() >= from + requests, 60_000);
+    };
     try {
-      await new Promise((wait) => setTimeout(wait, 1000));
+      await goneOn(40);
       load.phase = 'sigterm';
       const stopping = site('a');
       assert.equal(await stopping.stop('SIGTERM'), 0, 'A stopped gracefully');
@@ -194,19 +199,19 @@ describe('two servers behind nginx (deploy/nginx.conf) on one PostgreSQL', () =>
       finishedByStoppingA = stopping.logs
         .slice(stopLine)
         .filter((line) => line.includes('"msg":"request"') && line.includes(path)).length;
-      await new Promise((wait) => setTimeout(wait, 1000));
+      await goneOn(40);
       load.phase = 'restarting';
       servers.a = await startSite('a');
       await rejoined('a');
 
       load.phase = 'sigkill';
       await site('b').stop('SIGKILL');
-      await new Promise((wait) => setTimeout(wait, 1000));
+      await goneOn(40);
       load.phase = 'restarting';
       servers.b = await startSite('b');
       await rejoined('b');
       load.phase = 'both';
-      await new Promise((wait) => setTimeout(wait, 500));
+      await goneOn(20);
     } finally {
       await load.stop();
     }
@@ -230,6 +235,8 @@ interface Load {
   phase: string;
   stop(): Promise<void>;
   report(): { reads: number; downloads: number; failures: string[]; corrupt: string[]; cut: string[] };
+  /** Requests answered or failed so far, reads and downloads together. */
+  settled(): number;
 }
 
 /** Readers and downloaders through nginx with keep-alive connections, until stopped. */
@@ -250,6 +257,7 @@ function startLoad(base: string, downloadPath: string, expectedSha: string, size
       agent.destroy();
     },
     report: () => ({ reads, downloads, failures, corrupt, cut }),
+    settled: () => reads + downloads + failures.length,
   };
 
   const reader = async (offset: number) => {

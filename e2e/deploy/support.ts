@@ -1,7 +1,7 @@
 /**
  * What the deployment tests share: processes started through scripts/deploy-check.sh (the
- * container image's steps without a container), nginx on deploy/nginx.conf, a PostgreSQL
- * database, and plain HTTP with a chosen client address.
+ * container image's steps without a container), nginx on deploy/nginx.conf, and plain HTTP with
+ * a chosen client address. Their databases come from scripts/support/test-database.ts.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -10,7 +10,6 @@ import { request, type Agent, type OutgoingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import pg from 'pg';
 import { freePort } from '../../scripts/support/free-port.js';
 import { spawnGroup } from '../../scripts/support/process-group.js';
 import { repoRoot } from '../../scripts/support/repo-root.js';
@@ -104,51 +103,6 @@ export function nginxErrors(nginx: { dir: string }): string {
 /** Installs nginx when missing (as root); false when it cannot be had. */
 export function ensureNginx(): boolean {
   return spawnSync('bash', [join(repoRoot, 'scripts/ensure-nginx.sh')], { stdio: 'inherit' }).status === 0;
-}
-
-export interface TestPostgres {
-  url: string;
-  drop(): Promise<void>;
-}
-
-/** A new database on TEST_POSTGRES_URL's cluster (scripts/test.sh starts one), or on a
- * throwaway cluster of its own (scripts/pg-cluster.sh) when the variable is unset. */
-export async function createPostgresDatabase(): Promise<TestPostgres> {
-  let adminUrl = process.env.TEST_POSTGRES_URL ?? '';
-  let clusterDir: string | undefined;
-  if (adminUrl === '') {
-    clusterDir = mkdtempSync(join(tmpdir(), 'chat-site-pg-'));
-    const started = spawnSync(
-      'bash',
-      [join(repoRoot, 'scripts/pg-cluster.sh'), 'start', clusterDir, String(await freePort())],
-      {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    if (started.status !== 0) throw new Error('scripts/pg-cluster.sh could not start PostgreSQL');
-    adminUrl = started.stdout.trim();
-  }
-  const name = `deploy_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      if (clusterDir !== undefined) {
-        spawnSync('bash', [join(repoRoot, 'scripts/pg-cluster.sh'), 'stop', clusterDir], { stdio: 'inherit' });
-        return;
-      }
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }
 
 export interface Answer {

@@ -13,8 +13,9 @@ export async function adminApi<T>(server: RunningServer, method: string, path: s
     },
     body: body === undefined ? null : JSON.stringify(body),
   });
-  assert.ok(response.ok, `${method} ${path}: ${response.status} ${await response.clone().text()}`);
-  return (response.status === 204 ? undefined : await response.json()) as T;
+  const text = await response.text();
+  assert.ok(response.ok, `${method} ${path}: ${response.status} ${text}`);
+  return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
 /** Asks `check` until it holds, for at most `ms`: for what another process does on its own

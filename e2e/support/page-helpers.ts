@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { earlyAnswersGlobal } from '@chat-site/contract';
+import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { contextOptions, type viewports } from './browser.js';
 
 export interface OpenPage {
@@ -135,4 +136,75 @@ export async function recordCspViolations(context: BrowserContext): Promise<CspV
     );
   });
   return violations;
+}
+
+/**
+ * Resolves once the page has drawn two more frames. What the page does in answer to something
+ * it has already heard (a response, a console warning, a scroll) is rendered by then: React
+ * commits its update before the next frame. For a test that proves something is NOT shown,
+ * this bounds the wait by the page's own frames instead of a guessed time.
+ */
+export async function nextFrames(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
+}
+
+/**
+ * Lets the test wait until the early drawing of a screen (web/src/early-list.ts,
+ * web/src/early-download.ts) has drawn it or given up: the drawing script calls the `drawn`
+ * function web/src/boot-route.ts leaves on the early answers, whichever it decides. Call before
+ * `goto`; answers the function that waits.
+ */
+export async function watchEarlyDrawing(page: Page): Promise<() => Promise<void>> {
+  // A string: the test runner's transpiler would wrap a function's inner arrows in a helper
+  // the page does not have.
+  await page.addInitScript(`(() => {
+    let early;
+    Object.defineProperty(window, ${JSON.stringify(earlyAnswersGlobal)}, {
+      configurable: true,
+      get: () => early,
+      set: (value) => {
+        early = value;
+        let drawn;
+        Object.defineProperty(value, 'drawn', {
+          configurable: true,
+          get: () => drawn && (() => { window.__e2eEarlyDrawn = true; drawn(); }),
+          set: (next) => { drawn = next; },
+        });
+      },
+    });
+  })()`);
+  return async () => {
+    await page.waitForFunction(() => (window as Window & { __e2eEarlyDrawn?: boolean }).__e2eEarlyDrawn === true);
+  };
+}
+
+/**
+ * Waits, frame by frame, until `track` (a carousel's moving list) stands somewhere other than
+ * `from` (a CSS transform) and has come to rest there (the same transform two frames running);
+ * answers where it rests.
+ */
+export async function trackMoved(track: Locator, from: string, timeout = 15_000): Promise<string> {
+  const element = await track.elementHandle();
+  const page = track.page();
+  await page.waitForFunction(
+    ({ element, from }) => getComputedStyle(element).transform !== from,
+    { element, from },
+    {
+      timeout,
+    },
+  );
+  const rest = await page.waitForFunction(
+    (element) => {
+      const seen = window as Window & { e2eLastTransform?: string };
+      const now = getComputedStyle(element).transform;
+      const resting = seen.e2eLastTransform === now;
+      seen.e2eLastTransform = now;
+      return resting && now;
+    },
+    element,
+    { timeout },
+  );
+  return (await rest.jsonValue()) as string;
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/support/repo-root.js';
 import { spawnServer, type SpawnOptions } from '../../scripts/support/spawn-server.js';
+import { createDatabase, type TestDatabase } from '../../scripts/support/test-database.js';
 
 export { repoRoot };
 export const adminToken = 'e2e-admin-token-0123456789abcdefghij';
@@ -15,6 +16,8 @@ export interface RunningServer {
   child: ChildProcess;
   /** The database and file store it runs on, for the admin command line. */
   env: Record<string, string>;
+  /** Its database (a SQLite file), for a test that writes rows the API would refuse. */
+  database: TestDatabase;
   stop(): Promise<void>;
   /** Stops the process and keeps its database and files, as a crash or a deploy would. */
   halt(): Promise<void>;
@@ -22,14 +25,21 @@ export interface RunningServer {
   resume(): Promise<void>;
 }
 
-/** server/dist on a new SQLite file with the committed site config; `env` overrides any of it. */
+/** server/dist on a new SQLite file with the committed site config; `env` overrides any of it.
+ * SQLite whatever TEST_POSTGRES_URL says: the browser tests look at the site, and the server's
+ * tests run on both databases. */
 export async function startServer(
   env: Record<string, string> = {},
   options: SpawnOptions = {},
 ): Promise<RunningServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'chat-site-e2e-'));
+  const database = await createDatabase({ dialect: 'sqlite', prefix: 'e2e' });
+  const dir = mkdtempSync(join(tmpdir(), 'chat-site-e2e-files-'));
+  const remove = async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
+  };
   const fullEnv = {
-    DATABASE_URL: `sqlite:${join(dir, 'site.db')}`,
+    DATABASE_URL: database.url,
     STORAGE_URL: `file:${join(dir, 'files')}`,
     SITE_CONFIG: join(repoRoot, 'site.config.json'),
     ADMIN_TOKEN: adminToken,
@@ -37,8 +47,8 @@ export async function startServer(
     WORKERS: '1',
     ...env,
   };
-  let server = await spawnServer(fullEnv, options).catch((error: unknown) => {
-    rmSync(dir, { recursive: true, force: true });
+  let server = await spawnServer(fullEnv, options).catch(async (error: unknown) => {
+    await remove();
     throw error;
   });
   const port = Number(new URL(server.url).port);
@@ -50,9 +60,10 @@ export async function startServer(
       return server.child;
     },
     env: fullEnv,
+    database,
     stop: async () => {
       if (!halted) await server.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await remove();
     },
     halt: async () => {
       halted = true;

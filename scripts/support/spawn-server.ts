@@ -15,6 +15,9 @@ export interface ServerProcess {
   url: string;
   child: ChildProcess;
   logs: string[];
+  /** Resolves with the first log line, logged so far or later, that includes `match` (or that
+   * `match` accepts). */
+  logged(match: string | ((line: string) => boolean)): Promise<string>;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -60,7 +63,24 @@ export async function spawnServer(env: Record<string, string>, options: SpawnOpt
   const lines = [child.stdout, child.stderr]
     .filter((stream) => stream !== null)
     .map((stream) => createInterface({ input: stream }));
-  for (const line of lines) line.on('line', (text) => logs.push(text));
+  const waiters = new Set<{ accepts: (line: string) => boolean; found: (line: string) => void }>();
+  for (const line of lines) {
+    line.on('line', (text) => {
+      logs.push(text);
+      for (const waiter of waiters) {
+        if (!waiter.accepts(text)) continue;
+        waiters.delete(waiter);
+        waiter.found(text);
+      }
+    });
+  }
+  const logged = (match: string | ((line: string) => boolean)) =>
+    new Promise<string>((found) => {
+      const accepts = typeof match === 'string' ? (line: string) => line.includes(match) : match;
+      const seen = logs.find(accepts);
+      if (seen === undefined) waiters.add({ accepts, found });
+      else found(seen);
+    });
   const url = await new Promise<string>((done, fail) => {
     let ready = false;
     const succeed = (address: string) => {
@@ -93,7 +113,7 @@ export async function spawnServer(env: Record<string, string>, options: SpawnOpt
       }
     }
   });
-  return { url, child, logs, exited, stop };
+  return { url, child, logs, logged, exited, stop };
 }
 
 async function answersHealth(address: string): Promise<boolean> {

@@ -95,7 +95,8 @@ export interface BuildOptions {
   peers?: Peers;
   /** Where the log goes instead of standard output (tests that read the request lines). */
   logStream?: DestinationStream;
-  /** The schedule check's clock; tests move it instead of waiting. */
+  /** The clock of the schedule check and of the admin door's failure window; tests move it
+   * instead of waiting. */
   clock?: () => Date;
 }
 
@@ -257,7 +258,7 @@ export async function buildApp({
         await api.register(routes, deps);
       await api.register(openApiRoute);
       if (extraApiRoutes !== undefined) await api.register(extraApiRoutes);
-      await api.register(adminApi(changes, peers), { ...deps, prefix: '/admin' });
+      await api.register(adminApi(changes, peers, clock), { ...deps, prefix: '/admin' });
     },
     { prefix: '/v1' },
   );
@@ -354,7 +355,7 @@ function registerErrorHandling(app: FastifyInstance): void {
 
 /** The operator's API: for scripts with the bearer token, and for operators signed in to the
  * console (accounts/door.ts); only with text the databases can store exactly. */
-function adminApi(changes: ContentChanges, peers: Peers | undefined) {
+function adminApi(changes: ContentChanges, peers: Peers | undefined, clock: BuildOptions['clock']) {
   return async (admin: FastifyInstance, { db, config, cache }: RouteDeps) => {
     await admin.register(cookie);
     admin.addHook(
@@ -364,6 +365,7 @@ function adminApi(changes: ContentChanges, peers: Peers | undefined) {
         token: config.adminToken,
         maxFailures: config.adminMaxFailures,
         windowMs: config.adminFailureWindowMs,
+        ...(clock !== undefined && { now: () => clock().getTime() }),
         proxyTrusted: config.trustProxy !== false,
         publicUrl: config.publicUrl,
         limits: { idleMs: config.adminSessionIdleMs, maxMs: config.adminSessionMaxMs },

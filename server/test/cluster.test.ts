@@ -49,12 +49,25 @@ function lines(server: Pick<ServerProcess, 'logs'>): LogLine[] {
 
 /** Waits until the server has written a line that `check` accepts; answers it. */
 async function logged(server: ServerProcess, check: (line: LogLine) => boolean, limitMs = 20_000): Promise<LogLine> {
-  const until = Date.now() + limitMs;
-  for (;;) {
-    const line = lines(server).find(check);
-    if (line !== undefined) return line;
-    if (Date.now() > until) assert.fail(`no such log line within ${limitMs} ms:\n${server.logs.join('\n')}`);
-    await new Promise((wait) => setTimeout(wait, 25));
+  const parse = (text: string): LogLine | undefined => {
+    try {
+      return JSON.parse(text) as LogLine;
+    } catch {
+      return undefined; // not JSON: a stack trace, say
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, fail) => {
+    timer = setTimeout(
+      () => fail(new Error(`no such log line within ${limitMs} ms:\n${server.logs.join('\n')}`)),
+      limitMs,
+    );
+  });
+  try {
+    const text = await Promise.race([server.logged((line) => check(parse(line) ?? { pid: 0, msg: '' })), limit]);
+    return parse(text) as LogLine;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -208,25 +221,37 @@ describe('WORKERS=2', () => {
     let answered = 0;
     const errors = new Set<string>();
     let running = true;
+    // The clients' answers, counted: the test waits for more of them, not for time.
+    let counted = () => {};
+    const answeredReach = (target: number) =>
+      new Promise<void>((resolve) => {
+        counted = () => {
+          if (answered + failures >= target) resolve();
+        };
+        counted();
+      });
     const clients = Array.from({ length: 4 }, async () => {
       while (running) {
         try {
           const response = await fetch(`${server.url}/v1/bulletin/page`);
           if (response.status === 200) answered++;
           else failures++;
+          counted();
           await response.arrayBuffer();
         } catch (error) {
           failures++;
           errors.add(String((error as Error).cause ?? error));
+          counted();
           await new Promise((wait) => setTimeout(wait, 10)); // no busy loop when every request fails
         }
       }
     });
-    await new Promise((wait) => setTimeout(wait, 300));
+    // Requests are flowing before the signal, and flow on to the new workers after the change.
+    await answeredReach(20);
     const logsBefore = server.logs.length;
     server.child.kill('SIGHUP');
     await logged(server, (line) => line.msg === 'workers replaced', 60_000);
-    await new Promise((wait) => setTimeout(wait, 300));
+    await answeredReach(answered + failures + 20);
     running = false;
     await Promise.all(clients);
     assert.equal(failures, 0, `${failures} of ${answered + failures} requests failed: ${[...errors].join('; ')}`);

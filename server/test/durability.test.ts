@@ -78,6 +78,22 @@ interface Run {
   cycle: number;
   killed: boolean;
   inFlight: number;
+  /** Writes that got their answer, right or wrong. */
+  answered: number;
+  /** Called after each answer (answeredUntil). */
+  onAnswer?: () => void;
+}
+
+/** Resolves once `done` holds, asked again after each answer `run` gets. */
+function answeredUntil(run: Run, done: () => boolean): Promise<void> {
+  if (done()) return Promise.resolve();
+  return new Promise((resolve) => {
+    run.onAnswer = () => {
+      if (!done()) return;
+      run.onAnswer = undefined;
+      resolve();
+    };
+  });
 }
 
 const auth = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
@@ -88,6 +104,8 @@ async function send(run: Run, ledger: Ledger, method: string, path: string, body
   try {
     const response = await fetch(`${run.base}${path}`, { method, headers: auth, body: JSON.stringify(body) });
     const text = await response.text();
+    run.answered++;
+    run.onAnswer?.();
     if (response.status < 200 || response.status > 299) {
       ledger.failures.push(`${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
       return undefined;
@@ -399,20 +417,23 @@ describe(`durability on ${dialect}`, () => {
       try {
         server = await spawnServer(testEnv(database));
         for (let cycle = 1; cycle <= cycles; cycle++) {
-          const current: Run = { base: server.url, cycle, killed: false, inFlight: 0 };
+          const current: Run = { base: server.url, cycle, killed: false, inFlight: 0, answered: 0 };
           run = current;
           ledger.appconfig.ackedThisCycle = 0;
           ledger.packages.ackedThisCycle = 0;
           const streams = Array.from({ length: writers }, (_, w) => writer(current, ledger, w));
 
           // Once every kind of write has been acknowledged at least once (a cold server on a busy
-          // machine can take a while), the writes run on for 1.5–3 s before the kill.
-          const warm = Date.now() + 20_000;
-          while (ledger.appconfig.ackedThisCycle === 0 || ledger.packages.ackedThisCycle === 0) {
-            assert.ok(Date.now() < warm, 'writes are acknowledged within 20 s of the start');
-            await new Promise((resolve) => setTimeout(resolve, 50));
-          }
-          await new Promise((resolve) => setTimeout(resolve, 1500 + Math.random() * 1500));
+          // machine can take a while), the writes run on for another 40–120 answers before the
+          // kill: a point chosen in the stream of writes, not in time, so a slow machine moves it
+          // no closer to the start. A wrong answer stops the wait, to be reported below.
+          await answeredUntil(
+            current,
+            () =>
+              ledger.failures.length > 0 || (ledger.appconfig.ackedThisCycle > 0 && ledger.packages.ackedThisCycle > 0),
+          );
+          const killAt = current.answered + 40 + Math.floor(Math.random() * 80);
+          await answeredUntil(current, () => ledger.failures.length > 0 || current.answered >= killAt);
           // Some of these may already have their answer on the way: only the ones never answered count
           // as cut off, and the diagnostic says how many there were.
           const inFlightAtKill = run.inFlight;

@@ -16,7 +16,7 @@ import { after, before, describe, test } from 'node:test';
 import { HostedFile } from '@chat-site/contract/admin';
 import { bearer, startTestApp, storageKind, type TestApp } from './helpers.js';
 import { checked } from './checked.js';
-import { s3ObjectsUnder, startTestS3 } from '../../scripts/s3-server.js';
+import { s3ObjectsUnder, startTestS3, testBucket } from '../../scripts/s3-server.js';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const png = Buffer.from(
@@ -79,6 +79,16 @@ async function storedObjects(): Promise<string[]> {
     }
   }
   return (await s3ObjectsUnder(await startTestS3(), storage.prefix)).sort();
+}
+
+/** The multipart uploads the test S3 server has begun and not finished or aborted (s3rver keeps
+ * each in a folder of its own). */
+async function s3UploadsUnderWay(): Promise<string[]> {
+  try {
+    return readdirSync(join((await startTestS3()).dir, testBucket, '._S3rver_uploads'));
+  } catch {
+    return [];
+  }
 }
 
 async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -377,11 +387,14 @@ describe(`over real connections (${storageKind} storage)`, () => {
       if (t.config.storage.kind === 'file') {
         await waitFor(async () => (await storedObjects()).some((name) => name.startsWith('.incoming-')), 'a temp file');
       } else {
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        const before = new Set(await s3UploadsUnderWay());
+        await waitFor(async () => (await s3UploadsUnderWay()).some((id) => !before.has(id)), 'a multipart upload');
       }
     });
     await waitFor(async () => JSON.stringify(await storedObjects()) === JSON.stringify(objectsBefore), 'no leftovers');
-    // And it stays so: nothing arrives late.
+    // And it stays so: nothing arrives late. No event tells that the store will not change any
+    // more (what a cut upload leaves is cleaned up by the server after the request has ended),
+    // so this one check still waits for a while.
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.deepEqual(await storedObjects(), objectsBefore);
     assert.equal(await rowCount(), rowsBefore);

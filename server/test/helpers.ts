@@ -1,13 +1,12 @@
 /**
  * Test fixtures: a fresh real database per test file (a SQLite file, or a new database on the
- * throwaway PostgreSQL cluster when TEST_POSTGRES_URL is set), the app in-process, and the real
- * built server as a child process.
+ * throwaway PostgreSQL cluster when TEST_POSTGRES_URL is set: scripts/support/test-database.ts),
+ * the app in-process, and the real built server as a child process.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig, type ServerConfig } from '../src/config.js';
 import { connect, type Db } from '../src/db/connect.js';
@@ -16,26 +15,25 @@ import { loadDemoContent } from '../src/demo/load.js';
 import { storageFor } from '../src/storage/index.js';
 import { s3Env, startTestS3 } from '../../scripts/s3-server.js';
 import { repoRoot } from '../../scripts/support/repo-root.js';
+import { createDatabase, testDialect, type TestDatabase as Database } from '../../scripts/support/test-database.js';
 
 export { repoRoot };
 export { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
 /** The operator's command line as it ships: bundled into one file (scripts/bundle-admin.mjs). */
 export const cliPath = join(repoRoot, 'server/dist/admin.js');
 export const adminToken = 'test-admin-token-0123456789abcdefghij';
-export const dialect = process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite';
+export const dialect = testDialect;
 /** Where hosted files go: a directory (the default), or an S3 server the tests start themselves. */
 export const storageKind = process.env.TEST_STORAGE === 's3' ? 's3' : 'file';
 
-export interface TestDatabase {
-  url: string;
+export interface TestDatabase extends Pick<Database, 'url' | 'drop'> {
   /** The file storage of this database's server: STORAGE_URL and, for S3, its settings. */
   storageEnv?: Record<string, string>;
-  drop(): Promise<void>;
 }
 
-/** A fresh database, with a fresh file storage beside it. */
+/** A fresh database (scripts/support/test-database.ts), with a fresh file storage beside it. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const database = await createBareDatabase();
+  const database = await createDatabase();
   const storageEnv = await createTestStorage();
   return {
     ...database,
@@ -59,40 +57,6 @@ export async function createTestStorage(): Promise<{ env: Record<string, string>
   }
   const dir = mkdtempSync(join(tmpdir(), 'chat-site-files-'));
   return { env: { STORAGE_URL: `file:${dir}` }, drop: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-async function createBareDatabase(): Promise<TestDatabase> {
-  const adminUrl = process.env.TEST_POSTGRES_URL;
-  if (adminUrl === undefined || adminUrl === '') {
-    const dir = mkdtempSync(join(tmpdir(), 'chat-site-test-'));
-    return { url: `sqlite:${join(dir, 'site.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      // pg's pool.end() resolves before its connections are gone; forcing the drop while they
-      // close makes them raise errors nobody listens for. Wait (up to 5 s) for them first.
-      for (let attempt = 0; attempt < 250; attempt++) {
-        const { rows } = await client.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
-          [name],
-        );
-        if (rows[0]?.n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }
 
 /** The environment a test server runs with: the committed demo site config, quiet logs. */
@@ -125,6 +89,7 @@ export async function startTestApp(
     env?: Record<string, string>;
     onRoute?: BuildOptions['onRoute'];
     logStream?: BuildOptions['logStream'];
+    clock?: BuildOptions['clock'];
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -133,7 +98,13 @@ export async function startTestApp(
   const storage = storageFor(config.storage);
   await migrate(db, storage);
   if (options.demo === true) await loadDemoContent(db.kysely, storage);
-  const app = await buildApp({ config, db, onRoute: options.onRoute, logStream: options.logStream });
+  const app = await buildApp({
+    config,
+    db,
+    onRoute: options.onRoute,
+    logStream: options.logStream,
+    clock: options.clock,
+  });
   await app.ready();
   return {
     app,

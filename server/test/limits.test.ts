@@ -364,18 +364,23 @@ describe('slow and stalled clients (the real server, raw sockets)', () => {
 
   test('meanwhile, other clients are served at once', async () => {
     const stalled: Promise<Outcome>[] = [];
+    // Each stalled client is connected and has sent its part before the pings go.
+    const sent: Promise<void>[] = [];
     for (let i = 0; i < 50; i++) {
+      let wrote = () => {};
+      sent.push(new Promise((resolve) => (wrote = resolve)));
       stalled.push(
-        rawClient((write) =>
+        rawClient((write) => {
           write(
             i % 2 === 0
               ? 'GET /v1/ping HTTP/1.1\r\nHost: localhost\r\n'
               : 'POST /v1/admin/bulletins HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\n{',
-          ),
-        ),
+          );
+          wrote();
+        }),
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await Promise.all(sent);
     for (let i = 0; i < 5; i++) assert.ok((await ping()) < 400, 'ping was slow while others stalled');
     const outcomes = await Promise.all(stalled);
     for (const outcome of outcomes) assert.ok(outcome.closedAfterMs < requestTimeoutMs + 1500);
@@ -481,9 +486,12 @@ function adminRoutes(tree: string): [Method, string][] {
 describe('the admin door', () => {
   let t: TestApp;
   const windowMs = 1000;
+  // The door's clock: moved past a window instead of waiting it out.
+  let ahead = 0;
   before(async () => {
     t = await startTestApp({
       demo: true,
+      clock: () => new Date(Date.now() + ahead),
       env: { ADMIN_MAX_FAILURES: '10', ADMIN_FAILURE_WINDOW_MS: String(windowMs) },
     });
     // A file nothing uses, for DELETE /v1/admin/files/:key to remove.
@@ -667,7 +675,7 @@ describe('the admin door', () => {
     const ip = freshIp();
     for (let i = 0; i < 10; i++) await attempt(ip, 'Bearer wrong-wrong-wrong-wrong');
     assert.equal((await attempt(ip, `Bearer ${adminToken}`)).statusCode, 429);
-    await new Promise((resolve) => setTimeout(resolve, windowMs + 50));
+    ahead += windowMs;
     assert.equal((await attempt(ip, `Bearer ${adminToken}`)).statusCode, 200);
     // A fresh window: ten more failures are allowed, then the lock-out again.
     for (let i = 0; i < 10; i++) assert.equal((await attempt(ip, 'Bearer wrong-wrong-wrong-wrong')).statusCode, 401);

@@ -54,15 +54,17 @@ describe('the server process', () => {
       const { connect } = await import(${JSON.stringify(join(repoRoot, 'server/dist/db/connect.js'))});
       const { migrate } = await import(${JSON.stringify(join(repoRoot, 'server/dist/db/migrations.js'))});
       const db = connect(loadDatabaseTarget());
-      await new Promise((resolve) => setTimeout(resolve, Number(process.env.START_AT) - Date.now()));
+      process.stdout.write('ready\\n');
+      await new Promise((resolve) => process.stdin.once('end', resolve).resume());
       try { await migrate(db); } finally { await db.close(); }`;
     for (let round = 0; round < 3; round++) {
       const database = await createTestDatabase();
       try {
-        // All start at one agreed moment, once every process has loaded and connected.
-        const env = { DATABASE_URL: database.url, START_AT: String(Date.now() + 2000) };
-        const runs = Array.from({ length: 8 }, () => runNode(migrateOnce, env));
-        for (const { code, stderr } of await Promise.all(runs)) assert.equal(code, 0, stderr);
+        // All start at once (their standard input ends), when every process has loaded and connected.
+        const runs = Array.from({ length: 8 }, () => startNode(migrateOnce, { DATABASE_URL: database.url }));
+        await Promise.all(runs.map((run) => run.ready));
+        for (const run of runs) run.go();
+        for (const { code, stderr } of await Promise.all(runs.map((run) => run.exited))) assert.equal(code, 0, stderr);
       } finally {
         await database.drop();
       }
@@ -139,13 +141,17 @@ describe('the server process', () => {
       assert.equal(uploaded.status, 201);
       const { path } = (await uploaded.json()) as { path: string };
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      // A slow reader: the download is still being sent when SIGTERM arrives.
+      // A slow reader (a client on a slow link, its pace not the test's): the download is still
+      // being sent when SIGTERM arrives, sent once its first bytes have come.
+      let reading = () => {};
+      const firstBytes = new Promise<void>((resolve) => (reading = resolve));
       const download = new Promise<{ bytes: number; connection: string | undefined; closedByServer: Promise<void> }>(
         (done, fail) => {
           const req = request(`${server.url}/v1/${path}`, { agent }, (res) => {
             let bytes = 0;
             res.on('data', (chunk: Buffer) => {
               bytes += chunk.byteLength;
+              reading();
               res.pause();
               setTimeout(() => res.resume(), 5);
             });
@@ -158,7 +164,7 @@ describe('the server process', () => {
           req.end();
         },
       );
-      await new Promise((wait) => setTimeout(wait, 200));
+      await firstBytes;
       server.child.kill('SIGTERM');
       const { bytes, connection, closedByServer } = await download;
       assert.equal(bytes, apk.byteLength, 'the download in flight is finished');
@@ -191,12 +197,11 @@ describe('the server process', () => {
       await new Promise<void>((done) => socket.once('data', () => done()));
       socket.pause(); // the download stays in flight
       server.child.kill('SIGTERM');
-      while (!server.logs.some((line) => line.includes('finishing requests in flight'))) {
-        await new Promise((wait) => setTimeout(wait, 20));
-      }
-      // The next request on the same connection, pipelined behind the download.
-      socket.write('GET /v1/ping HTTP/1.1\r\nHost: localhost\r\n\r\n');
-      await new Promise((wait) => setTimeout(wait, 200));
+      await server.logged('finishing requests in flight');
+      // The next request on the same connection, pipelined behind the download: on its way to
+      // the server before the client reads on (the server reads it only once the download's
+      // bytes drain).
+      await new Promise<void>((done) => socket.write('GET /v1/ping HTTP/1.1\r\nHost: localhost\r\n\r\n', () => done()));
       socket.resume();
       await ended;
       const tail = Buffer.concat(chunks).subarray(-400).toString('latin1');
@@ -244,12 +249,25 @@ describe('the server process', () => {
 });
 
 /** Runs a module snippet in a fresh Node process; resolves with its exit code and error output. */
-function runNode(source: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+/** Runs `source` in a node process of its own, which says on its standard output when it is
+ * ready; `go` ends its standard input. */
+function startNode(
+  source: string,
+  env: Record<string, string>,
+): { ready: Promise<void>; go(): void; exited: Promise<{ code: number | null; stderr: string }> } {
   const child = spawn(process.execPath, ['--input-type=module', '--eval', source], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((done) => child.once('close', (code) => done({ code, stderr })));
+  const exited = new Promise<{ code: number | null; stderr: string }>((done) =>
+    child.once('close', (code) => done({ code, stderr })),
+  );
+  const ready = new Promise<void>((done, fail) => {
+    child.stdout.once('data', () => done());
+    void exited.then(({ code }) => fail(new Error(`exited with ${code} before it was ready:\n${stderr}`)));
+  });
+  child.stdout.resume();
+  return { ready, go: () => child.stdin.end(), exited };
 }

@@ -314,26 +314,42 @@ describe('the cache itself', () => {
   const cache = new ReadCache({ changes, maxBytes: 64 * 1024 });
   let produced = 0;
   let hold: Promise<void> = Promise.resolve();
+  // Requests that have asked the cache, and produced answers, since the test reset the counts:
+  // the test waits for them (counted) instead of for time.
+  let asked = 0;
+  let counted = () => {};
+  const reached = (count: () => number, target: number) =>
+    new Promise<void>((resolve) => {
+      counted = () => {
+        if (count() >= target) resolve();
+      };
+      counted();
+    });
 
   before(async () => {
     app = Fastify();
-    app.get<{ Querystring: { key: string; bytes?: string } }>('/item', async (request, reply) =>
-      cache.send(request, reply, request.query.key, async () => {
+    app.get<{ Querystring: { key: string; bytes?: string } }>('/item', async (request, reply) => {
+      asked += 1;
+      counted();
+      return cache.send(request, reply, request.query.key, async () => {
         produced += 1;
+        counted();
         await hold;
         return { key: request.query.key, fill: 'x'.repeat(Number(request.query.bytes ?? 100)) };
-      }),
-    );
+      });
+    });
     await app.ready();
   });
   after(() => app.close());
 
   test('a burst of misses for one key produces it once', async () => {
     produced = 0;
+    asked = 0;
     let release = () => {};
     hold = new Promise((resolve) => (release = resolve));
+    const all = reached(() => asked, 20);
     const answers = Array.from({ length: 20 }, () => app.inject('/item?key=burst'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await all;
     release();
     for (const answer of await Promise.all(answers)) assert.equal(answer.statusCode, 200);
     assert.equal(produced, 1);
@@ -345,8 +361,9 @@ describe('the cache itself', () => {
     produced = 0;
     let release = () => {};
     hold = new Promise((resolve) => (release = resolve));
+    const producing = reached(() => produced, 1);
     const answer = app.inject('/item?key=straddle');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await producing;
     changes.changed();
     release();
     assert.equal((await answer).statusCode, 200);
