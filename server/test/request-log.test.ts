@@ -180,16 +180,22 @@ describe('a reply from Fastify and its replay from the fast path', () => {
     assert.ok(fast !== undefined);
     const path = '/v1/bulletin/page?page_index=1&page_size=15';
     const headers = { 'x-forwarded-for': '198.51.100.9' };
-    const start = await scrape();
-    assert.equal(await get(base, path, headers), 200);
-    await linesFor(path, 1);
-    // Recorded by the onResponse hooks that follow the line's; a turn or two at most.
-    for (let turn = 0; turn < 50 && fast.size === 0; turn++) await new Promise((resolve) => setImmediate(resolve));
-    const afterFastify = await scrape();
-    assert.equal(await get(base, path, headers), 200);
-    assert.equal(fast.replayed, 1, 'the second one replayed');
-    const [fromFastify, fromReplay] = await linesFor(path, 2);
-    const afterReplay = await scrape();
+    const counted = { 'route="/v1/bulletin/page",method="GET",status="200"': 1 };
+    // Asked until one is replayed: Fastify answers the first (and, on PostgreSQL, any asked before
+    // the bulletin's own change has arrived, which makes its cached answer stale once).
+    let scraped = await scrape();
+    for (let sent = 1; fast.replayed === 0 && sent <= 50; sent++) {
+      assert.equal(await get(base, path, headers), 200);
+      await linesFor(path, sent);
+      const now = await scrape();
+      assert.deepEqual(increments(scraped, now), counted, `request ${sent} counted once`);
+      scraped = now;
+      // Recorded by the onResponse hook once its line is written; a turn or two at most.
+      for (let turn = 0; turn < 50 && fast.size === 0; turn++) await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal(fast.replayed, 1, 'one replayed');
+    const lines = await linesFor(path, 0);
+    const [fromFastify, fromReplay] = lines.slice(-2);
 
     const differing = ['reqId', 'time', 'ms'];
     const same = (line: Record<string, unknown> | undefined) =>
@@ -208,10 +214,6 @@ describe('a reply from Fastify and its replay from the fast path', () => {
     });
     assert.notEqual(fromReplay?.reqId, fromFastify?.reqId);
     assert.equal(typeof fromReplay?.ms, 'number');
-
-    const counted = { 'route="/v1/bulletin/page",method="GET",status="200"': 1 };
-    assert.deepEqual(increments(start, afterFastify), counted);
-    assert.deepEqual(increments(afterFastify, afterReplay), counted);
   });
 });
 
