@@ -12,9 +12,9 @@
  * server/src: a resource (a folder with routes: bulletins, packages, files, downloads, settings,
  * reach, page) reaches another resource only through that resource's named public modules
  * below: its `repository.ts` and, for a few, one named module. Never another resource's routes
- * (app.ts registers them) or its other internals. lib/, db/, config.ts and paths.ts import no
- * resource and none of cli/, demo/, app.ts, server.ts, serving.ts. cli/, demo/, app.ts, server.ts and serving.ts sit on
- * top and may import anything in server/src. No source imports server/test.
+ * (app.ts and plugins/ register them) or its other internals. lib/, db/, config.ts and paths.ts
+ * import no resource and none of cli/, demo/, app.ts, plugins/, server.ts, serving.ts. cli/, demo/,
+ * app.ts, plugins/, server.ts and serving.ts sit on top and may import anything in server/src. No source imports server/test.
  *
  * e2e/ and scripts/: nothing from server/test (the server's test helpers load its sources and
  * database drivers); e2e/support has what browser tests need, scripts/support what all three share (a free port, the
@@ -82,6 +82,7 @@ const serverTop = [
   'server/src/cli',
   'server/src/demo',
   'server/src/app.ts',
+  'server/src/plugins',
   'server/src/server.ts',
   'server/src/serving.ts',
 ];
@@ -100,13 +101,13 @@ const serverZones = [
   ...resources.map((resource) => ({
     target: `server/src/${resource}`,
     from: serverTop,
-    message: 'Resources do not import cli/, demo/, app.ts, server.ts or serving.ts.',
+    message: 'Resources do not import cli/, demo/, app.ts, plugins/, server.ts or serving.ts.',
   })),
   {
     target: ['server/src/lib', 'server/src/db', 'server/src/storage', 'server/src/config.ts', 'server/src/paths.ts'],
     from: [...resources.map((resource) => `server/src/${resource}`), ...serverTop],
     message:
-      'lib/, db/, storage/, config.ts and paths.ts import no resource, cli/, demo/, app.ts, server.ts or serving.ts.',
+      'lib/, db/, storage/, config.ts and paths.ts import no resource, cli/, demo/, app.ts, plugins/, server.ts or serving.ts.',
   },
   { target: 'server/src', from: 'server/test', message: 'Sources do not import tests.' },
   {

@@ -1,8 +1,9 @@
 /**
  * The request line (docs/monitoring.md#logs): the same bytes pino's child logger writes for
  * `{reqId, method, url, status, ms, ip}` and "request", for a reply from Fastify and for a replay
- * from the fast path, with URLs and forwarded addresses that need escaping; and still written when
- * the server stops right after a request.
+ * from the fast path, with URLs and forwarded addresses that need escaping; the same fields and
+ * the same metrics for a reply and its replay (docs/architecture.md#how-a-request-flows-through-the-server);
+ * and still written when the server stops right after a request.
  */
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
@@ -115,6 +116,104 @@ describe('the request line', () => {
     }
     assert.ok(fast.replayed >= 3, 'replayed');
     for (const line of assertPinoLines(path, sent)) assert.equal(line.ip, '203.0.113.7');
+  });
+});
+
+/** The request counts of a scrape by their labels, leaving out the scrapes themselves. */
+function requestCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const match of text.matchAll(/^http_request_duration_seconds_count\{(.*)\} (\S+)$/gm)) {
+    const labels = match[1] ?? '';
+    if (!labels.includes('route="/metrics"')) counts.set(labels, Number(match[2]));
+  }
+  return counts;
+}
+
+/** What moved between two scrapes: labels and by how much. */
+function increments(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
+  const moved: Record<string, number> = {};
+  for (const [labels, count] of after) {
+    const by = count - (before.get(labels) ?? 0);
+    if (by !== 0) moved[labels] = by;
+  }
+  return moved;
+}
+
+describe('a reply from Fastify and its replay from the fast path', () => {
+  const metricsToken = 'test-metrics-token-0123456789abcdefghij';
+  let t: TestApp;
+  let base: string;
+  const written: string[] = [];
+  let wrote: () => void = () => undefined;
+
+  before(async () => {
+    t = await startTestApp({
+      env: { LOG_LEVEL: 'info', TRUST_PROXY: '1', METRICS_TOKEN: metricsToken },
+      logStream: {
+        write: (line: string) => {
+          written.push(line);
+          wrote();
+        },
+      },
+    });
+    await createBulletin(t.db.kysely, { title: '公告', content: '<p>正文</p>', pinned: false });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  after(() => t.close());
+
+  const scrape = async () =>
+    requestCounts((await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${metricsToken}` } })).body);
+
+  /** The request lines for `url`, once there are `count` of them: each is written once the reply has gone. */
+  async function linesFor(url: string, count: number): Promise<Record<string, unknown>[]> {
+    const parsed = () =>
+      written
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line.msg === 'request' && line.url === url);
+    while (parsed().length < count) await new Promise<void>((resolve) => (wrote = resolve));
+    return parsed();
+  }
+
+  test('write the same line fields and count the same metric', async () => {
+    const fast = t.app.fastPath;
+    assert.ok(fast !== undefined);
+    const path = '/v1/bulletin/page?page_index=1&page_size=15';
+    const headers = { 'x-forwarded-for': '198.51.100.9' };
+    const counted = { 'route="/v1/bulletin/page",method="GET",status="200"': 1 };
+    // Asked until one is replayed: Fastify answers the first (and, on PostgreSQL, any asked before
+    // the bulletin's own change has arrived, which makes its cached answer stale once).
+    let scraped = await scrape();
+    for (let sent = 1; fast.replayed === 0 && sent <= 50; sent++) {
+      assert.equal(await get(base, path, headers), 200);
+      await linesFor(path, sent);
+      const now = await scrape();
+      assert.deepEqual(increments(scraped, now), counted, `request ${sent} counted once`);
+      scraped = now;
+      // Recorded by the onResponse hook once its line is written; a turn or two at most.
+      for (let turn = 0; turn < 50 && fast.size === 0; turn++) await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal(fast.replayed, 1, 'one replayed');
+    const lines = await linesFor(path, 0);
+    const [fromFastify, fromReplay] = lines.slice(-2);
+
+    const differing = ['reqId', 'time', 'ms'];
+    const same = (line: Record<string, unknown> | undefined) =>
+      Object.fromEntries(Object.entries(line ?? {}).filter(([key]) => !differing.includes(key)));
+    assert.deepEqual(Object.keys(fromReplay ?? {}), Object.keys(fromFastify ?? {}));
+    assert.deepEqual(same(fromReplay), same(fromFastify));
+    assert.deepEqual(same(fromFastify), {
+      level: 30,
+      pid: process.pid,
+      hostname: fromFastify?.hostname,
+      method: 'GET',
+      url: path,
+      status: 200,
+      ip: '198.51.100.9',
+      msg: 'request',
+    });
+    assert.notEqual(fromReplay?.reqId, fromFastify?.reqId);
+    assert.equal(typeof fromReplay?.ms, 'number');
   });
 });
 

@@ -7,8 +7,9 @@
  * hooks and reply machinery that would only produce them again. Anything else (a URL not seen, an
  * entry gone stale, a 304 or an encoding not sent yet for it) goes to Fastify unchanged.
  *
- * Replies that skip Fastify skip its onResponse hook too: what that hook does for a reply (the
- * request log line, the metrics) the app does for a replay in the ReplayObserver it gives here.
+ * Replies that skip Fastify skip its onResponse hook too: the request line and the metrics of a
+ * replay come from the ReplayObserver given here, the same observer that hook calls
+ * (ops/request-observer.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:http';
@@ -37,7 +38,7 @@ interface Replay {
 }
 
 /** Told of every reply sent without Fastify, with the time it took, to log and meter it as
- * Fastify's onResponse hook does the others (app.ts). */
+ * Fastify's onResponse hook does the others (ops/request-observer.ts). */
 export type ReplayObserver = (req: IncomingMessage, status: number, route: string, ms: number) => void;
 
 export interface FastPathOptions {

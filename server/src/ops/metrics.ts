@@ -1,28 +1,15 @@
 /**
- * `GET /metrics` for a Prometheus scraper with METRICS_TOKEN, and the one hook that times every
- * answer (docs/monitoring.md#metrics). With no METRICS_TOKEN neither exists: /metrics is a 404
- * like any unknown path and requests cost nothing extra.
+ * `GET /metrics` for a Prometheus scraper with METRICS_TOKEN, and the route label every answer is
+ * timed by (ops/request-observer.ts; docs/monitoring.md#metrics). With no METRICS_TOKEN /metrics
+ * is a 404 like any unknown path, and requests are not timed.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerTokenChecker } from '../lib/admin-guard.js';
-import { httpRequestDuration, registry } from '../lib/metrics.js';
+import { registry } from '../lib/metrics.js';
 
 /** The route label of a request: the pattern the router matched, "404" when none did. */
 export function routeLabel(request: FastifyRequest): string {
   return request.is404 ? '404' : (request.routeOptions.url ?? '404');
-}
-
-/** Records one answer; called from the app's single onResponse hook. */
-export function observeRequest(request: FastifyRequest, reply: FastifyReply): void {
-  httpRequestDuration.observe(
-    { route: routeLabel(request), method: request.method, status: reply.statusCode },
-    reply.elapsedTime / 1000,
-  );
-}
-
-/** Records one answer the fast path sent without Fastify (lib/fast-path.ts). */
-export function observeReplay(route: string, method: string, status: number, ms: number): void {
-  httpRequestDuration.observe({ route, method, status }, ms / 1000);
 }
 
 /** `collect` gives the text to send: this process's registry, or with workers every worker's
