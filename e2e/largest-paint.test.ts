@@ -1,0 +1,46 @@
+/**
+ * What a screen's largest paint waits for on its first load (docs/performance.md#the-largest-paint-of-each-screen):
+ * a screen whose frame is whole without the API (the tutorial, the changelog) asks for nothing
+ * before its pictures are in and it has painted, as the landing page does, so its largest paint
+ * shares the network with nobody (web/src/boot-route.ts).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { useSiteAndBrowser } from './support/fixture.js';
+import { assertNoProblems, entryScript, openPage, scriptHasTakenOver } from './support/page-helpers.js';
+
+const site = useSiteAndBrowser();
+
+describe('the largest paint of a first load', () => {
+  test('the tutorial and the changelog ask the API and fetch the script only after the load event and the first paint', async (t) => {
+    for (const route of ['/downloadHelp', '/changelog']) {
+      const open = await openPage(site.browser, 'phone', { prerendered: true });
+      t.after(() => open.close());
+      const { page } = open;
+      await page.goto(`${site.server.url}/#${route}`);
+      await scriptHasTakenOver(page);
+      const timings = await page.evaluate((entry) => {
+        const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+        const resources = performance.getEntriesByType('resource');
+        return {
+          load: navigation.loadEventEnd,
+          paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+          ping: resources.find((resource) => resource.name.endsWith('/v1/ping'))?.startTime,
+          script: resources.find((resource) => new RegExp(entry).test(resource.name))?.startTime,
+        };
+      }, entryScript.source);
+      const { load, paint, ping, script } = timings;
+      assert.ok(load > 0 && paint !== undefined && ping !== undefined && script !== undefined, JSON.stringify(timings));
+      for (const [name, at] of [
+        ['ping', ping],
+        ['script', script],
+      ] as const) {
+        assert.ok(
+          at >= load && at > paint,
+          `${route}: ${name} at ${at} ms, before the load event (${load}) or the paint (${paint})`,
+        );
+      }
+      assertNoProblems(open);
+    }
+  });
+});
