@@ -4,7 +4,7 @@ import { ExternalLink } from '../../../components/ui/external-link';
 import { hashHref, paths } from '../../../config/paths';
 import { t } from '../../../lib/i18n';
 import type { Platform } from '../../../lib/platform';
-import { packageFacts, type DetailField } from '../cards';
+import { hashLines, packageFacts, type DetailField } from '../cards';
 import { CopyButton, copyButtonClass } from './copy-button';
 import { fieldMark, loadingMark } from '../../../lib/page-marks';
 
@@ -46,7 +46,12 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
             />
           </div>
           <code ref={hashRef} className={hashClass}>
-            {sha256}
+            {hashLines(sha256).map((line, index) => (
+              // By place: the two lines can be equal.
+              <span key={index} className="inline-block">
+                {line}
+              </span>
+            ))}
           </code>
         </div>
       )}
