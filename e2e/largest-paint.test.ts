@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useSiteAndBrowser } from './support/fixture.js';
-import { assertNoProblems, entryScript, openPage, scriptHasTakenOver } from './support/page-helpers.js';
+import { assertNoProblems, entryScript, openPage, scriptHasTakenOver, untilParsed } from './support/page-helpers.js';
 
 const site = useSiteAndBrowser();
 
@@ -68,6 +68,30 @@ describe('the largest paint of a first load', () => {
     }));
     const last = largest.at(-1);
     assert.equal(last?.at, paint, `the largest paint at the first paint: ${JSON.stringify(largest)}`);
+    assertNoProblems(open);
+  });
+
+  test('on a 320-pixel phone a card keeps its height when its SHA-256 arrives', async (t) => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    t.after(() => open.close());
+    const { page } = open;
+    await page.setViewportSize({ width: 320, height: 700 });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/v1/common/getInstallPackageAddrs', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${site.server.url}/#/download`, untilParsed);
+    // The facts' invisible placeholder holds the card's height until they arrive.
+    const reserved = await page.locator('li[data-platform] [data-loading] code').first().boundingBox();
+    release();
+    await scriptHasTakenOver(page);
+    const drawn = await page.locator('li[data-platform] [data-field="sha256"] code').first().boundingBox();
+    assert.ok(reserved !== null && drawn !== null);
+    assert.equal(drawn.height, reserved.height, 'the hash takes the lines held for it');
     assertNoProblems(open);
   });
 });

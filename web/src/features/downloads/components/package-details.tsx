@@ -46,12 +46,7 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
             />
           </div>
           <code ref={hashRef} className={hashClass}>
-            {hashLines(sha256).map((line, index) => (
-              // By place: the two lines can be equal.
-              <span key={index} className="inline-block">
-                {line}
-              </span>
-            ))}
+            <HashLines sha256={sha256} />
           </code>
         </div>
       )}
@@ -73,6 +68,17 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
 }
 
 type DetailRow = 'version' | 'size' | 'released';
+
+/** The hash in its two lines (hashLines); on a card narrower than 32 digits each wraps on its
+ * own, in the placeholder too, so the card keeps its height when the facts arrive. */
+function HashLines({ sha256 }: { sha256: string }) {
+  // By place: the two lines can be equal.
+  return hashLines(sha256).map((line, index) => (
+    <span key={index} className="inline-block">
+      {line}
+    </span>
+  ));
+}
 
 /** 64 hex digits in two lines of 32 wherever the card is wide enough, so the block is as tall
  * as its placeholder. */
@@ -108,7 +114,9 @@ export function PackageDetailsPlaceholder({ platform }: { platform: Platform }) 
             <span>SHA-256</span>
             <span className={`inline-block ${copyButtonClass}`}>{t('download.copy')}</span>
           </div>
-          <code className={hashClass}>{'0'.repeat(64)}</code>
+          <code className={hashClass}>
+            <HashLines sha256={'0'.repeat(64)} />
+          </code>
         </div>
       )}
       <span className="mt-3 inline-block">{t('download.releaseNotes')}</span>
