@@ -68,6 +68,11 @@ describe('the largest paint of a first load', () => {
     }));
     const last = largest.at(-1);
     assert.equal(last?.at, paint, `the largest paint at the first paint: ${JSON.stringify(largest)}`);
+    // Nor is the API asked before that paint: its answers are no request the paint waited for.
+    const ping = await page.evaluate(
+      () => performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/v1/ping'))?.startTime,
+    );
+    assert.ok(ping !== undefined && paint !== undefined && ping > paint, `ping at ${ping} ms, paint at ${paint} ms`);
     assertNoProblems(open);
   });
 

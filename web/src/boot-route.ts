@@ -130,11 +130,15 @@ function ask(url: string, cache: RequestCache): Promise<Response> | undefined {
   answers[url] = { answer, controller };
   return answer;
 }
-// A frame drawn from the early answers asks now; one that is whole without them (the
-// tutorial, the changelog) asks once its pictures are in and it has painted, with the script
-// (start): its largest paint then shares the network with nothing
+// Only the announcements list on a phone, whose drawing is the screen's largest paint, asks now.
+// The download screen's largest paint is in its frame: it asks once that is painted (go); a
+// screen whole without the API (the tutorial, the changelog) once its pictures are in and it
+// has painted, with the script (start). Asked before, the answers were in before that paint,
+// and Lighthouse's simulated phone counted them as requests it waited for
 // (docs/performance.md#the-largest-paint-of-each-screen).
 const drawer = shown && frame?.getAttribute(earlyScriptAttribute);
+const wide = matchMedia(wideQuery).matches;
+const rows = app.querySelector(`template[${earlyRowsAttribute}]`);
 let asked = false;
 function askEarly(): void {
   if (asked) return;
@@ -160,7 +164,7 @@ function askEarly(): void {
     // 4. The screen's list or cards, drawn from the early answers by a script of its own
     //    (src/early-list.ts, src/early-download.ts), which says when it is done. On a wider screen
     //    the announcements list waits for the script, beside the detail pane.
-    if (drawer && !(app.querySelector(`template[${earlyRowsAttribute}]`) && matchMedia(wideQuery).matches)) {
+    if (drawer && !(rows && wide)) {
       const script = document.createElement('script');
       script.src = drawer;
       drawn = new Promise<void>((resolve) => {
@@ -173,13 +177,14 @@ function askEarly(): void {
     // mend: the script asks for itself.
   }
 }
-if (drawer || !shown) askEarly();
+if (drawer && rows && !wide) askEarly();
 
 // With a screen to draw, the script is fetched and run once it is on screen (or will not be),
 // 3 s after the paint at the latest. The drawing needs only its own answers, a few KB: on a slow
 // link they would otherwise share the bandwidth with the script, ten times their size, and a
 // script run before the drawing's paint would hold that paint up.
 function go(): void {
+  askEarly();
   if (!drawn) return start();
   void drawn.then(() => {
     if (!app.querySelector(`[elementtiming="${earlyListTiming}"]`)) return start();
