@@ -36,7 +36,7 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
         </dl>
       )}
       {sha256 !== undefined && (
-        <div {...fieldMark('sha256')} className="mt-3">
+        <div {...fieldMark('sha256')} className="mt-3 @container">
           <div className="flex items-center justify-between gap-2">
             <span className="text-muted">SHA-256</span>
             <CopyButton
@@ -69,12 +69,14 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
 
 type DetailRow = 'version' | 'size' | 'released';
 
-/** The hash in its two lines (hashLines); on a card narrower than 32 digits each wraps on its
- * own, in the placeholder too, so the card keeps its height when the facts arrive. */
+/** The hash in its two lines (hashLines), each a box where the card holds 32 digits a line (32ch
+ * of a 12 px monospace face, about 230 px); on a narrower card (four to a row, or a 320 px
+ * phone) one run as before, which wraps evenly. The placeholder draws it the same way, so the
+ * card keeps its height when the facts arrive. */
 function HashLines({ sha256 }: { sha256: string }) {
   // By place: the two lines can be equal.
   return hashLines(sha256).map((line, index) => (
-    <span key={index} className="inline-block">
+    <span key={index} className="@min-[231px]:inline-block">
       {line}
     </span>
   ));
@@ -109,7 +111,7 @@ export function PackageDetailsPlaceholder({ platform }: { platform: Platform }) 
         ))}
       </dl>
       {!store && (
-        <div className="mt-3">
+        <div className="mt-3 @container">
           <div className="flex items-center justify-between gap-2">
             <span>SHA-256</span>
             <span className={`inline-block ${copyButtonClass}`}>{t('download.copy')}</span>
