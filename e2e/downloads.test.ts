@@ -12,6 +12,7 @@ import { PNG } from 'pngjs';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { startFakeApi, writeSiteConfig, type HttpStub } from './support/stubs.js';
+import { scriptHasTakenOver } from './support/page-helpers.js';
 
 // jsqr is CommonJS whose types declare an ES default export; under NodeNext the default import is
 // module.exports, and its `default` property is the same function, typed.
@@ -83,6 +84,9 @@ async function visit(device: Device, url: string, permissions: string[] = []) {
   if (touch)
     await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: device.touchPoints });
   await page.goto(url, { waitUntil: 'networkidle' });
+  // The frame's cards are there from the first paint, in no visitor's order: the order is the
+  // early cards' or the script's, and the API is asked only after that paint.
+  await scriptHasTakenOver(page);
   await page.locator('li[data-platform]').first().waitFor();
   return { page, problems, scripts, close: () => context.close() };
 }

@@ -8,9 +8,9 @@
  *    script renders it.
  * 2. Starts the site's script (the build lists it in <meta name="entry-scripts">, the entry
  *    first) once that frame is on screen, so none of it is fetched or run before that paint: on
- *    the landing page after the load event (its pictures are in) and its first paint; on another
- *    prerendered route after its first paint (where the screen is drawn from the early answers
- *    first, 4. below, once it is drawn); with nothing to show, at once.
+ *    a screen whole without the API (the landing page, the tutorial, the changelog) after the
+ *    load event (its pictures are in) and its first paint; on a screen drawn from the early
+ *    answers (4. below) once it is drawn; with nothing to show, at once.
  */
 import {
   earlyCallAttribute,
@@ -57,6 +57,7 @@ let started = false;
 function start(): void {
   const list = document.querySelector<HTMLMetaElement>(`meta[name="${entryScriptsMetaName}"]`);
   if (started || !list) return;
+  askEarly();
   started = true;
   // The entry, the modules it imports, and the code of the screen whose frame is shown.
   const urls = list.content.split(' ').concat(frame?.getAttribute(scriptsAttribute)?.split(' ') ?? []);
@@ -110,7 +111,7 @@ document.addEventListener('change', (event) => {
   start();
 });
 
-// 3. Asks the API now, while the script loads, the calls its first screen starts with (as
+// 3. Asks the API early, before the script runs, the calls its first screen starts with (as
 //    src/lib/api-bootstrap/init-api.ts makes them): the ping of the address it will try
 //    first; when that is one address and it answers 200, the app config and the screen's data
 //    (the call the build named on its frame) together. The script asks the data only once it has
@@ -129,46 +130,61 @@ function ask(url: string, cache: RequestCache): Promise<Response> | undefined {
   answers[url] = { answer, controller };
   return answer;
 }
-try {
-  const configured = readSiteConfig().apiAddrs;
-  const last = lastApiAddr();
-  // The landing page is whole without the API: its first paint does not share the network.
-  const addrs = path === '/' ? [] : last ? [last] : knownApiAddrs(configured);
-  const data = frame?.getAttribute(earlyCallAttribute);
-  const early: EarlyAnswers = { at: Date.now(), answers };
-  setEarlyAnswers(early);
-  for (const addr of addrs) {
-    const ping = ask(apiUrl(addr, apiCalls.ping), 'no-store');
-    if (addrs.length > 1 || !ping) continue;
-    early.data = ping.then((response) => {
-      if (response.status !== 200) return null;
-      void ask(apiUrl(addr, apiCalls.appConfig), 'no-cache');
-      return (data && ask(apiUrl(addr, data), 'no-cache')) || null;
-    });
-    early.data.catch(() => undefined);
+// Only the announcements list on a phone, whose drawing is the screen's largest paint, asks now.
+// The download screen's largest paint is in its frame: it asks once that is painted (go); a
+// screen whole without the API (the tutorial, the changelog) once its pictures are in and it
+// has painted, with the script (start). Asked before, the answers were in before that paint,
+// and Lighthouse's simulated phone counted them as requests it waited for
+// (docs/performance.md#the-largest-paint-of-each-screen).
+const drawer = shown && frame?.getAttribute(earlyScriptAttribute);
+const wide = matchMedia(wideQuery).matches;
+const rows = app.querySelector(`template[${earlyRowsAttribute}]`);
+let asked = false;
+function askEarly(): void {
+  if (asked) return;
+  asked = true;
+  try {
+    const configured = readSiteConfig().apiAddrs;
+    const last = lastApiAddr();
+    // The landing page is whole without the API: its first paint does not share the network.
+    const addrs = path === '/' ? [] : last ? [last] : knownApiAddrs(configured);
+    const data = frame?.getAttribute(earlyCallAttribute);
+    const early: EarlyAnswers = { at: Date.now(), answers };
+    setEarlyAnswers(early);
+    for (const addr of addrs) {
+      const ping = ask(apiUrl(addr, apiCalls.ping), 'no-store');
+      if (addrs.length > 1 || !ping) continue;
+      early.data = ping.then((response) => {
+        if (response.status !== 200) return null;
+        void ask(apiUrl(addr, apiCalls.appConfig), 'no-cache');
+        return (data && ask(apiUrl(addr, data), 'no-cache')) || null;
+      });
+      early.data.catch(() => undefined);
+    }
+    // 4. The screen's list or cards, drawn from the early answers by a script of its own
+    //    (src/early-list.ts, src/early-download.ts), which says when it is done. On a wider screen
+    //    the announcements list waits for the script, beside the detail pane.
+    if (drawer && !(rows && wide)) {
+      const script = document.createElement('script');
+      script.src = drawer;
+      drawn = new Promise<void>((resolve) => {
+        early.drawn = script.onerror = () => resolve();
+      });
+      document.head.append(script);
+    }
+  } catch {
+    // No settings on the page (a development server), or storage in a shape the script will
+    // mend: the script asks for itself.
   }
-  // 4. The screen's list or cards, drawn from the early answers by a script of its own
-  //    (src/early-list.ts, src/early-download.ts), which says when it is done. On a wider screen
-  //    the announcements list waits for the script, beside the detail pane.
-  const drawer = shown && frame?.getAttribute(earlyScriptAttribute);
-  if (drawer && !(app.querySelector(`template[${earlyRowsAttribute}]`) && matchMedia(wideQuery).matches)) {
-    const script = document.createElement('script');
-    script.src = drawer;
-    drawn = new Promise<void>((resolve) => {
-      early.drawn = script.onerror = () => resolve();
-    });
-    document.head.append(script);
-  }
-} catch {
-  // No settings on the page (a development server), or storage in a shape the script will
-  // mend: the script asks for itself.
 }
+if (drawer && rows && !wide) askEarly();
 
 // With a screen to draw, the script is fetched and run once it is on screen (or will not be),
 // 3 s after the paint at the latest. The drawing needs only its own answers, a few KB: on a slow
 // link they would otherwise share the bandwidth with the script, ten times their size, and a
 // script run before the drawing's paint would hold that paint up.
 function go(): void {
+  askEarly();
   if (!drawn) return start();
   void drawn.then(() => {
     if (!app.querySelector(`[elementtiming="${earlyListTiming}"]`)) return start();
@@ -199,5 +215,5 @@ function afterPaint(): void {
   whenPainted('paint', 'first-contentful-paint', go);
 }
 if (!shown) start();
-else if (frame || document.readyState === 'complete') afterPaint();
+else if (drawer || document.readyState === 'complete') afterPaint();
 else addEventListener('load', afterPaint);

@@ -29,7 +29,15 @@ import {
   runningAttribute,
 } from '@chat-site/contract';
 import { isPrimaryHost, siteConfig } from './config/site-config';
-import { cards, minOsFrameKey, packageFacts, ranked, type Card, type PackageFacts } from './features/downloads/cards';
+import {
+  cards,
+  hashLines,
+  minOsFrameKey,
+  packageFacts,
+  ranked,
+  type Card,
+  type PackageFacts,
+} from './features/downloads/cards';
 import { paths } from './config/paths';
 import { apiCalls } from './lib/api-calls';
 import { downloadBase } from './lib/download-base';
@@ -72,9 +80,13 @@ function drawCard(card: Card): Element | null {
   if (rows !== null && rows.childElementCount === 0) rows.remove();
   // Its copy button shows once the script, which answers it, has taken over.
   field('sha256')?.querySelector('button')?.classList.add('invisible');
-  const code = field('sha256')?.querySelector('code');
+  const lines = field('sha256')?.querySelectorAll('code > span') ?? [];
   if (facts.sha256 === undefined) field('sha256')?.remove();
-  else if (code) code.textContent = facts.sha256;
+  else
+    hashLines(facts.sha256).forEach((line, index) => {
+      const box = lines[index];
+      if (box) box.textContent = line;
+    });
   const minOs = facts.minOs;
   const frame = __EARLY_CARDS__[minOsFrameKey];
   const subtitle = field('min-os');

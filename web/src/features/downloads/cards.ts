@@ -108,6 +108,14 @@ export interface PackageFacts {
  * (src/app/prerender.tsx renders it, src/early-download.ts fills it in). */
 export const minOsFrameKey = 'frame:min-os';
 
+/**
+ * The 64 hex digits of a SHA-256 as the card shows them: two lines of 32, each a box of its own.
+ * As one run of text the hash was the largest text on a phone's first screen, so the download
+ * screen's largest paint waited for the API answers, two round trips after the screen's own
+ * heading and introduction (docs/performance.md#the-largest-paint-of-each-screen).
+ */
+export const hashLines = (sha256: string): [string, string] => [sha256.slice(0, 32), sha256.slice(32)];
+
 export function packageFacts(entry: Pick<InstallPackageEntry, DetailField>): PackageFacts {
   const facts: PackageFacts = {};
   if (entry.version !== undefined) facts.version = entry.version;

@@ -4,7 +4,7 @@ import { ExternalLink } from '../../../components/ui/external-link';
 import { hashHref, paths } from '../../../config/paths';
 import { t } from '../../../lib/i18n';
 import type { Platform } from '../../../lib/platform';
-import { packageFacts, type DetailField } from '../cards';
+import { hashLines, packageFacts, type DetailField } from '../cards';
 import { CopyButton, copyButtonClass } from './copy-button';
 import { fieldMark, loadingMark } from '../../../lib/page-marks';
 
@@ -36,7 +36,7 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
         </dl>
       )}
       {sha256 !== undefined && (
-        <div {...fieldMark('sha256')} className="mt-3">
+        <div {...fieldMark('sha256')} className="mt-3 @container">
           <div className="flex items-center justify-between gap-2">
             <span className="text-muted">SHA-256</span>
             <CopyButton
@@ -46,7 +46,7 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
             />
           </div>
           <code ref={hashRef} className={hashClass}>
-            {sha256}
+            <HashLines sha256={sha256} />
           </code>
         </div>
       )}
@@ -68,6 +68,19 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
 }
 
 type DetailRow = 'version' | 'size' | 'released';
+
+/** The hash in its two lines (hashLines), each a box where the card holds 32 digits a line (32ch
+ * of a 12 px monospace face, about 230 px); on a narrower card (four to a row, or a 320 px
+ * phone) one run as before, which wraps evenly. The placeholder draws it the same way, so the
+ * card keeps its height when the facts arrive. */
+function HashLines({ sha256 }: { sha256: string }) {
+  // By place: the two lines can be equal.
+  return hashLines(sha256).map((line, index) => (
+    <span key={index} className="@min-[231px]:inline-block">
+      {line}
+    </span>
+  ));
+}
 
 /** 64 hex digits in two lines of 32 wherever the card is wide enough, so the block is as tall
  * as its placeholder. */
@@ -98,12 +111,14 @@ export function PackageDetailsPlaceholder({ platform }: { platform: Platform }) 
         ))}
       </dl>
       {!store && (
-        <div className="mt-3">
+        <div className="mt-3 @container">
           <div className="flex items-center justify-between gap-2">
             <span>SHA-256</span>
             <span className={`inline-block ${copyButtonClass}`}>{t('download.copy')}</span>
           </div>
-          <code className={hashClass}>{'0'.repeat(64)}</code>
+          <code className={hashClass}>
+            <HashLines sha256={'0'.repeat(64)} />
+          </code>
         </div>
       )}
       <span className="mt-3 inline-block">{t('download.releaseNotes')}</span>

@@ -1,0 +1,102 @@
+/**
+ * What a screen's largest paint waits for on its first load (docs/performance.md#the-largest-paint-of-each-screen):
+ * a screen whose frame is whole without the API (the tutorial, the changelog) asks for nothing
+ * before its pictures are in and it has painted, as the landing page does, so its largest paint
+ * shares the network with nobody (web/src/boot-route.ts); the download screen's largest paint is
+ * its first, from the page itself, not a card's facts drawn from the API answers later.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { useSiteAndBrowser } from './support/fixture.js';
+import { assertNoProblems, entryScript, openPage, scriptHasTakenOver, untilParsed } from './support/page-helpers.js';
+
+const site = useSiteAndBrowser();
+
+describe('the largest paint of a first load', () => {
+  test('the tutorial and the changelog ask the API and fetch the script only after the load event and the first paint', async (t) => {
+    for (const route of ['/downloadHelp', '/changelog']) {
+      const open = await openPage(site.browser, 'phone', { prerendered: true });
+      t.after(() => open.close());
+      const { page } = open;
+      await page.goto(`${site.server.url}/#${route}`);
+      await scriptHasTakenOver(page);
+      const timings = await page.evaluate((entry) => {
+        const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+        const resources = performance.getEntriesByType('resource');
+        return {
+          load: navigation.loadEventEnd,
+          paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+          ping: resources.find((resource) => resource.name.endsWith('/v1/ping'))?.startTime,
+          script: resources.find((resource) => new RegExp(entry).test(resource.name))?.startTime,
+        };
+      }, entryScript.source);
+      const { load, paint, ping, script } = timings;
+      assert.ok(load > 0 && paint !== undefined && ping !== undefined && script !== undefined, JSON.stringify(timings));
+      for (const [name, at] of [
+        ['ping', ping],
+        ['script', script],
+      ] as const) {
+        assert.ok(
+          at >= load && at > paint,
+          `${route}: ${name} at ${at} ms, before the load event (${load}) or the paint (${paint})`,
+        );
+      }
+      assertNoProblems(open);
+    }
+  });
+
+  test('on a phone the download screen’s largest paint is its first one, not a card’s SHA-256', async (t) => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    t.after(() => open.close());
+    const { page } = open;
+    await page.addInitScript(() => {
+      const seen = window as Window & { largest?: { at: number; text: string }[] };
+      seen.largest = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { element: Element | null })[])
+          seen.largest?.push({ at: entry.startTime, text: entry.element?.textContent ?? '' });
+      }).observe({ type: 'largest-contentful-paint', buffered: true });
+    });
+    await page.goto(`${site.server.url}/#/download`);
+    await page.getByText('SHA-256', { exact: true }).first().waitFor();
+    await scriptHasTakenOver(page);
+    // A paint that reports no new largest entry leaves the first one standing.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    const { largest, paint } = await page.evaluate(() => ({
+      largest: (window as Window & { largest?: { at: number; text: string }[] }).largest ?? [],
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+    }));
+    const last = largest.at(-1);
+    assert.equal(last?.at, paint, `the largest paint at the first paint: ${JSON.stringify(largest)}`);
+    // Nor is the API asked before that paint: its answers are no request the paint waited for.
+    const ping = await page.evaluate(
+      () => performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/v1/ping'))?.startTime,
+    );
+    assert.ok(ping !== undefined && paint !== undefined && ping > paint, `ping at ${ping} ms, paint at ${paint} ms`);
+    assertNoProblems(open);
+  });
+
+  test('on a 320-pixel phone a card keeps its height when its SHA-256 arrives', async (t) => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    t.after(() => open.close());
+    const { page } = open;
+    await page.setViewportSize({ width: 320, height: 700 });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/v1/common/getInstallPackageAddrs', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${site.server.url}/#/download`, untilParsed);
+    // The facts' invisible placeholder holds the card's height until they arrive.
+    const reserved = await page.locator('li[data-platform] [data-loading] code').first().boundingBox();
+    release();
+    await scriptHasTakenOver(page);
+    const drawn = await page.locator('li[data-platform] [data-field="sha256"] code').first().boundingBox();
+    assert.ok(reserved !== null && drawn !== null);
+    assert.equal(drawn.height, reserved.height, 'the hash takes the lines held for it');
+    assertNoProblems(open);
+  });
+});
