@@ -8,16 +8,24 @@
  * s3rver behind a recording front (s3-front.ts). Needs `npm run build` first.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { s3Env, startTestS3, testBucket } from '../../scripts/s3-server.js';
 import { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
 import { signatureHolds, startS3Front, type S3Front } from './s3-front.js';
-import { call, ensureNginx, fakeApk, nginxErrors, repoRoot, sha256, startNginx, type Running } from './support.js';
+import {
+  call,
+  ensureNginx,
+  fakeApk,
+  nginxErrors,
+  repoRoot,
+  resumeWithCurl,
+  sha256,
+  startNginx,
+  type Running,
+} from './support.js';
 
 const adminToken = 'files-s3-behind-nginx-admin-token-0123456789';
 const data = fakeApk(3 * 1024 * 1024 + 123);
@@ -151,19 +159,7 @@ describe('hosted files on S3 behind deploy/nginx.conf with FILES_ACCEL_REDIRECT'
 
   test('curl -C - resumes a half-downloaded file and ends with the same SHA-256', async () => {
     const target = join(dir, 'resume.apk');
-    writeFileSync(target, data.subarray(0, 1_500_000));
-    const { stdout } = await promisify(execFile)('curl', [
-      '--silent',
-      '--show-error',
-      '--fail',
-      '-C',
-      '-',
-      '-o',
-      target,
-      '--write-out',
-      '%{http_code} %{size_download}',
-      `${nginx.url}${path}`,
-    ]);
+    const stdout = await resumeWithCurl(`${nginx.url}${path}`, target, data, 1_500_000);
     assert.equal(stdout, `206 ${size - 1_500_000}`);
     assert.equal(sha256(readFileSync(target)), sha256(data));
   });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { bearer, hostFile, startTestApp, type TestApp } from './helpers.js';
+import { sample } from './metrics-sample.js';
 
 const metricsToken = 'files-accel-metrics-token-0123456789abcdef';
 const data = Buffer.concat([Buffer.from('PK\x03\x04'), randomBytes(50_000)]);
@@ -116,16 +117,8 @@ describe('FILES_ACCEL_REDIRECT', () => {
   test('each answer is counted in the request metrics like a streamed one', async () => {
     const count = async () => {
       const res = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${metricsToken}` } });
-      const line = res.body
-        .split('\n')
-        .find(
-          (l) =>
-            l.startsWith('http_request_duration_seconds_count{') &&
-            l.includes('route="/v1/file/preview/:key"') &&
-            l.includes('method="GET"') &&
-            l.includes('status="200"'),
-        );
-      return Number(line?.split(' ').at(-1) ?? 0);
+      const labels = { route: '/v1/file/preview/:key', method: 'GET', status: '200' };
+      return sample(res.body, 'http_request_duration_seconds_count', labels);
     };
     const before = await count();
     await get();

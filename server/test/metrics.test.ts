@@ -7,22 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { dialect, startTestApp, wrongAuthorizations, type TestApp } from './helpers.js';
+import { sample } from './metrics-sample.js';
 
 const metricsToken = 'test-metrics-token-0123456789abcdefghij';
 const scraper = { authorization: `Bearer ${metricsToken}` };
 
 /** The sum of the samples of `name` whose labels include `labels`. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (match === null || match[1] !== name) continue;
-    const found = new Map([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => found.get(key) === value)) total += Number(match[3]);
-  }
-  return total;
-}
-
 describe('metrics with METRICS_TOKEN set', () => {
   let t: TestApp;
   before(async () => {
