@@ -4,7 +4,6 @@ import {
   resolvedTheme,
   saveTheme,
   storedTheme,
-  themeKeys,
   type ResolvedTheme,
 } from '../../../web/src/console-surface/theme';
 
@@ -12,15 +11,17 @@ import {
  * light or dark, following the system until the operator picks one (docs/behaviour.md#theme). */
 export type ConsoleTheme = ResolvedTheme;
 const listeners = new Set<() => void>();
+/** Apart from the site's choice (docs/behaviour.md#theme). */
+const key = 'chat-site-console-theme';
 
-export const currentTheme = (): ConsoleTheme => resolvedTheme(storedTheme(themeKeys.console, 'system'));
+export const currentTheme = (): ConsoleTheme => resolvedTheme(storedTheme(key, 'system'));
 
 export function applyTheme(theme: ConsoleTheme = currentTheme()): void {
   applySiteTheme(theme);
 }
 
 export function setTheme(theme: ConsoleTheme): void {
-  saveTheme(theme, themeKeys.console);
+  saveTheme(theme, key);
   for (const listener of listeners) listener();
 }
 

@@ -8,7 +8,6 @@ export {
   resolvedTheme,
   saveTheme,
   storedTheme,
-  themeKeys,
   type ResolvedTheme,
   type Theme,
 } from '../features/theme/theme';

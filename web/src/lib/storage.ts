@@ -6,8 +6,6 @@ export const storageKeys = {
   allocatorAddrs: 'chat-site.allocator-addrs',
   lastApiAddr: 'chat-site.last-api-addr',
   theme: 'chat-site.theme',
-  /** The operator console's own theme (console/src/lib/theme.ts), apart from the site's. */
-  consoleTheme: 'chat-site-console-theme',
   downloadBase: 'chat-site.download-base',
   language: 'chat-site.language',
   lastGood: 'chat-site.last-good.v1',
@@ -15,7 +13,7 @@ export const storageKeys = {
 
 type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
 
-export function readString(key: StorageKey): string | null {
+export function readString(key: string): string | null {
   try {
     return window.localStorage.getItem(key);
   } catch {
@@ -23,7 +21,7 @@ export function readString(key: StorageKey): string | null {
   }
 }
 
-export function writeString(key: StorageKey, value: string): void {
+export function writeString(key: string, value: string): void {
   try {
     window.localStorage.setItem(key, value);
   } catch {

@@ -6,13 +6,10 @@ export type Theme = (typeof themes)[number];
 export type ResolvedTheme = Exclude<Theme, 'system'>;
 const defaultTheme: Theme = 'dark';
 
-/** Where a choice is kept: the site's, or the operator console's own, so an operator's console
- * and the site they check can differ (docs/behaviour.md#theme). */
-export const themeKeys = { site: storageKeys.theme, console: storageKeys.consoleTheme } as const;
-export type ThemeKey = (typeof themeKeys)[keyof typeof themeKeys];
-
-/** The stored choice under `key`, or `fallback` when there is none (or storage is refused). */
-export function storedTheme(key: ThemeKey = themeKeys.site, fallback: Theme = defaultTheme): Theme {
+/** The stored choice under `key`, or `fallback` when there is none (or storage is refused). The
+ * operator console keeps its own choice under a key of its own, so an operator's console and the
+ * site they check can differ (docs/behaviour.md#theme). */
+export function storedTheme(key: string = storageKeys.theme, fallback: Theme = defaultTheme): Theme {
   const value = readString(key);
   return themes.find((theme) => theme === value) ?? fallback;
 }
@@ -31,7 +28,7 @@ export function applyTheme(theme: Theme): void {
   root.style.colorScheme = dark ? 'dark' : 'light';
 }
 
-export function saveTheme(theme: Theme, key: ThemeKey = themeKeys.site): void {
+export function saveTheme(theme: Theme, key: string = storageKeys.theme): void {
   writeString(key, theme);
   applyTheme(theme);
 }
