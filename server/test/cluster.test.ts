@@ -249,20 +249,34 @@ describe('WORKERS=2', () => {
     // Requests are flowing before the signal, and flow on to the new workers after the change.
     await answeredReach(20);
     const logsBefore = server.logs.length;
+    const listenedBefore = new Set(
+      lines({ logs: server.logs.slice(0, logsBefore) })
+        .filter((line) => line.msg === 'worker listening')
+        .map((line) => line.pid),
+    );
     server.child.kill('SIGHUP');
     await logged(server, (line) => line.msg === 'workers replaced', 60_000);
+    // Each new worker writes its own line, on a pipe of its own: it may come after the
+    // supervisor's, so the test waits for both.
+    const fresh = new Set<number>();
+    await logged(
+      server,
+      (line) => {
+        if (line.msg === 'worker listening' && !listenedBefore.has(line.pid)) fresh.add(line.pid);
+        return fresh.size === 2;
+      },
+      60_000,
+    );
     await answeredReach(answered + failures + 20);
     running = false;
     await Promise.all(clients);
     assert.equal(failures, 0, `${failures} of ${answered + failures} requests failed: ${[...errors].join('; ')}`);
-    const fresh = lines({ logs: server.logs.slice(logsBefore) })
-      .filter((line) => line.msg === 'worker listening')
-      .map((line) => line.pid);
-    assert.equal(fresh.length, 2);
     assert.ok(
-      fresh.every((pid) => !old.has(pid)),
+      [...fresh].every((pid) => !old.has(pid)),
       'both workers are new',
     );
+    const listening = lines({ logs: server.logs.slice(logsBefore) }).filter((line) => line.msg === 'worker listening');
+    assert.equal(listening.length, 2, 'two workers, no more, started');
   });
 });
 
