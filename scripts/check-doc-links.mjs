@@ -14,6 +14,7 @@ const codeFolders = [
   'server/test',
   'packages/contract',
   'console/src',
+  'console/test',
   'e2e',
   'scripts',
   'deploy',
