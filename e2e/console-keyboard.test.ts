@@ -10,7 +10,7 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
 import { contextOptions, launchBrowser } from './support/browser.js';
-import { addOperator, signIn } from './support/console.js';
+import { addOperator, dialogReady, signIn } from './support/console.js';
 import { recordCspViolations } from './support/page-helpers.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { pastePicture } from './support/paste.js';
@@ -139,6 +139,7 @@ describe('the editor by keyboard', () => {
     // 预览: Escape closes it, focus is back on 预览.
     await press('预览');
     await page.getByRole('dialog').waitFor();
+    await dialogReady(page);
     await page.keyboard.press('Escape');
     await focusReaches(page, '预览');
     // 链接: Escape returns to the toolbar's 链接; 确定 returns to the text.
@@ -148,6 +149,7 @@ describe('the editor by keyboard', () => {
     while ((await focused(page)) !== '链接') await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Enter');
     await page.getByLabel('链接地址').waitFor();
+    await dialogReady(page);
     await page.keyboard.press('Escape');
     await focusReaches(page, '链接');
     await page.keyboard.press('Enter');
@@ -202,6 +204,7 @@ describe('the editor by keyboard', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('alertdialog').waitFor();
     await assertAccessible(page, 'CDN question');
+    await dialogReady(page);
     await page.keyboard.press('Escape');
     await focusReaches(page, '保存');
     await page.keyboard.press('Enter');

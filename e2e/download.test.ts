@@ -174,15 +174,19 @@ describe('the primary domain', () => {
       const shown = () => cards.evaluateAll((items) => items.map((item) => item.getAttribute('data-platform')));
       assert.deepEqual((await shown()).sort(), [...platforms].sort(), `${host} before the script`);
       // Where the card stands; its height follows the facts the package list has for it.
-      const place = async () => {
-        const card = page.locator('li[data-platform="android"]').filter({ visible: true });
-        // Found and measured in one step in the page: the card can be replaced in between two.
-        return card.evaluate((element) => {
-          const box = element.getBoundingClientRect();
-          return { x: box.x, y: box.y, width: box.width };
+      // Found and measured in one task of the page: the early drawing may replace the card at any
+      // moment (after the first paint), and a card looked up in one step and measured in the next
+      // can be the replaced one, detached, with no box.
+      const place = () =>
+        page.evaluate(() => {
+          const shownCard = [...document.querySelectorAll('li[data-platform="android"]')].find(
+            (element) => element.getBoundingClientRect().width > 0,
+          );
+          const box = shownCard?.getBoundingClientRect();
+          return box === undefined ? undefined : { x: box.x, y: box.y, width: box.width };
         });
-      };
       const before = await place();
+      assert.ok(before !== undefined, `${host}: the Android card is drawn before the script`);
 
       release();
       await scriptHasTakenOver(page);

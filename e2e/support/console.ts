@@ -51,3 +51,15 @@ export function serverFieldTime(ms: number): string {
     .slice(0, 16)
     .replace(' ', 'T');
 }
+
+/**
+ * Waits until a dialog that just opened has focus inside it. Its Escape handler and focus trap
+ * start in effects after the first paint: a key pressed as soon as the dialog is visible can
+ * reach the page before them, on a busy machine, and the dialog stays open.
+ */
+export async function dialogReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const element = document.activeElement;
+    return element !== null && element.closest('[role="dialog"], [role="alertdialog"]') !== null;
+  });
+}
