@@ -3,19 +3,19 @@
  * container image's steps without a container), nginx on deploy/nginx.conf, and plain HTTP with
  * a chosen client address. Their databases come from scripts/support/test-database.ts.
  */
-import { execFile, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request, type Agent, type OutgoingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
 import { freePort } from '../../scripts/support/free-port.js';
 import { spawnGroup } from '../../scripts/support/process-group.js';
 import { repoRoot } from '../../scripts/support/repo-root.js';
 
 export { repoRoot };
+export { resumeWithCurl } from '../../scripts/support/resume-with-curl.js';
 export const deployCheck = join(repoRoot, 'scripts/deploy-check.sh');
 
 export interface Running {
@@ -159,23 +159,4 @@ export async function waitFor(what: string, check: () => boolean | Promise<boole
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((wait) => setTimeout(wait, 50));
   }
-}
-
-/** A download resumed as people do it: the first `have` bytes already in `target`, then
- * `curl -C -` for the rest. Returns curl's status and the size it downloaded, "206 <n>". */
-export async function resumeWithCurl(url: string, target: string, whole: Buffer, have: number): Promise<string> {
-  writeFileSync(target, whole.subarray(0, have));
-  const { stdout } = await promisify(execFile)('curl', [
-    '--silent',
-    '--show-error',
-    '--fail',
-    '-C',
-    '-',
-    '-o',
-    target,
-    '--write-out',
-    '%{http_code} %{size_download}',
-    url,
-  ]);
-  return stdout;
 }

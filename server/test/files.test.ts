@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { HostedFile } from '@chat-site/contract/admin';
 import { bearer, startTestApp, storageKind, type TestApp } from './helpers.js';
 import { checked } from './checked.js';
 import { s3ObjectsUnder, startTestS3, testBucket } from '../../scripts/s3-server.js';
+import { resumeWithCurl } from '../../scripts/support/resume-with-curl.js';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const png = Buffer.from(
@@ -332,19 +333,7 @@ describe(`over real connections (${storageKind} storage)`, () => {
     const file = await uploaded('resume.apk', 'application/octet-stream', data);
     const target = join(workDir, 'resume.apk');
     // What a download cut off half way left behind.
-    writeFileSync(target, data.subarray(0, 1_500_000));
-    const { stdout } = await promisify(execFile)('curl', [
-      '--silent',
-      '--show-error',
-      '--fail',
-      '-C',
-      '-',
-      '-o',
-      target,
-      '--write-out',
-      '%{http_code} %{size_download}',
-      `${url}/v1/${file.path}`,
-    ]);
+    const stdout = await resumeWithCurl(`${url}/v1/${file.path}`, target, data, 1_500_000);
     assert.equal(stdout, `206 ${data.byteLength - 1_500_000}`);
     assert.equal(sha256(readFileSync(target)), sha256(data));
   });
