@@ -78,6 +78,8 @@ export interface ServerConfig {
   behindTls: boolean;
   /** Memory for ready-made public API answers; 0 answers every read from the database. */
   readCacheMaxBytes: number;
+  /** A server process quiet this long gives back what its heap grew by (lib/idle-trim.ts); 0: never. */
+  idleTrimMs: number;
   /** Where resumable uploads are kept while they come in (docs/releases.md#resumable-uploads). */
   uploadDir: string;
   /** An unfinished resumable upload is removed this long after it was started. */
@@ -156,6 +158,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     adminAccountMaxFailures: int('ADMIN_ACCOUNT_MAX_FAILURES', 10 * adminMaxFailures, 1, 1_000_000),
     adminFailureWindowMs: int('ADMIN_FAILURE_WINDOW_MS', 15 * 60_000, 1000, 86_400_000),
     readCacheMaxBytes: int('READ_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
+    idleTrimMs: int('IDLE_TRIM_SECONDS', 10, 0, 86_400) * 1000,
     adminSessionIdleMs: int('ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60) * 60_000,
     adminSessionMaxMs: int('ADMIN_SESSION_HOURS', 12, 1, 30 * 24) * 3_600_000,
     workers: int('WORKERS', availableParallelism(), 1, 256),

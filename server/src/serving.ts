@@ -16,6 +16,7 @@ import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { connect, type Db } from './db/connect.js';
 import { migrate } from './db/migrations.js';
 import { loadDemoContent } from './demo/load.js';
+import { trimWhenIdle } from './lib/idle-trim.js';
 import { logDestination } from './lib/request-log.js';
 import { storageFor } from './storage/index.js';
 
@@ -79,9 +80,11 @@ async function prepare(config: ServerConfig, db: Db, log: Logger): Promise<void>
 /** Listens, and stops gracefully on SIGTERM or SIGINT; answers the address. */
 async function serve(config: ServerConfig, db: Db, app: FastifyInstance): Promise<string> {
   let stopping = false;
+  let stopTrimming = () => {};
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    stopTrimming();
     app.log.info({ signal }, 'stopping: finishing requests in flight');
     // A worker hands its clients to the others first (drain); a server alone lets them go.
     if (!cluster.isWorker) closeConnectionsWhileStopping(app);
@@ -100,6 +103,10 @@ async function serve(config: ServerConfig, db: Db, app: FastifyInstance): Promis
   process.once('SIGINT', () => void stop('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
+  // At rest, the heap gives back what the last burst of requests grew it by.
+  stopTrimming = trimWhenIdle(config.idleTrimMs, (trimmed) =>
+    app.log.info({ ...trimmed, ms: Math.round(trimmed.ms) }, 'gave memory back at rest'),
+  );
   if (cluster.isWorker) app.log.info({ worker: cluster.worker?.id }, 'worker listening');
   else
     app.log.info({ address, database: config.database.kind }, `serving on ${address.replace('0.0.0.0', 'localhost')}`);

@@ -1,0 +1,82 @@
+/**
+ * Gives back, once a server process has been quiet for a while, the memory its last burst of
+ * requests left in V8's heap (docs/performance.md#memory-at-rest). V8 keeps what a burst made
+ * it commit: the young generation's second semi-space, old-space pages of garbage, bytecode no
+ * longer run. Nothing in the heap reclaims it while no JavaScript allocates, so a worker that
+ * served a few thousand reads holds about 45 MB more at rest than it needs. One full
+ * collection of V8's "last resort" kind, the one it runs itself before giving up on memory,
+ * releases it; it takes 50–200 ms, so it runs only after a whole window without work, at most
+ * once per window, and only when the heap has grown since the last one.
+ */
+import { cpuUsage } from 'node:process';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+
+/** Over a window, the share of one CPU above which the process was working, not resting. */
+const busyShare = 0.02;
+/** Heap committed beyond what the last trim left, below which a trim would give back too little. */
+export const worthTrimmingBytes = 4 * 1024 * 1024;
+
+export interface Window {
+  /** CPU time the process used over the window, in ms (all its threads). */
+  cpuMs: number;
+  windowMs: number;
+  /** V8's heap committed now, and right after the last trim (0 before the first). */
+  committedBytes: number;
+  floorBytes: number;
+}
+
+/** Whether a window ends at rest with memory worth giving back. */
+export function shouldTrim({ cpuMs, windowMs, committedBytes, floorBytes }: Window): boolean {
+  return cpuMs <= windowMs * busyShare && committedBytes >= floorBytes + worthTrimmingBytes;
+}
+
+export interface Trimmed {
+  heapBefore: number;
+  heapAfter: number;
+  ms: number;
+}
+
+/**
+ * V8's collector, as `--expose-gc` offers it, taken from a fresh context so that no module is
+ * handed a global `gc`; the flag is turned off again at once.
+ */
+function collector(): Collect {
+  setFlagsFromString('--expose-gc');
+  try {
+    return runInNewContext('gc') as Collect;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}
+
+const committed = () => getHeapStatistics().total_heap_size;
+
+/**
+ * Checks every `windowMs` whether the window just ended was quiet and the heap has grown, and
+ * trims then. `windowMs` 0 turns it off. Answers a function that stops the checks; the timer
+ * never keeps the process alive.
+ */
+export function trimWhenIdle(windowMs: number, onTrim: (trimmed: Trimmed) => void): () => void {
+  if (windowMs <= 0) return () => {};
+  const collect = collector();
+  let floorBytes = 0;
+  let since = cpuUsage();
+  const timer = setInterval(() => {
+    const used = cpuUsage(since);
+    since = cpuUsage();
+    const committedBytes = committed();
+    const cpuMs = (used.user + used.system) / 1000;
+    if (!shouldTrim({ cpuMs, windowMs, committedBytes, floorBytes })) return;
+    const started = performance.now();
+    collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    floorBytes = committed();
+    // The trim's own work is not the next window's.
+    since = cpuUsage();
+    onTrim({ heapBefore: committedBytes, heapAfter: floorBytes, ms: performance.now() - started });
+  }, windowMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
