@@ -1,7 +1,7 @@
 import { useController, useFormContext, useWatch } from 'react-hook-form';
 import { Field, inputClass } from '../../ui/field';
 import type { EditorValues } from './editor-form';
-import { EndTimeFields } from './end-time-fields';
+import { EndTimeFields, TimeField } from './end-time-fields';
 import { RichText } from './rich-text';
 
 /** The text the body starts from, and a key bumped when another text replaces what is typed
@@ -53,21 +53,13 @@ export function EditorFields({ body, timeZone }: { body: BodyText; timeZone: str
         </p>
       </div>
       <div className="grid gap-5 md:grid-cols-2">
-        <Field
+        <TimeField
           id="bulletin-when"
           label="发布时间"
           hint={`服务器时间（${timeZone}）。留空则在点“发布”时立即发布。`}
           error={errors.when?.message}
-        >
-          <input
-            id="bulletin-when"
-            type="datetime-local"
-            {...register('when')}
-            className={inputClass}
-            aria-describedby="bulletin-when-hint"
-            aria-invalid={errors.when !== undefined}
-          />
-        </Field>
+          registration={register('when')}
+        />
         <label className="flex min-h-10 items-center gap-3 self-start md:mt-7">
           <input type="checkbox" {...register('pinned')} className="size-5 accent-brand" />
           <span className="text-sm font-medium">置顶</span>
