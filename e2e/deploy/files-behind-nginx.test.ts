@@ -6,23 +6,14 @@
  * location refused to visitors. Needs `npm run build` first.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
 import { createDatabase, type TestDatabase } from '../../scripts/support/test-database.js';
-import {
-  call,
-  ensureNginx,
-  fakeApk,
-  nginxErrors,
-  repoRoot,
-  resumeWithCurl,
-  sha256,
-  startNginx,
-  type Running,
-} from './support.js';
+import { call, ensureNginx, fakeApk, nginxErrors, repoRoot, sha256, startNginx, type Running } from './support.js';
+import { checkIfRange, checkInternalRefused, checkRanges, checkResume, uploadPackage } from './file-checks.js';
 
 const adminToken = 'files-behind-nginx-admin-token-0123456789';
 const data = fakeApk(3 * 1024 * 1024 + 123);
@@ -49,13 +40,7 @@ before(async () => {
     TRUST_PROXY: '1',
     WORKERS: '1',
   });
-  const uploaded = await call(`${server.url}/v1/admin/files?name=${encodeURIComponent('星聊-7.0.0.apk')}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/octet-stream' },
-    body: data,
-  });
-  assert.equal(uploaded.status, 201, uploaded.body.toString());
-  path = `/v1/${(JSON.parse(uploaded.body.toString()) as { path: string }).path}`;
+  path = await uploadPackage(server.url, adminToken, data);
   nginx = await startNginx([new URL(server.url).host], { filesDir });
 });
 
@@ -90,38 +75,16 @@ describe('hosted files behind deploy/nginx.conf with FILES_ACCEL_REDIRECT', () =
 
   test('single ranges are 206 with the right bytes; past the end is 416', async () => {
     const size = data.byteLength;
-    const cases: [string, number, number][] = [
+    await checkRanges(viaNginx, data, [
       ['bytes=0-0', 0, 0],
       ['bytes=1000-1999', 1000, 1999],
       ['bytes=3000000-', 3_000_000, size - 1],
       ['bytes=-500', size - 500, size - 1],
-    ];
-    for (const [range, start, end] of cases) {
-      const answer = await viaNginx({ range });
-      assert.equal(answer.status, 206, range);
-      assert.equal(answer.headers['content-range'], `bytes ${start}-${end}/${size}`, range);
-      assert.deepEqual(answer.body, data.subarray(start, end + 1), range);
-      assert.equal(answer.headers.etag, `"${sha256(data)}"`, range);
-    }
-    const past = await viaNginx({ range: `bytes=${size}-` });
-    assert.equal(past.status, 416);
-    assert.equal(past.headers['content-range'], `bytes */${size}`);
+    ]);
   });
 
   test('If-Range: the range for the server’s ETag or Last-Modified, else the whole file', async () => {
-    const whole = await viaNginx({}, 'HEAD');
-    const etag = String(whole.headers.etag);
-    const lastModified = String(whole.headers['last-modified']);
-    for (const ifRange of [etag, lastModified]) {
-      const same = await viaNginx({ range: 'bytes=0-9', 'if-range': ifRange });
-      assert.equal(same.status, 206, ifRange);
-      assert.deepEqual(same.body, data.subarray(0, 10), ifRange);
-    }
-    for (const ifRange of [`"${'0'.repeat(64)}"`, 'Thu, 01 Jan 2015 00:00:00 GMT']) {
-      const other = await viaNginx({ range: 'bytes=0-9', 'if-range': ifRange });
-      assert.equal(other.status, 200, ifRange);
-      assert.equal(sha256(other.body), sha256(data), ifRange);
-    }
+    await checkIfRange(viaNginx, data);
   });
 
   test('HEAD has the length and headers, no body; If-None-Match is a 304', async () => {
@@ -136,21 +99,12 @@ describe('hosted files behind deploy/nginx.conf with FILES_ACCEL_REDIRECT', () =
   });
 
   test('curl -C - resumes a half-downloaded file and ends with the same SHA-256', async () => {
-    const target = join(dir, 'resume.apk');
-    const stdout = await resumeWithCurl(`${nginx.url}${path}`, target, data, 1_500_000);
-    assert.equal(stdout, `206 ${data.byteLength - 1_500_000}`);
-    assert.equal(sha256(readFileSync(target)), sha256(data));
+    await checkResume(`${nginx.url}${path}`, dir, data);
   });
 
   test('the internal location is a 404 to visitors, however it is spelled; unknown keys too', async () => {
     const key = path.split('/').at(-1) ?? '';
-    for (const spelling of [`/internal-files/${key}`, `/%69nternal-files/${key}`, `//internal-files/${key}`]) {
-      const answer = await call(`${nginx.url}${spelling}`);
-      assert.equal(answer.status, 404, spelling);
-      assert.notEqual(sha256(answer.body), sha256(data), spelling);
-    }
-    const unknown = await call(`${nginx.url}/v1/file/preview/${'0'.repeat(16)}-none.apk`);
-    assert.equal(unknown.status, 404);
-    assert.equal((JSON.parse(unknown.body.toString()) as { status: number }).status, 404);
+    const spellings = [`/internal-files/${key}`, `/%69nternal-files/${key}`, `//internal-files/${key}`];
+    await checkInternalRefused(nginx.url, spellings, data);
   });
 });

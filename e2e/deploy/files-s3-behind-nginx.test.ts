@@ -8,24 +8,15 @@
  * s3rver behind a recording front (s3-front.ts). Needs `npm run build` first.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { s3Env, startTestS3, testBucket } from '../../scripts/s3-server.js';
 import { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
 import { signatureHolds, startS3Front, type S3Front } from './s3-front.js';
-import {
-  call,
-  ensureNginx,
-  fakeApk,
-  nginxErrors,
-  repoRoot,
-  resumeWithCurl,
-  sha256,
-  startNginx,
-  type Running,
-} from './support.js';
+import { call, ensureNginx, fakeApk, nginxErrors, repoRoot, sha256, startNginx, type Running } from './support.js';
+import { checkIfRange, checkInternalRefused, checkRanges, checkResume, uploadPackage } from './file-checks.js';
 
 const adminToken = 'files-s3-behind-nginx-admin-token-0123456789';
 const data = fakeApk(3 * 1024 * 1024 + 123);
@@ -56,13 +47,7 @@ before(async () => {
     TRUST_PROXY: '1',
     WORKERS: '1',
   });
-  const uploaded = await call(`${server.url}/v1/admin/files?name=${encodeURIComponent('星聊-7.0.0.apk')}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/octet-stream' },
-    body: data,
-  });
-  assert.equal(uploaded.status, 201, uploaded.body.toString());
-  path = `/v1/${(JSON.parse(uploaded.body.toString()) as { path: string }).path}`;
+  path = await uploadPackage(server.url, adminToken, data);
   nginx = await startNginx([new URL(server.url).host], { s3Upstream: new URL(front.endpoint).host });
 });
 
@@ -108,37 +93,19 @@ describe('hosted files on S3 behind deploy/nginx.conf with FILES_ACCEL_REDIRECT'
       ['bytes=3000000-', 3_000_000, size - 1],
       ['bytes=-500', size - 500, size - 1],
     ];
-    for (const [range, start, end] of cases) {
-      const answer = await viaNginx({ range });
-      assert.equal(answer.status, 206, `${range}: ${nginxErrors(nginx)}`);
-      assert.equal(answer.headers['content-range'], `bytes ${start}-${end}/${size}`, range);
-      assert.deepEqual(answer.body, data.subarray(start, end + 1), range);
-      assert.equal(answer.headers.etag, `"${sha256(data)}"`, range);
+    let asked = 0;
+    await checkRanges(viaNginx, data, cases, (range, start, end) => {
       assert.equal(lastArrival()?.headers.range, `bytes=${start}-${end}`, range);
-    }
-    const asked = front.presigned.length;
-    const past = await viaNginx({ range: `bytes=${size}-` });
-    assert.equal(past.status, 416);
-    assert.equal(past.headers['content-range'], `bytes */${size}`);
+      asked = front.presigned.length;
+    });
     assert.equal(front.presigned.length, asked, 'the server answers 416 without the store');
   });
 
   test('If-Range: the range for the server’s ETag or Last-Modified, else the whole file', async () => {
-    const whole = await viaNginx({}, 'HEAD');
-    const etag = String(whole.headers.etag);
-    const lastModified = String(whole.headers['last-modified']);
-    for (const ifRange of [etag, lastModified]) {
-      const same = await viaNginx({ range: 'bytes=0-9', 'if-range': ifRange });
-      assert.equal(same.status, 206, ifRange);
-      assert.deepEqual(same.body, data.subarray(0, 10), ifRange);
-    }
-    for (const ifRange of [`"${'0'.repeat(64)}"`, 'Thu, 01 Jan 2015 00:00:00 GMT']) {
-      const other = await viaNginx({ range: 'bytes=0-9', 'if-range': ifRange });
-      assert.equal(other.status, 200, ifRange);
-      assert.equal(sha256(other.body), sha256(data), ifRange);
+    await checkIfRange(viaNginx, data, (ifRange, other, etag) => {
       assert.equal(other.headers.etag, etag, ifRange);
       assert.equal(lastArrival()?.headers.range, undefined, ifRange);
-    }
+    });
   });
 
   test('HEAD has the length and headers, no body, and is a HEAD at the store; If-None-Match is a 304', async () => {
@@ -158,10 +125,7 @@ describe('hosted files on S3 behind deploy/nginx.conf with FILES_ACCEL_REDIRECT'
   });
 
   test('curl -C - resumes a half-downloaded file and ends with the same SHA-256', async () => {
-    const target = join(dir, 'resume.apk');
-    const stdout = await resumeWithCurl(`${nginx.url}${path}`, target, data, 1_500_000);
-    assert.equal(stdout, `206 ${size - 1_500_000}`);
-    assert.equal(sha256(readFileSync(target)), sha256(data));
+    await checkResume(`${nginx.url}${path}`, dir, data);
   });
 
   test('the store gets a correctly signed request for the one host, and none of the visitor’s headers', async () => {
@@ -188,13 +152,7 @@ describe('hosted files on S3 behind deploy/nginx.conf with FILES_ACCEL_REDIRECT'
   test('the internal location is a 404 to visitors, however it is spelled; unknown keys too', async () => {
     const own = await call(`${server.url}${path}`);
     const redirect = String(own.headers['x-accel-redirect']);
-    for (const spelling of [redirect, redirect.replace('/internal', '/%69nternal'), `/${redirect}`]) {
-      const answer = await call(`${nginx.url}${spelling}`);
-      assert.equal(answer.status, 404, spelling);
-      assert.notEqual(sha256(answer.body), sha256(data), spelling);
-    }
-    const unknown = await call(`${nginx.url}/v1/file/preview/${'0'.repeat(16)}-none.apk`);
-    assert.equal(unknown.status, 404);
-    assert.equal((JSON.parse(unknown.body.toString()) as { status: number }).status, 404);
+    const spellings = [redirect, redirect.replace('/internal', '/%69nternal'), `/${redirect}`];
+    await checkInternalRefused(nginx.url, spellings, data);
   });
 });
