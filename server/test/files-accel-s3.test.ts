@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { s3Env, startTestS3, testBucket, type TestS3 } from '../../scripts/s3-server.js';
 import { hostFile, startTestApp, type TestApp } from './helpers.js';
-import { sample } from './metrics-sample.js';
+import { hostedFileAnswers } from './metrics-sample.js';
 
 const metricsToken = 'files-accel-s3-metrics-token-0123456789abcdef';
 const data = Buffer.concat([Buffer.from('PK\x03\x04'), randomBytes(50_000)]);
@@ -115,11 +115,7 @@ describe('FILES_ACCEL_REDIRECT over S3', () => {
   });
 
   test('each answer is counted in the request metrics like a streamed one', async () => {
-    const count = async () => {
-      const res = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${metricsToken}` } });
-      const labels = { route: '/v1/file/preview/:key', method: 'GET', status: '200' };
-      return sample(res.body, 'http_request_duration_seconds_count', labels);
-    };
+    const count = () => hostedFileAnswers(t.app, metricsToken);
     const before = await count();
     await get();
     await get({ range: 'bytes=0-0' });

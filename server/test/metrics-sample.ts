@@ -9,3 +9,15 @@ export function sample(text: string, name: string, labels: Record<string, string
   }
   return total;
 }
+
+/** What `inject` needs of an app: the files tests' Fastify instance. */
+interface Injects {
+  inject(options: { url: string; headers: Record<string, string> }): PromiseLike<{ body: string }>;
+}
+
+/** The count of 200 answers to GET /v1/file/preview/:key in the app's /metrics. */
+export async function hostedFileAnswers(app: Injects, metricsToken: string): Promise<number> {
+  const res = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${metricsToken}` } });
+  const labels = { route: '/v1/file/preview/:key', method: 'GET', status: '200' };
+  return sample(res.body, 'http_request_duration_seconds_count', labels);
+}
