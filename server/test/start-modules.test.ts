@@ -16,6 +16,8 @@ const notAtStart = [
   '/node_modules/typebox/build/value/',
   // The HTML parser: announcements written or cleaned (lib/html-text.ts, bulletins/sanitize.ts).
   '/node_modules/htmlparser2/',
+  // The metrics' registry: only with METRICS_TOKEN (lib/metrics-registry.ts).
+  '/node_modules/prom-client/',
 ];
 
 test('a worker starts without the modules only writes and rare paths need', async () => {
