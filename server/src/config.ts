@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SiteConfig } from '@chat-site/contract';
-import { Settings } from 'typebox/system';
-import { Value } from 'typebox/value';
+import type { SiteConfig } from '@chat-site/contract';
+import { siteConfigProblems } from './lib/site-config-check.js';
 import { repoRoot } from './paths.js';
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -381,13 +380,7 @@ function readSiteConfig(path: string, problems: string[]): SiteConfig {
     problems.push(`SITE_CONFIG ${path} cannot be read as JSON: ${(error as Error).message}`);
     return {} as SiteConfig;
   }
-  Settings.Set({ maxErrors: 100 }); // report every problem, not TypeBox's default first eight
-  for (const error of Value.Errors(SiteConfig, value)) {
-    if (error.keyword === 'additionalProperties') continue; // reported per property below
-    const where = error.instancePath === '' ? 'the top level' : error.instancePath;
-    const message = error.keyword === 'boolean' ? 'is not a known setting' : error.message;
-    problems.push(`SITE_CONFIG ${where}: ${message}`);
-  }
+  problems.push(...siteConfigProblems(value));
   return value as SiteConfig;
 }
 

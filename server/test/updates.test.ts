@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { buildApp } from '../src/app.js';
 import { connect } from '../src/db/connect.js';
-import { registry } from '../src/lib/metrics.js';
+import { processMetrics } from '../src/lib/metrics-registry.js';
 import { bearer, hostFile, readUntil, startTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -228,7 +228,7 @@ test('another server on the same database gives all three answers of a new relea
 
 test('checks and offers are counted per platform and client kind', async () => {
   const count = async (name: string, labels: string) => {
-    const text = await registry.getSingleMetricAsString(name);
+    const text = await processMetrics().registry.getSingleMetricAsString(name);
     return Number(new RegExp(`^${name}\\{${labels}\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
   };
   const labels = 'os="windows",client="app"';

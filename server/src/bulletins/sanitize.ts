@@ -4,8 +4,9 @@
  * see markup an operator could legitimately have meant.
  */
 import { bulletinAttributes, bulletinTags } from '@chat-site/contract';
-import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import type { TokenizerCallbacks } from 'htmlparser2';
 import type sanitizeHtml from 'sanitize-html';
+import { loadHtmlParser } from '../lib/html-text.js';
 import { lazy } from '../lib/lazy.js';
 
 /** Loaded at the first announcement cleaned, not at start (lib/lazy.ts). */
@@ -74,7 +75,7 @@ export function tooDeeplyNested(html: string): string | undefined {
  */
 export function markupDepth(html: string): number {
   const tree = new DepthCounter(html);
-  const tokenizer = new Tokenizer({ decodeEntities: false }, tree);
+  const tokenizer = new (loadHtmlParser().Tokenizer)({ decodeEntities: false }, tree);
   tokenizer.write(html);
   tokenizer.end();
   return tree.deepest;

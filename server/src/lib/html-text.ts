@@ -3,7 +3,12 @@
  * the console's search matches (docs/console.md#searching-announcements). Block boundaries
  * become spaces so that two paragraphs never run into one word; inline tags join their text.
  */
-import { Parser } from 'htmlparser2';
+import type * as HtmlParser from 'htmlparser2';
+import { lazy } from './lazy.js';
+
+/** Loaded at the first announcement written or cleaned (here and in bulletins/sanitize.ts), not at
+ * start: a worker that only reads never needs it (lib/lazy.ts). */
+export const loadHtmlParser = lazy<typeof HtmlParser>('htmlparser2');
 
 const blocks = new Set([
   ...['p', 'br', 'hr', 'div', 'blockquote', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
@@ -15,7 +20,7 @@ export function htmlText(html: string): string {
   const gap = (name: string) => {
     if (blocks.has(name)) text += ' ';
   };
-  const parser = new Parser(
+  const parser = new (loadHtmlParser().Parser)(
     { ontext: (chunk) => (text += chunk), onopentagname: gap, onclosetag: gap },
     { decodeEntities: true },
   );

@@ -1,10 +1,14 @@
 import { ErrorBody } from '@chat-site/contract';
-import { HttpUrlString } from '@chat-site/contract/admin';
-import { Value } from 'typebox/value';
+import { httpUrlPattern } from '@chat-site/contract/admin';
 
 // The admin API's shared pieces live with its schemas; the public routes and the command line
 // take them from here too.
 export { HttpUrlString, Id } from '@chat-site/contract/admin';
+
+/** HttpUrlString's pattern, tested as TypeBox and Ajv test it (with the `u` flag). A plain
+ * RegExp rather than TypeBox's Value.Check, which would load typebox/value into every worker
+ * for this one test (docs/performance.md#footprint). Its maxLength is checked first below. */
+const httpUrlRegExp = new RegExp(httpUrlPattern, 'u');
 
 /**
  * An error a route's handler answers ({status, msg}), described for the OpenAPI document. The
@@ -29,7 +33,7 @@ export function downloadUrlProblem(text: string): string | undefined {
   if (/[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(text)) return 'must not contain control characters';
   if (/["'<>`]/.test(text)) return 'must not contain quotes, < or >';
   if (/^[a-z][a-z0-9+.-]*:/i.test(text)) {
-    const absolute = Value.Check(HttpUrlString, text) && !text.includes('\\') && URL.canParse(text);
+    const absolute = httpUrlRegExp.test(text) && !text.includes('\\') && URL.canParse(text);
     return absolute ? undefined : 'must be an http(s) URL or a relative path';
   }
   if (/^[/\\]{2}/.test(text)) return 'must not start with // (an address of another host)';

@@ -12,3 +12,7 @@ const bodyAjv = new Ajv({ ...shared, coerceTypes: false });
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+
+/** A check of a JSON value against a schema, without coercion, as a body is checked: for values
+ * that come in other ways (lib/site-config-check.ts). */
+export const compileBodyCheck = (schema: object): ((value: unknown) => boolean) => bodyAjv.compile(schema);

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerTokenChecker } from '../lib/admin-guard.js';
-import { registry } from '../lib/metrics.js';
+import { processMetrics } from '../lib/metrics-registry.js';
 
 /** The route label of a request: the pattern the router matched, "404" when none did. */
 export function routeLabel(request: FastifyRequest): string {
@@ -16,14 +16,16 @@ export function routeLabel(request: FastifyRequest): string {
  * added up by the supervisor (cluster/peers.ts). */
 export async function metricsRoute(
   app: FastifyInstance,
-  { token, collect = () => registry.metrics() }: { token: string; collect?: () => Promise<string> },
+  { token, collect }: { token: string; collect?: () => Promise<string> },
 ): Promise<void> {
+  const { registry } = processMetrics();
+  const text = collect ?? (() => registry.metrics());
   const check = bearerTokenChecker(token);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     if (check(request.headers.authorization) !== 'valid') {
       return reply.status(401).header('www-authenticate', 'Bearer').send({ status: 401, msg: 'unauthorized' });
     }
-    return reply.header('content-type', registry.contentType).send(await collect());
+    return reply.header('content-type', registry.contentType).send(await text());
   });
 }

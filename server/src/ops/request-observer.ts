@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
 import type { ReplayObserver } from '../lib/fast-path.js';
-import { httpRequestDuration } from '../lib/metrics.js';
+import type { Metrics } from '../lib/metrics-registry.js';
 import { clientAddress, requestLine, roundedMs } from '../lib/request-log.js';
 import { routeLabel } from './metrics.js';
 
@@ -23,7 +23,7 @@ export interface RequestObserver {
 export interface ObserverOptions {
   log: Logger;
   /** Requests are timed only when something scrapes them (METRICS_TOKEN set). */
-  metered: boolean;
+  timed: Metrics['httpRequestDuration'] | undefined;
   trustProxy: ServerConfig['trustProxy'];
   /** The counter Fastify takes its request ids from, for the replays' lines. */
   nextRequestId: () => string;
@@ -32,22 +32,22 @@ export interface ObserverOptions {
 /** The observer, or undefined when neither the log level writes the line nor metrics are on. */
 export function requestObserver({
   log,
-  metered,
+  timed,
   trustProxy,
   nextRequestId,
 }: ObserverOptions): RequestObserver | undefined {
   // Built only when it is written: at LOG_LEVEL=warn the line costs nothing.
   const line = requestLine(log);
-  if (!metered && line === undefined) return undefined;
+  if (timed === undefined && line === undefined) return undefined;
   // The address as Fastify's `request.ip` works it out, for both ways a reply goes.
   const ipOf = clientAddress(trustProxy);
 
   /** `request` is Fastify's, or undefined for a replay, whose route the fast path recorded. */
   function finished(raw: IncomingMessage, status: number, ms: number, request?: FastifyRequest, route = ''): void {
     const method = raw.method ?? '';
-    if (metered) {
+    if (timed !== undefined) {
       const label = request === undefined ? route : routeLabel(request);
-      httpRequestDuration.observe({ route: label, method, status }, ms / 1000);
+      timed.observe({ route: label, method, status }, ms / 1000);
     }
     line?.(request?.id ?? nextRequestId(), method, raw.url ?? '', status, roundedMs(ms), ipOf(raw));
   }

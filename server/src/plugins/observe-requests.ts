@@ -9,7 +9,8 @@ import type { ServerConfig } from '../config.js';
 import type { ContentChanges } from '../db/changes.js';
 import { observeQueries, type Db } from '../db/connect.js';
 import { FastPath } from '../lib/fast-path.js';
-import { observeQuery, startMetering, watch } from '../lib/metrics.js';
+import { startMetering } from '../lib/metrics-registry.js';
+import { watch } from '../lib/metrics.js';
 import type { ReadCache } from '../lib/read-cache.js';
 import { requestObserver } from '../ops/request-observer.js';
 
@@ -33,10 +34,9 @@ export function observeRequests(
   app: FastifyInstance,
   { config, db, cache, changes, nextRequestId }: ObserveOptions,
 ): void {
-  const metered = config.metricsToken !== undefined;
-  if (metered) {
-    startMetering();
-    observeQueries(observeQuery);
+  const metering = config.metricsToken === undefined ? undefined : startMetering();
+  if (metering !== undefined) {
+    observeQueries(metering.observeQuery);
     const unwatch = watch({ cache, pool: db.pool });
     app.addHook('onClose', async () => {
       unwatch();
@@ -44,7 +44,7 @@ export function observeRequests(
   }
   const observer = requestObserver({
     log: app.log as unknown as Logger,
-    metered,
+    timed: metering?.httpRequestDuration,
     trustProxy: config.trustProxy,
     nextRequestId,
   });

@@ -3,11 +3,10 @@
  * /metrics with METRICS_TOKEN (docs/monitoring.md#metrics), and the API reference /api-docs.
  */
 import type { FastifyInstance } from 'fastify';
-import { AggregatorRegistry } from 'prom-client';
 import type { Peers } from '../cluster/peers.js';
 import type { ServerConfig } from '../config.js';
 import type { Db } from '../db/connect.js';
-import { registry } from '../lib/metrics.js';
+import { loadPromClient, processMetrics } from '../lib/metrics-registry.js';
 import { healthRoutes } from '../ops/health.js';
 import { metricsRoute } from '../ops/metrics.js';
 import { apiDocsRoutes } from '../ops/openapi.js';
@@ -22,8 +21,9 @@ export async function opsRoutes(
     // With workers, a scrape reaches one of them; it answers for all (docs/monitoring.md#metrics).
     if (peers !== undefined) {
       // Constructing one is what makes prom-client answer the supervisor's requests in a worker.
+      const { AggregatorRegistry } = loadPromClient();
       new AggregatorRegistry();
-      AggregatorRegistry.setRegistries([registry]);
+      AggregatorRegistry.setRegistries([processMetrics().registry]);
     }
     await app.register(metricsRoute, {
       token: config.metricsToken,

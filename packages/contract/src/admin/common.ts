@@ -6,7 +6,10 @@ export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
 export const IdParams = Type.Object({ id: Id });
 
-export const HttpUrlString = Type.String({ pattern: '^https?://[^\\s/?#]+[^\\s]*$', maxLength: 2048 });
+/** HttpUrlString's pattern, for a server that tests it without loading a validator. */
+export const httpUrlPattern = '^https?://[^\\s/?#]+[^\\s]*$';
+
+export const HttpUrlString = Type.String({ pattern: httpUrlPattern, maxLength: 2048 });
 
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);

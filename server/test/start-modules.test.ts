@@ -1,0 +1,48 @@
+/**
+ * What a worker loads to start: none of the modules only writes, the command line or a rare
+ * route need (docs/performance.md#footprint). The built server runs with a probe
+ * (fixtures/module-probe.mjs) that lists the module files each process loaded.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { createTestDatabase, repoRoot, spawnServer, testEnv } from './helpers.js';
+
+/** Loaded at their first use, never at start: what each costs is in docs/performance.md#footprint. */
+const notAtStart = [
+  // TypeBox's checker and error messages: only a bad site config needs them (lib/site-config-check.ts).
+  '/node_modules/typebox/build/value/',
+  // The HTML parser: announcements written or cleaned (lib/html-text.ts, bulletins/sanitize.ts).
+  '/node_modules/htmlparser2/',
+  // The metrics' registry: only with METRICS_TOKEN (lib/metrics-registry.ts).
+  '/node_modules/prom-client/',
+];
+
+test('a worker starts without the modules only writes and rare paths need', async () => {
+  const database = await createTestDatabase();
+  const probeDir = mkdtempSync(join(tmpdir(), 'chat-site-modules-'));
+  try {
+    const server = await spawnServer(
+      testEnv(database, { WORKERS: '2', DEMO_CONTENT: '1', MODULE_PROBE_DIR: probeDir }),
+      { nodeArgs: ['--import', join(repoRoot, 'server/test/fixtures/module-probe.mjs')] },
+    );
+    assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+    assert.equal(await server.stop(), 0);
+    const workers = readdirSync(probeDir).filter((name) => name.startsWith('worker-'));
+    assert.equal(workers.length, 2, 'each worker wrote its list');
+    for (const name of workers) {
+      const modules = readFileSync(join(probeDir, name), 'utf8').split('\n');
+      assert.ok(
+        modules.some((url) => url.includes('/node_modules/fastify/')),
+        'the probe saw the worker load Fastify',
+      );
+      const early = notAtStart.flatMap((part) => modules.filter((url) => url.includes(part)).slice(0, 1));
+      assert.deepEqual(early, [], `${name} loaded these at start`);
+    }
+  } finally {
+    await database.drop();
+    rmSync(probeDir, { recursive: true, force: true });
+  }
+});
