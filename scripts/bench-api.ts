@@ -14,7 +14,8 @@
  * nginx and Node, and checked (SHA-256) on every subject before it is measured.
  *
  * Each round measures every subject on every target, the order of the subjects turned each round
- * so that drift on a shared machine hits all of them; reported is the median over BENCH_ROUNDS
+ * so that drift on a shared machine hits all of them, each run after BENCH_WARMUP_SECONDS (2) of
+ * the same load; reported is the median over BENCH_ROUNDS
  * (default 3) rounds, with the load average at the start of each run. Ratios: one worker / bare
  * Node, every core / nginx, and as shipped / nginx as Debian ships it. Goals: the first two at
  * least 0.5, the third at least 0.65, and p99 under 20 ms with every core, as tuned and as shipped.
@@ -164,15 +165,14 @@ try {
 
   const runs = new Map<string, WrkRun[]>();
   const key = (target: string, subject: string) => `${target}\u0000${subject}`;
-  if (warmupSeconds > 0) {
-    for (const target of targets)
-      for (const subject of subjects)
-        wrk(`${subject.url}${subject.pathOf(target)}`, { ...load, seconds: warmupSeconds });
-  }
   for (let r = 0; r < rounds; r++) {
     const order = [...subjects.slice(r % subjects.length), ...subjects.slice(0, r % subjects.length)];
     for (const target of targets) {
       for (const subject of order) {
+        // Warmed before each run, not once: a server process that rested for a whole idle-trim
+        // window while the others were measured has given memory back, and serves its next
+        // burst's first second or so slower (docs/performance.md#memory-at-rest).
+        if (warmupSeconds > 0) wrk(`${subject.url}${subject.pathOf(target)}`, { ...load, seconds: warmupSeconds });
         const run = wrk(`${subject.url}${subject.pathOf(target)}`, load);
         for (const log of logs) truncateSync(log);
         console.log(

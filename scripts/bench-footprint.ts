@@ -20,7 +20,7 @@ import { descendants, spawnGroup } from './support/process-group.js';
 import { repoRoot } from './support/repo-root.js';
 
 const reads = intFromEnv('BENCH_READS', 2_000, 10, 1_000_000);
-const restMs = (2 * intFromEnv('IDLE_TRIM_SECONDS', 10, 0, 86_400) + 2) * 1000;
+const restMs = (2 * intFromEnv('IDLE_TRIM_SECONDS', 60, 0, 86_400) + 2) * 1000;
 const goals = { supervisor: 40, worker: 90 };
 
 interface Memory {
@@ -102,7 +102,7 @@ try {
     if (tries > 600 || server.child.exitCode !== null) throw new Error('npm start did not come up');
     await new Promise((wait) => setTimeout(wait, 100));
   }
-  // At rest: a whole quiet window of the idle trim (IDLE_TRIM_SECONDS, 10 by default) has ended
+  // At rest: a whole quiet window of the idle trim (IDLE_TRIM_SECONDS, 60 by default) has ended
   // after the last request, so each process has given back what its heap grew by.
   const settle = () => new Promise((wait) => setTimeout(wait, restMs));
   await settle();

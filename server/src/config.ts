@@ -157,7 +157,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     adminAccountMaxFailures: int('ADMIN_ACCOUNT_MAX_FAILURES', 10 * adminMaxFailures, 1, 1_000_000),
     adminFailureWindowMs: int('ADMIN_FAILURE_WINDOW_MS', 15 * 60_000, 1000, 86_400_000),
     readCacheMaxBytes: int('READ_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
-    idleTrimMs: int('IDLE_TRIM_SECONDS', 10, 0, 86_400) * 1000,
+    idleTrimMs: int('IDLE_TRIM_SECONDS', 60, 0, 86_400) * 1000,
     adminSessionIdleMs: int('ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60) * 60_000,
     adminSessionMaxMs: int('ADMIN_SESSION_HOURS', 12, 1, 30 * 24) * 3_600_000,
     workers: int('WORKERS', availableParallelism(), 1, 256),

@@ -49,9 +49,9 @@ describe('giving memory back at rest', () => {
     assert.equal(shouldTrim({ cpuMs: 5, windowMs, committedBytes: 50 * mb, floorBytes: 0 }), true, 'after start');
   });
 
-  test('IDLE_TRIM_SECONDS: 10 by default, 0 turns it off, anything else is refused', () => {
+  test('IDLE_TRIM_SECONDS: 60 by default, 0 turns it off, anything else is refused', () => {
     const site = { SITE_CONFIG: `${repoRoot}/site.config.json` };
-    assert.equal(loadConfig(site).idleTrimMs, 10_000);
+    assert.equal(loadConfig(site).idleTrimMs, 60_000);
     assert.equal(loadConfig({ ...site, IDLE_TRIM_SECONDS: '0' }).idleTrimMs, 0);
     for (const bad of ['-1', '1.5', 'soon', '86401'])
       assert.throws(() => loadConfig({ ...site, IDLE_TRIM_SECONDS: bad }), /IDLE_TRIM_SECONDS/, bad);

@@ -5,8 +5,9 @@
  * longer run. Nothing in the heap reclaims it while no JavaScript allocates, so a worker that
  * served a few thousand reads holds about 45 MB more at rest than it needs. One full
  * collection of V8's "last resort" kind, the one it runs itself before giving up on memory,
- * releases it; it takes 50–200 ms, so it runs only after a whole window without work, at most
- * once per window, and only when the heap has grown since the last one.
+ * releases it; it takes 50–200 ms, and the next burst's first second or so is slower, so it runs
+ * only after a whole window without work (a minute by default), at most once per window, and
+ * only when the heap has grown since the last one.
  */
 import { cpuUsage } from 'node:process';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
@@ -71,7 +72,14 @@ export function trimWhenIdle(windowMs: number, onTrim: (trimmed: Trimmed) => voi
     const cpuMs = (used.user + used.system) / 1000;
     if (!shouldTrim({ cpuMs, windowMs, committedBytes, floorBytes })) return;
     const started = performance.now();
-    collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    // Bytecode is kept: flushed, every function the next burst runs would be compiled and
+    // optimised again, and that burst's first seconds served at about half speed.
+    setFlagsFromString('--no-flush-bytecode');
+    try {
+      collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    } finally {
+      setFlagsFromString('--flush-bytecode');
+    }
     floorBytes = committed();
     // The trim's own work is not the next window's.
     since = cpuUsage();
