@@ -100,7 +100,7 @@ describe('the server process', () => {
       assert.match(result.stderr, new RegExp(name));
   });
 
-  test('on a Node.js older than 22 the server and the command line refuse to start, exit 2', () => {
+  test('on a Node.js older than 22.12 the server and the command line refuse to start, exit 2', () => {
     const pretend = pathToFileURL(join(repoRoot, 'server/test/fixtures/pretend-node-20.mjs')).href;
     for (const entry of ['server/dist/server.js', 'server/dist/admin.js']) {
       const result = spawnSync(process.execPath, ['--import', pretend, join(repoRoot, entry), '--help'], {
@@ -109,7 +109,7 @@ describe('the server process', () => {
         timeout: 20_000,
       });
       assert.equal(result.status, 2, entry);
-      assert.match(result.stderr, /needs Node\.js 22 or newer .* this is Node\.js 20\.20\.2/, entry);
+      assert.match(result.stderr, /needs Node\.js 22\.12 or newer .* this is Node\.js 20\.20\.2/, entry);
     }
   });
 
