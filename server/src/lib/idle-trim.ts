@@ -66,10 +66,10 @@ export function trimWhenIdle(windowMs: number, onTrim: (trimmed: Trimmed) => voi
   let floorBytes = 0;
   let since = cpuUsage();
   const timer = setInterval(() => {
-    const used = cpuUsage(since);
-    since = cpuUsage();
+    const now = cpuUsage();
+    const cpuMs = (now.user - since.user + now.system - since.system) / 1000;
+    since = now;
     const committedBytes = committed();
-    const cpuMs = (used.user + used.system) / 1000;
     if (!shouldTrim({ cpuMs, windowMs, committedBytes, floorBytes })) return;
     const started = performance.now();
     // Bytecode is kept: flushed, every function the next burst runs would be compiled and
