@@ -6,6 +6,7 @@ import type pgModule from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import { lazy } from '../lib/lazy.js';
 import type { Database } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 
 export type Dialect = DatabaseTarget['kind'];
 
@@ -45,7 +46,10 @@ export function connect(target: DatabaseTarget): Db {
   if (target.kind === 'sqlite') {
     const database = openSqlite(target.path);
     const dataVersion = database.prepare('PRAGMA data_version').pluck();
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log });
+    const kysely = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+      log,
+    });
     return {
       kysely,
       dialect: 'sqlite',
