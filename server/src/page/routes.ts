@@ -78,16 +78,19 @@ function readPages(webRoot: string, site: SiteConfig): Map<Language, LanguagePag
 export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config, cache }) => {
   const pages = readPages(config.webRoot, config.site);
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const [appConfig, region] = await Promise.all([getAppConfig(db.kysely), getRegionDocument(db.kysely)]);
     const primaryHost = isPrimaryHost(request.hostname, config.site);
     // The language: `?lang=`, the visitor's choice (its cookie), Accept-Language, the default
     // (docs/behaviour.md#languages). A shared cache must key the page by the headers it read.
     const wanted = pageLanguage(request);
     const language = pages.has(wanted) ? wanted : languages[0];
     const { page, inline } = pages.get(language) as LanguagePage;
-    reply
-      .header('cache-control', 'no-cache')
-      .header('content-security-policy', pageCsp(config.site, appConfig, region, inline));
+    // The policy follows the settings it names, so it is made once per state of the content
+    // rather than read from the database for every page.
+    const csp = await cache.text(`page csp ${language}`, async () => {
+      const [appConfig, region] = await Promise.all([getAppConfig(db.kysely), getRegionDocument(db.kysely)]);
+      return pageCsp(config.site, appConfig, region, inline);
+    });
+    reply.header('cache-control', 'no-cache').header('content-security-policy', csp);
     addVary(reply, 'accept-language');
     addVary(reply, 'cookie');
     // The page is compressed once at brotli's best quality, which no answer compressed per request
