@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { xssVectors } from './fixtures/xss-vectors.js';
 import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
-import { nextFrames } from './support/page-helpers.js';
+import { nextFrames, scriptHasTakenOver } from './support/page-helpers.js';
 import { adminApi } from './support/admin-api.js';
 import { startServer, type RunningServer } from './support/server.js';
 
@@ -305,6 +305,13 @@ async function checkTitles(
   await watched.page.goto(`${server.url}/#${route}`);
   const links = linksOf(watched.page);
   await links.first().waitFor();
+  // The first titles the server wrote into the page come before the script: text too.
+  const written = await links.evaluateAll((all) => all.map((a) => a.textContent ?? ''));
+  assert.ok(
+    written.every((text) => seeded.some((b) => text.includes(b.title))),
+    written.join('\n'),
+  );
+  await scriptHasTakenOver(watched.page);
   await watched.settle();
   const texts = await links.evaluateAll((all) => all.map((a) => a.textContent ?? ''));
   const expected = route === '/' ? seeded.filter((b) => b.pinned) : seeded;

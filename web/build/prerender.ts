@@ -219,8 +219,9 @@ async function renderLanguage(
     const names =
       `${routeAttribute}="${path}" ${scriptsAttribute}="${screenScripts(bundle, screen.module).join(' ')}"` +
       ` ${earlyCallAttribute}="${escapeHtml(screen.earlyCall)}"${early ?? ''}`;
-    // The announcements screen also carries sample rows of its list, which src/early-list.ts
-    // copies to draw the list from its early answer on a phone.
+    // The announcements screen also carries sample rows of its list, which the server fills with
+    // the list's first rows (server/src/page/early-rows.ts), or src/early-list.ts copies to draw
+    // the list from its early answer on a phone when the API is another server.
     const rows =
       screen.early === 'src/early-list.ts'
         ? `<template ${earlyRowsAttribute}>${await renderEarlyList()}</template>`

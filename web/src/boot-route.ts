@@ -15,6 +15,7 @@
 import {
   earlyCallAttribute,
   earlyLanguageAttribute,
+  earlyListAttribute,
   earlyListTiming,
   earlyRowsAttribute,
   earlyScriptAttribute,
@@ -130,13 +131,17 @@ function ask(url: string, cache: RequestCache): Promise<Response> | undefined {
   answers[url] = { answer, controller };
   return answer;
 }
-// Only the announcements list on a phone, whose drawing is the screen's largest paint, asks now.
-// The download screen's largest paint is in its frame: it asks once that is painted (go); a
-// screen whole without the API (the tutorial, the changelog) once its pictures are in and it
-// has painted, with the script (start). Asked before, the answers were in before that paint,
-// and Lighthouse's simulated phone counted them as requests it waited for
-// (docs/performance.md#the-largest-paint-of-each-screen).
-const drawer = shown && frame?.getAttribute(earlyScriptAttribute);
+// Only the announcements list on a phone, whose drawing by src/early-list.ts is the screen's
+// largest paint, asks now. The download screen's largest paint is in its frame, as is the list
+// whose first rows the server wrote there (server/src/page/early-rows.ts): they ask once that is
+// painted (go); a screen whole without the API (the tutorial, the changelog) once its pictures
+// are in and it has painted, with the script (start). Asked before, the answers were in before
+// that paint, and Lighthouse's simulated phone counted them as requests it waited for
+// (docs/performance.md#the-largest-paint-of-each-screen). Written rows need no drawing: the
+// script takes over from them as from a drawn list (src/main.tsx).
+const written = shown && app.querySelector(`[elementtiming="${earlyListTiming}"]`) !== null;
+if (written) root.setAttribute(earlyListAttribute, path);
+const drawer = shown && !written && frame?.getAttribute(earlyScriptAttribute);
 const wide = matchMedia(wideQuery).matches;
 const rows = app.querySelector(`template[${earlyRowsAttribute}]`);
 let asked = false;

@@ -1,6 +1,8 @@
 /**
  * The announcements list, drawn on a phone from the early API answer before the site's script
- * runs, so a slow network shows the titles from its first seconds rather than after React.
+ * runs, so a slow network shows the titles from its first seconds rather than after React. Only
+ * where the site's API is another server: otherwise the server wrote the first rows into the page
+ * (server/src/page/early-rows.ts) and boot-route.ts does not load this.
  *
  * src/boot-route.ts loads this small script (its own build, web/build/prerender.ts) on the
  * announcements screen beside the early calls. It reads the answer with the site's own reader

@@ -5,6 +5,7 @@ import {
   fillPrerenderMarkers,
   languages,
   pageFileName,
+  readBulletinList,
   siteConfigMetaName,
   type Language,
   type SiteConfig,
@@ -17,6 +18,8 @@ import { isPrimaryHost } from '../lib/host-rule.js';
 import { withSiteHeadTags } from '../reach/head.js';
 import { getAppConfig, getRegionDocument } from '../settings/repository.js';
 import { addVary } from '../lib/read-cache.js';
+import { listBulletinPage, toListItem } from '../bulletins/repository.js';
+import { earlyRowCount, withEarlyRows } from './early-rows.js';
 import { pageCsp } from './csp.js';
 import { inlineHashes, type InlineHashes } from './inline-hashes.js';
 import { pageLanguage } from './language.js';
@@ -77,6 +80,14 @@ function readPages(webRoot: string, site: SiteConfig): Map<Language, LanguagePag
 
 export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config, cache }) => {
   const pages = readPages(config.webRoot, config.site);
+  // The announcements screen's first rows, in its frame (page/early-rows.ts), read as the site
+  // reads the API's first page. None when the site's API is another server's: its list may differ.
+  const withRows = async (page: string, language: Language): Promise<string> => {
+    if (config.site.apiAddrs.length > 0) return page;
+    const { count, rows } = await listBulletinPage(db.kysely, { index: 1, size: earlyRowCount });
+    const items = readBulletinList({ count, list: rows.map((row) => toListItem(row, config.timeZone)) });
+    return withEarlyRows(page, items, language);
+  };
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const primaryHost = isPrimaryHost(request.hostname, config.site);
     // The language: `?lang=`, the visitor's choice (its cookie), Accept-Language, the default
@@ -103,7 +114,11 @@ export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, confi
       `page ${primaryHost ? 'primary' : 'other'} ${language}`,
       async () =>
         withPrimaryHostMark(
-          withSmartAppBanner(withSiteHeadTags(page, config.site, config.publicUrl ?? ''), config.site, primaryHost),
+          withSmartAppBanner(
+            withSiteHeadTags(await withRows(page, language), config.site, config.publicUrl ?? ''),
+            config.site,
+            primaryHost,
+          ),
           primaryHost,
         ),
       'text/html; charset=utf-8',

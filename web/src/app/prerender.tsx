@@ -58,8 +58,9 @@ export function render(path: string, { primaryHost = false } = {}): Promise<stri
 }
 
 /** Two sample rows of the announcements list as a phone shows it once loaded: the first
- * (selected, pinned) and any other (neither). src/early-list.ts copies them, one per
- * announcement of the early answer, to draw the list before the site's script runs. */
+ * (selected, pinned) and any other (neither). The server fills copies of them with the list's
+ * first rows (server/src/page/early-rows.ts), or src/early-list.ts with the early answer, to
+ * draw the list before the site's script runs. */
 export function renderEarlyList(): Promise<string> {
   beginHydration();
   prerenderForHost('');
