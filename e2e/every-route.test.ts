@@ -154,7 +154,7 @@ async function loadEverything(page: Page): Promise<void> {
   await page.waitForFunction(
     () => {
       const pending = [...document.images].filter((image) => !image.complete);
-      // What was drawn after the scroll (the footer follows hydration, with its lazy logo) is
+      // What was drawn after the scroll (the footer follows hydration) is
       // brought into view, or its lazy images would never load.
       pending[0]?.scrollIntoView();
       return pending.length === 0;

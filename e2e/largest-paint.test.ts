@@ -83,6 +83,29 @@ describe('the largest paint of a first load', () => {
     }
   });
 
+  test('the logo is in the page: no screen asks for it, so the tutorial’s first picture is its first request', async (t) => {
+    for (const route of ['/', '/downloadHelp']) {
+      const open = await openPage(site.browser, 'phone', { prerendered: true });
+      t.after(() => open.close());
+      const { page } = open;
+      await page.goto(`${site.server.url}/#${route}`);
+      await scriptHasTakenOver(page);
+      const asked = await page.evaluate(() =>
+        performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
+      );
+      assert.deepEqual(
+        asked.filter((path) => path.includes('logo')),
+        [],
+        `${route}: ${asked.join(' ')}`,
+      );
+      if (route === '/downloadHelp') assert.match(asked[0] ?? '', /\/step-1-/, asked.join(' '));
+      // Still drawn, at its size, wherever it stands.
+      const logo = page.getByRole('img', { name: /标志/ }).first();
+      assert.ok(((await logo.boundingBox())?.width ?? 0) >= 28, `${route}: the logo is drawn`);
+      assertNoProblems(open);
+    }
+  });
+
   test('on a phone the download screen’s largest paint is its first one, not a card’s SHA-256', async (t) => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
     t.after(() => open.close());

@@ -1,5 +1,6 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { conditions, optimization } from './build/build-options';
 import { devSiteConfig } from './build/dev-site-config';
@@ -8,6 +9,14 @@ import { inlineStylesheet } from './build/inline-stylesheet';
 import { precompress } from './build/precompress';
 import { prerenderPages } from './build/prerender';
 import { serviceWorker } from './build/service-worker';
+
+const resolvePath = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** The entry and every module it imports, in one chunk. Left alone, Rolldown moves what the entry
+ * shares with the lazy screens (React, the catalog loader, storage) into a chunk of its own, which
+ * compresses about 1 KB worse apart than within the entry:
+ * docs/performance.md#the-first-load-budget. */
+const entryGroup = { name: 'index', test: /\/src\/main\.tsx$/ };
 
 // The page's boot sequence, which these plugins build: docs/architecture.md#boot-sequence.
 export default defineConfig({
@@ -22,7 +31,10 @@ export default defineConfig({
     prerenderPages(),
     devSiteConfig(),
   ],
-  resolve: { conditions },
+  resolve: {
+    conditions,
+    alias: { 'use-sync-external-store/shim/index.js': resolvePath('src/lib/use-sync-external-store.ts') },
+  },
   // Illustrations stay separate files: cached on their own, and lazy below the fold.
   // One stylesheet, inlined into the page (inlineStylesheet): no chunk may list a CSS file of its
   // own, or loading that chunk would ask for a file the build no longer writes.
@@ -33,7 +45,7 @@ export default defineConfig({
     sourcemap: false,
     assetsInlineLimit: 0,
     cssCodeSplit: false,
-    rolldownOptions: { optimization },
+    rolldownOptions: { optimization, output: { codeSplitting: { groups: [entryGroup] } } },
   },
   server: { proxy: { '/v1': 'http://localhost:8080' } },
 });

@@ -40,7 +40,7 @@ export function Footer({ themeSwitcher }: { themeSwitcher: ReactNode }) {
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-[1.2fr_repeat(4,1fr)] md:px-6">
         <div className="space-y-4">
           <Link href={paths.home} className="inline-flex items-center gap-2 rounded-md text-lg font-semibold">
-            <Logo loading="lazy" />
+            <Logo />
             <span>{siteConfig.productName}</span>
           </Link>
           <p className="text-sm text-muted">{t('hero.tagline')}</p>
