@@ -106,6 +106,23 @@ describe('the largest paint of a first load', () => {
     }
   });
 
+  test('the favicon is in the page too: its link is the logo as a data URL, which the browser draws', async (t) => {
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    t.after(() => open.close());
+    const { page } = open;
+    await page.goto(`${site.server.url}/#/announcements`);
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    assert.match(href ?? '', /^data:image\/svg\+xml,/, 'no /favicon.svg to ask for on the page’s connection');
+    const size = await page.evaluate(async (source) => {
+      const icon = new Image();
+      icon.src = source;
+      await icon.decode();
+      return [icon.naturalWidth, icon.naturalHeight];
+    }, href ?? '');
+    assert.ok((size[0] ?? 0) > 0 && (size[1] ?? 0) > 0, `the icon draws: ${size.join('×')}`);
+    assertNoProblems(open);
+  });
+
   test('on a phone the download screen’s largest paint is its first one, not a card’s SHA-256', async (t) => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
     t.after(() => open.close());

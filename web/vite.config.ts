@@ -5,6 +5,7 @@ import { defineConfig } from 'vite';
 import { conditions, optimization } from './build/build-options';
 import { devSiteConfig } from './build/dev-site-config';
 import { deferredEntry, inlineBootScripts } from './build/early-scripts';
+import { inlineFavicon } from './build/inline-favicon';
 import { inlineStylesheet } from './build/inline-stylesheet';
 import { precompress } from './build/precompress';
 import { prerenderPages } from './build/prerender';
@@ -25,6 +26,7 @@ export default defineConfig({
     tailwindcss(),
     inlineBootScripts(),
     inlineStylesheet(),
+    inlineFavicon(),
     deferredEntry(),
     serviceWorker(),
     precompress(),
