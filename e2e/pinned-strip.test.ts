@@ -98,6 +98,30 @@ describe('pinned strip autoplay', () => {
     assert.notEqual(await trackMoved(strip(page).locator('ul'), start), start, 'moving again after focus left');
   });
 
+  test('desktop: appearing under a pointer already resting there, it starts paused, and moves on once it leaves', async (t) => {
+    const { page, close } = await openPage(site.browser, 'desktop');
+    t.after(() => close());
+    // The pinned announcements are held back until the pointer rests where the strip will be.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/bulletin/page?**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${site.server.url}/`);
+    const place = await page.locator('[data-pinned-placeholder]').boundingBox();
+    assert.ok(place !== null, 'the strip’s place is kept while it waits');
+    await page.mouse.move(place.x + place.width / 2, place.y + place.height / 2);
+    const control = await controlStrip(t);
+    release();
+    await strip(page).locator('ul').waitFor();
+    const start = await offset(page);
+    await control.passed();
+    assert.equal(await offset(page), start, 'paused under the pointer');
+    await page.mouse.move(5, 700);
+    assert.notEqual(await trackMoved(strip(page).locator('ul'), start), start, 'moving once the pointer left');
+  });
+
   test('phone, reduced motion: still advances every 3 s, in one jump with no frames in between', async (t) => {
     const { page, close } = await openPage(site.browser, 'phone');
     t.after(() => close());

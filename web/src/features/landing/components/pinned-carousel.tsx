@@ -23,7 +23,7 @@ export default function PinnedCarousel({ items }: { items: Bulletin[] }) {
   const [started, setStarted] = useState(false);
   useEffect(() => afterNextPaint(() => setStarted(true)), []);
   const moving = items.length > 1;
-  const [viewport] = useEmblaCarousel(
+  const [viewport, carousel] = useEmblaCarousel(
     { axis: 'y', loop: moving, active: moving && started, dragThreshold: 5 },
     moving
       ? [
@@ -32,12 +32,30 @@ export default function PinnedCarousel({ items }: { items: Bulletin[] }) {
             stopOnInteraction: false,
             stopOnMouseEnter: true,
             stopOnFocusIn: true,
+            // Started below, unless the visitor is already on the strip.
+            playOnInit: false,
             breakpoints: { [reducedMotion]: { jump: true } },
             rootNode: (emblaRoot) => emblaRoot.closest('section') ?? emblaRoot,
           }),
         ]
       : [],
   );
+  // The autoplay pauses on the pointer entering the strip or a Tab into it, events that may
+  // have come before it started: a pointer resting where the strip appeared, a quick Tab. It
+  // then starts paused, and moves on once they leave, as after those events.
+  useEffect(() => {
+    if (carousel === undefined) return;
+    const start = () => {
+      // Nothing until the carousel is first active: embla has no plugins before.
+      const autoplay = (carousel.plugins() as ReturnType<typeof carousel.plugins> | undefined)?.autoplay;
+      const root = carousel.rootNode().closest('section') ?? carousel.rootNode();
+      if (autoplay === undefined || root.matches(':hover') || root.querySelector(':focus-visible') !== null) return;
+      autoplay.play();
+    };
+    start();
+    carousel.on('init', start).on('reInit', start);
+    return () => void carousel.off('init', start).off('reInit', start);
+  }, [carousel]);
   return (
     <div ref={viewport} className="h-6 min-w-0 flex-1 overflow-hidden sm:h-7">
       <PinnedItems items={items} />
