@@ -38,7 +38,8 @@ async function watchPaints(page: Page): Promise<void> {
 /** What watchPaints saw, after one more frame (a paint that reports no new largest entry leaves
  * the one before standing), with the first paint and the start of the API's ping. */
 async function paintsSeen(page: Page) {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  // The frame after the next one begins: the next one has been painted.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return page.evaluate(() => {
     const seen = window as Window & Seen;
     return {
