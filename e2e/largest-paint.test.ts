@@ -84,7 +84,7 @@ describe('the largest paint of a first load', () => {
     }
   });
 
-  test('the logo is in the page: no screen asks for it, so the tutorial’s first picture is its first request', async (t) => {
+  test('the logo is in the page: no screen asks for it, so the tutorial’s pictures are its first request', async (t) => {
     for (const route of ['/', '/downloadHelp']) {
       const open = await openPage(site.browser, 'phone', { prerendered: true });
       t.after(() => open.close());
@@ -99,10 +99,49 @@ describe('the largest paint of a first load', () => {
         [],
         `${route}: ${asked.join(' ')}`,
       );
-      if (route === '/downloadHelp') assert.match(asked[0] ?? '', /\/step-1-/, asked.join(' '));
+      if (route === '/downloadHelp') assert.match(asked[0] ?? '', /\/tutorial-steps-/, asked.join(' '));
       // Still drawn, at its size, wherever it stands.
       const logo = page.getByRole('img', { name: /标志/ }).first();
       assert.ok(((await logo.boundingBox())?.width ?? 0) >= 28, `${route}: the logo is drawn`);
+      assertNoProblems(open);
+    }
+  });
+
+  test('the tutorial’s seven pictures come in one request, each showing its own step in one picture’s shape', async (t) => {
+    for (const viewport of ['phone', 'desktop'] as const) {
+      const open = await openPage(site.browser, viewport, { prerendered: true });
+      t.after(() => open.close());
+      const { page } = open;
+      await page.goto(`${site.server.url}/#/downloadHelp`);
+      await scriptHasTakenOver(page);
+      const pictures = page.locator('ol li img');
+      await pictures.first().waitFor();
+      assert.equal(await pictures.count(), 7);
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll<HTMLImageElement>('ol li img')].every(
+          (img) => img.complete && img.naturalWidth > 0,
+        ),
+      );
+      const asked = await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((entry) => new URL(entry.name).pathname)
+          .filter((path) => path.endsWith('.svg')),
+      );
+      assert.equal(asked.length, 1, `${viewport}: ${asked.join(' ')}`);
+      const shots: string[] = [];
+      for (let index = 0; index < 7; index++) {
+        const picture = pictures.nth(index);
+        const box = await picture.boundingBox();
+        assert.ok(box !== null && box.width >= 100, `${viewport}: picture ${index + 1} is drawn`);
+        // One picture's 9 : 16 (its border box), not the strip's 9 : 112.
+        assert.ok(
+          Math.abs(box.height - (box.width * 16) / 9) <= 1.5,
+          `${viewport}: picture ${index + 1} is ${box.width} × ${box.height}`,
+        );
+        shots.push((await picture.screenshot()).toString('base64'));
+      }
+      assert.equal(new Set(shots).size, 7, `${viewport}: every picture shows a step of its own`);
       assertNoProblems(open);
     }
   });

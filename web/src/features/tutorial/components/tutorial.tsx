@@ -1,10 +1,4 @@
-import step1 from '../../../assets/illustrations/step-1-download-testflight.svg';
-import step2 from '../../../assets/illustrations/step-2-open-link.svg';
-import step3 from '../../../assets/illustrations/step-3-start-testing.svg';
-import step4 from '../../../assets/illustrations/step-4-accept.svg';
-import step5 from '../../../assets/illustrations/step-5-install.svg';
-import step6 from '../../../assets/illustrations/step-6-next.svg';
-import step7 from '../../../assets/illustrations/step-7-start-testing.svg';
+import stepPictures from '../../../assets/illustrations/tutorial-steps.svg';
 import { Link } from 'wouter';
 import { Logo } from '../../../components/layout/logo';
 import { buttonClass } from '../../../components/ui/button';
@@ -14,21 +8,22 @@ import { siteConfig } from '../../../config/site-config';
 import { t } from '../../../lib/i18n';
 import { useIosPackageUrl } from '../use-ios-package';
 
+/** Each step with the place of its picture in the strip of seven (one file, one request: on a
+ * phone the first row's two pictures no longer wait for a second connection). `object-cover`
+ * scales the strip to the picture's width (the box keeps one picture's shape, 9 : 16), and an `object-position` of n/6 puts the n-th on show
+ * (docs/performance.md#the-tutorials-pictures). Written out whole for Tailwind to find. */
 const steps = [
-  ['tutorial.step1', step1],
-  ['tutorial.step2', step2],
-  ['tutorial.step3', step3],
-  ['tutorial.step4', step4],
-  ['tutorial.step5', step5],
-  ['tutorial.step6', step6],
-  ['tutorial.step7', step7],
+  ['tutorial.step1', 'object-[0_0%]'],
+  ['tutorial.step2', 'object-[0_16.6667%]'],
+  ['tutorial.step3', 'object-[0_33.3333%]'],
+  ['tutorial.step4', 'object-[0_50%]'],
+  ['tutorial.step5', 'object-[0_66.6667%]'],
+  ['tutorial.step6', 'object-[0_83.3333%]'],
+  ['tutorial.step7', 'object-[0_100%]'],
 ] as const;
 
 /** The package's address under its button: one line, however long (the link holds all of it). */
 const addressClass = 'block max-w-full truncate text-sm';
-
-/** The pictures of the first row are in view on arrival: they load at once, the rest lazily. */
-const eagerPictures = 4;
 
 function Instruction({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -89,15 +84,14 @@ export function Tutorial() {
       </ol>
       <h2 className="mt-14 text-center text-xl font-semibold">{t('tutorial.stepsTitle')}</h2>
       <ol className="mt-8 grid grid-cols-2 gap-x-4 gap-y-8 sm:grid-cols-3 md:grid-cols-4">
-        {steps.map(([key, image], index) => (
+        {steps.map(([key, position], index) => (
           <li key={key} className="flex flex-col items-center text-center">
             <img
-              src={image}
+              src={stepPictures}
               width={180}
               height={320}
               alt=""
-              loading={index < eagerPictures ? 'eager' : 'lazy'}
-              className="w-full max-w-[160px] rounded-2xl border border-line bg-surface-2"
+              className={`aspect-[9/16] w-full max-w-[160px] rounded-2xl border border-line bg-surface-2 object-cover ${position}`}
             />
             <p className="mt-3 text-sm">
               <span className="me-1 inline-grid size-6 place-items-center rounded-full bg-brand text-xs font-semibold text-brand-fg">
