@@ -3,8 +3,8 @@
  * in one run with the same bytes and the same load generator (wrk, BENCH_THREADS threads,
  * BENCH_CONNECTIONS connections, BENCH_SECONDS seconds; default -t2 -c64 -d8s):
  * - Debian's nginx serving the bytes as static files, one nginx worker per core;
- * - Node's bare `http` module serving them from a buffer in one process
- *   (scripts/bench-api-server.ts);
+ * - Node's bare `http` module serving them from a buffer, in one process and in one process per
+ *   core (scripts/bench-api-server.ts);
  * - the server with WORKERS=1 (one process) and with WORKERS=<cores>, on one SQLite file with 50
  *   published announcements, logging only warnings;
  * - both as shipped: nginx as Debian configures it (access log, 1,000 requests a connection) and
@@ -19,6 +19,8 @@
  * (default 3) rounds, with the load average at the start of each run. Ratios: one worker / bare
  * Node, every core / nginx, and as shipped / nginx as Debian ships it. Goals: the first two at
  * least 0.5, the third at least 0.65, and p99 under 20 ms with every core, as tuned and as shipped.
+ * Also printed, with no goal: bare Node on every core / nginx as Debian ships it (the most a Node
+ * server could reach) and the server as shipped / bare Node on every core.
  * Results also go to .tmp/bench-api.json, or to the file BENCH_RESULTS names. Exits 1 when a goal
  * is missed or a run saw errors. nginx and wrk are installed by scripts/ensure-nginx.sh when
  * missing. BENCH_SERVER names another build's server.js to measure (an older commit's, say).
@@ -139,6 +141,8 @@ try {
   stops.push(() => debianNginx.stop());
   const node = await startBareNode(join(dir, 'www'));
   stops.push(() => node.stop());
+  const nodeAll = await startBareNode(join(dir, 'www'), cores);
+  stops.push(() => nodeAll.stop());
   /** Request logs grow by megabytes a second under wrk: emptied after every run (both writers append). */
   const logs = [serverLog, join(debianDir, 'access.log')];
 
@@ -153,6 +157,7 @@ try {
       url: shipped.url,
       pathOf: (t: (typeof targets)[number]) => t.path,
     },
+    { name: `bare Node, ${cores} processes`, url: nodeAll.url, pathOf: (t: (typeof targets)[number]) => `/${t.file}` },
   ];
   for (const target of targets) {
     for (const subject of subjects) {
@@ -205,7 +210,7 @@ try {
 
   const results = targets.map((target) => {
     const figures = Object.fromEntries(subjects.map((subject) => [subject.name, summary(target.name, subject.name)]));
-    const [nginxF, nodeF, oneF, allF, debianF, shippedF] = subjects.map((subject) =>
+    const [nginxF, nodeF, oneF, allF, debianF, shippedF, nodeAllF] = subjects.map((subject) =>
       summary(target.name, subject.name),
     );
     if (
@@ -214,12 +219,16 @@ try {
       oneF === undefined ||
       allF === undefined ||
       debianF === undefined ||
-      shippedF === undefined
+      shippedF === undefined ||
+      nodeAllF === undefined
     )
       throw new Error('a subject was not measured');
     const oneWorkerOfNode = round(oneF.requestsPerSecond / nodeF.requestsPerSecond, 2);
     const allCoresOfNginx = round(allF.requestsPerSecond / nginxF.requestsPerSecond, 2);
     const shippedOfDebianNginx = round(shippedF.requestsPerSecond / debianF.requestsPerSecond, 2);
+    // No goal: what Node itself reaches on every core, and how near the server as shipped comes.
+    const bareNodeOfDebianNginx = round(nodeAllF.requestsPerSecond / debianF.requestsPerSecond, 2);
+    const shippedOfBareNode = round(shippedF.requestsPerSecond / nodeAllF.requestsPerSecond, 2);
     const ok =
       oneWorkerOfNode >= goals.oneWorkerOfNode &&
       allCoresOfNginx >= goals.allCoresOfNginx &&
@@ -235,6 +244,8 @@ try {
       oneWorkerOfNode,
       allCoresOfNginx,
       shippedOfDebianNginx,
+      bareNodeOfDebianNginx,
+      shippedOfBareNode,
       ok,
     };
   });
@@ -253,7 +264,9 @@ try {
       `${result.name} (${result.bytes} bytes): 1 worker / bare Node ${result.oneWorkerOfNode} (goal ≥ ${goals.oneWorkerOfNode}), ` +
         `${cores} workers / nginx ${result.allCoresOfNginx} (goal ≥ ${goals.allCoresOfNginx}, p99 < ${goals.allCoresP99Ms} ms), ` +
         `both as shipped (server logging every request, nginx as Debian configures it) ${result.shippedOfDebianNginx} ` +
-        `(goal ≥ ${goals.shippedOfDebianNginx}, p99 < ${goals.shippedP99Ms} ms)`,
+        `(goal ≥ ${goals.shippedOfDebianNginx}, p99 < ${goals.shippedP99Ms} ms); ` +
+        `bare Node on ${cores} cores / nginx as Debian ships it ${result.bareNodeOfDebianNginx}, ` +
+        `as shipped / bare Node on ${cores} cores ${result.shippedOfBareNode} (no goals: Node's own ceiling)`,
     );
   }
   const out = writeResults('bench-api', {
@@ -276,14 +289,14 @@ try {
 process.exit(exitCode);
 
 /** scripts/bench-api-server.ts on a free port, serving the files in `dir`. */
-async function startBareNode(filesDir: string): Promise<{ url: string; stop(): Promise<unknown> }> {
+async function startBareNode(filesDir: string, processes = 1): Promise<{ url: string; stop(): Promise<unknown> }> {
   const port = await freePort();
   const { child, stop } = spawnGroup(
     process.execPath,
     ['--import', 'tsx', join(repoRoot, 'scripts/bench-api-server.ts')],
     {
       cwd: repoRoot,
-      env: { ...process.env, PORT: String(port), BENCH_FILES: filesDir },
+      env: { ...process.env, PORT: String(port), BENCH_FILES: filesDir, BENCH_PROCESSES: String(processes) },
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );
