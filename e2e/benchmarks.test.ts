@@ -34,7 +34,12 @@ function runBenchmark<Result extends { name: string }>(script: string, env: Reco
 describe('the benchmarks', () => {
   test('bench:api measures both reads on both nginx, bare Node and the server without an error', () => {
     type Figures = { requestsPerSecond: number; errors: number };
-    const { report, output } = runBenchmark<{ name: string; figures: Record<string, Figures> }>('bench-api', {
+    const { report, output } = runBenchmark<{
+      name: string;
+      figures: Record<string, Figures>;
+      bareNodeOfDebianNginx: number;
+      shippedOfBareNode: number;
+    }>('bench-api', {
       BENCH_SECONDS: '2',
       BENCH_ROUNDS: '1',
     });
@@ -44,8 +49,10 @@ describe('the benchmarks', () => {
     );
     // The script itself refuses to measure a subject that answers other bytes.
     for (const result of report.results) {
-      // nginx, bare Node, one worker and every core; then Debian's nginx and the server at its defaults.
-      assert.equal(Object.keys(result.figures).length, 6, result.name);
+      // nginx, bare Node, one worker and every core; Debian's nginx and the server at its defaults;
+      // then bare Node on every core, Node's own ceiling.
+      assert.equal(Object.keys(result.figures).length, 7, result.name);
+      assert.ok(result.bareNodeOfDebianNginx > 0 && result.shippedOfBareNode > 0, result.name);
       for (const [subject, figures] of Object.entries(result.figures)) {
         assert.ok(figures.requestsPerSecond > 0, `${result.name} ${subject}: no request answered\n${output}`);
         assert.equal(figures.errors, 0, `${result.name} ${subject}: errors\n${output}`);
