@@ -217,6 +217,11 @@ describe('scroll-to-top and theme', () => {
     const { page, close } = await openPage(browser, 'phone');
     t.after(() => close());
     await page.goto(`${server.url}/`);
+    // Every render of the header brings the page back to the top (docs/behaviour.md#screens-and-routes):
+    // the answers the landing page asks for (config, pinned list) must be in and drawn before the
+    // test scrolls, or the render they cause takes the page back up under it.
+    await page.waitForLoadState('networkidle');
+    await nextFrames(page);
     const button = page.getByRole('button', { name: '回到顶部' });
     await page.evaluate(
       () =>
