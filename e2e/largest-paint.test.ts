@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useSiteAndBrowser } from './support/fixture.js';
-import { assertNoProblems, entryScript, openPage, scriptHasTakenOver, untilParsed } from './support/page-helpers.js';
+import {
+  assertNoProblems,
+  entryScript,
+  nextFrames,
+  openPage,
+  scriptHasTakenOver,
+  untilParsed,
+} from './support/page-helpers.js';
 
 const site = useSiteAndBrowser();
 
@@ -39,7 +46,7 @@ async function watchPaints(page: Page): Promise<void> {
  * the one before standing), with the first paint and the start of the API's ping. */
 async function paintsSeen(page: Page) {
   // The frame after the next one begins: the next one has been painted.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await nextFrames(page);
   return page.evaluate(() => {
     const seen = window as Window & Seen;
     return {

@@ -9,9 +9,10 @@ import { t } from '../../../lib/i18n';
 import { useIosPackageUrl } from '../use-ios-package';
 
 /** Each step with the place of its picture in the strip of seven (one file, one request: on a
- * phone the first row's two pictures no longer wait for a second connection). `object-cover`
- * scales the strip to the picture's width (the box keeps one picture's shape, 9 : 16), and an `object-position` of n/6 puts the n-th on show
- * (docs/performance.md#the-tutorials-pictures). Written out whole for Tailwind to find. */
+ * phone the first row's two pictures no longer wait for a second connection). The box keeps one
+ * picture's shape (9 : 16), `object-cover` scales the strip to its width, and an `object-position`
+ * of n/6 puts the n-th on show (docs/performance.md#the-tutorials-pictures). Written out whole
+ * for Tailwind to find. */
 const steps = [
   ['tutorial.step1', 'object-[0_0%]'],
   ['tutorial.step2', 'object-[0_16.6667%]'],
