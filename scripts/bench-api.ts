@@ -210,9 +210,7 @@ try {
 
   const results = targets.map((target) => {
     const figures = Object.fromEntries(subjects.map((subject) => [subject.name, summary(target.name, subject.name)]));
-    const [nginxF, nodeF, oneF, allF, debianF, shippedF, nodeAllF] = subjects.map((subject) =>
-      summary(target.name, subject.name),
-    );
+    const [nginxF, nodeF, oneF, allF, debianF, shippedF, nodeAllF] = subjects.map((subject) => figures[subject.name]);
     if (
       nginxF === undefined ||
       nodeF === undefined ||
