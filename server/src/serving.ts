@@ -85,6 +85,8 @@ async function serve(config: ServerConfig, db: Db, app: FastifyInstance): Promis
     if (stopping) return;
     stopping = true;
     stopTrimming();
+    // Connections the fast path reads itself go back to Node's server, which closes them below.
+    app.fastPath?.close();
     app.log.info({ signal }, 'stopping: finishing requests in flight');
     // A worker hands its clients to the others first (drain); a server alone lets them go.
     if (!cluster.isWorker) closeConnectionsWhileStopping(app);

@@ -2,12 +2,15 @@
  * Cached reads answered again before routing (lib/fast-path.ts) are the very replies Fastify sent:
  * same status, headers (in order) and bytes, for every encoding, 304 and HEAD; a write makes the
  * next read fresh; URLs not seen before reach Fastify. Over real HTTP, since app.inject never
- * passes the server's 'request' event. Runs on SQLite, and on PostgreSQL with TEST_POSTGRES_URL.
+ * passes the server's 'request' event. A request that starts a connection is read by
+ * lib/replay-connections.ts, which writes a replay to the socket itself: its bytes are compared
+ * with the ones Node writes, and whatever it does not take must reach Node as if it had not been
+ * there. Runs on SQLite, and on PostgreSQL with TEST_POSTGRES_URL.
  */
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { createBulletin } from '../src/bulletins/repository.js';
 import type { FastPath } from '../src/lib/fast-path.js';
@@ -40,10 +43,88 @@ function send(base: string, path: string, headers: Record<string, string> = {}, 
   });
 }
 
+/** A connection of its own, on which whole replies are read back as they came, byte for byte. */
+class RawClient {
+  readonly socket: Socket;
+  #buffered = Buffer.alloc(0);
+  #waiting: (() => void) | undefined;
+  closed = false;
+
+  constructor(port: number) {
+    this.socket = connect(port, '127.0.0.1');
+    this.socket.setNoDelay(true);
+    this.socket.on('data', (chunk: Buffer) => {
+      this.#buffered = Buffer.concat([this.#buffered, chunk]);
+      this.#waiting?.();
+    });
+    this.socket.on('close', () => {
+      this.closed = true;
+      this.#waiting?.();
+    });
+  }
+
+  send(text: string): void {
+    this.socket.write(text, 'latin1');
+  }
+
+  /** The next `count` replies, each as it came; `heads` are the requests' methods, in order. */
+  async replies(methods: string[]): Promise<Buffer[]> {
+    const replies: Buffer[] = [];
+    for (const method of methods) {
+      for (;;) {
+        const reply = this.#take(method);
+        if (reply !== undefined) {
+          replies.push(reply);
+          break;
+        }
+        assert.ok(!this.closed, `the connection closed with ${replies.length} of ${methods.length} replies`);
+        await new Promise<void>((resolve) => (this.#waiting = resolve));
+      }
+    }
+    return replies;
+  }
+
+  /** Resolves once the server has closed the connection. */
+  async gone(): Promise<void> {
+    while (!this.closed) await new Promise<void>((resolve) => (this.#waiting = resolve));
+  }
+
+  #take(method: string): Buffer | undefined {
+    const end = this.#buffered.indexOf('\r\n\r\n');
+    if (end < 0) return undefined;
+    const head = this.#buffered.toString('latin1', 0, end);
+    const status = Number(head.split(' ')[1]);
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head)?.[1];
+    const bodyLength = method === 'HEAD' || status === 304 ? 0 : Number(length ?? 0);
+    const total = end + 4 + bodyLength;
+    if (this.#buffered.length < total) return undefined;
+    const reply = this.#buffered.subarray(0, total);
+    this.#buffered = this.#buffered.subarray(total);
+    return reply;
+  }
+}
+
+/** A request as a client writes it, with `fields` (each line ending in CRLF) after Host. */
+const plainRequest = (method: string, path: string, fields = ''): string =>
+  `${method} ${path} HTTP/1.1\r\nHost: localhost\r\n${fields}\r\n`;
+
+/** A reply without its Date line, which changes each second. */
+const undated = (reply: Buffer | undefined): string =>
+  (reply ?? Buffer.alloc(0)).toString('latin1').replace(/\r\nDate: [^\r]*/, '');
+
+const statusOf = (reply: Buffer | undefined): number =>
+  Number((reply ?? Buffer.alloc(0)).toString('latin1').split(' ')[1]);
+
+const bodyOf = (reply: Buffer | undefined): Buffer => {
+  const bytes = reply ?? Buffer.alloc(0);
+  return bytes.subarray(bytes.indexOf('\r\n\r\n') + 4);
+};
+
 describe('the fast path for cached reads', () => {
   let t: TestApp;
   let base: string;
   let fast: FastPath;
+  let port = 0;
   let id = 0;
 
   before(async () => {
@@ -56,7 +137,8 @@ describe('the fast path for cached reads', () => {
       });
     }
     await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    port = (t.app.server.address() as AddressInfo).port;
+    base = `http://127.0.0.1:${port}`;
     assert.ok(t.app.fastPath !== undefined, 'on with LOG_LEVEL=silent and no METRICS_TOKEN');
     fast = t.app.fastPath;
   });
@@ -81,10 +163,10 @@ describe('the fast path for cached reads', () => {
   }
 
   /** Asks until the fast path answers (the reply Fastify sent is recorded on 'finish'). */
-  async function warm(path: string): Promise<void> {
+  async function warm(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<void> {
     const before = fast.replayed;
     for (let attempt = 0; attempt < 50 && fast.replayed === before; attempt++) {
-      await send(base, path);
+      await send(base, path, headers, method);
       if (fast.replayed === before) await new Promise((resolve) => setImmediate(resolve));
     }
     assert.equal(fast.replayed, before + 1, `${path}: replayed`);
@@ -155,15 +237,132 @@ describe('the fast path for cached reads', () => {
           // Another connection is what another process is to SQLite: this server learns of its
           // commit only from data_version.
           other.prepare('UPDATE bulletins SET title = ? WHERE id = ?').run(`别处改的 ${round}`, id);
-          const [fresh, again] = await Promise.all([send(base, path), send(base, path)]);
-          for (const reply of [fresh, again])
-            assert.equal((JSON.parse(reply.body.toString()) as { Title: string }).Title, `别处改的 ${round}`);
+          // On a new connection too, where the replay was found before the commit was known.
+          const raw = new RawClient(port);
+          raw.send(plainRequest('GET', path));
+          const [fresh, again, [direct]] = await Promise.all([
+            send(base, path),
+            send(base, path),
+            raw.replies(['GET']),
+          ]);
+          raw.socket.destroy();
+          for (const body of [fresh.body, again.body, bodyOf(direct)])
+            assert.equal((JSON.parse(body.toString()) as { Title: string }).Title, `别处改的 ${round}`);
         }
       } finally {
         other.close();
       }
     },
   );
+
+  test('a reply written to the socket is the one Node writes, byte for byte', async () => {
+    const detail = `/v1/bulletin/detail?id=${id}`;
+    const etag = (await send(base, detail)).headers.find((line) => line.startsWith('etag: '))?.slice(6) ?? '';
+    for (const path of [detail, '/v1/bulletin/page?page_index=1&page_size=10', '/v1/common/appconfig']) {
+      for (const [method, headers] of [
+        ['GET', {}],
+        ['GET', { 'Accept-Encoding': 'br' }],
+        ['GET', { 'Accept-Encoding': 'gzip, deflate, br', 'User-Agent': 'test', 'X-Forwarded-For': '203.0.113.9' }],
+        ['HEAD', {}],
+        ['GET', { 'If-None-Match': etag }],
+      ] as const) {
+        await warm(path, headers, method);
+        const fields = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+        const onSockets = fast.replayedOnSockets;
+        const direct = new RawClient(port);
+        direct.send(plainRequest(method, path, fields.join('')));
+        const [first] = await direct.replies([method]);
+        assert.equal(fast.replayedOnSockets, onSockets + 1, `${method} ${path} ${fields.join('')}: on the socket`);
+        // Content-Length keeps a request from the socket's reader: Node's server answers it.
+        const viaNode = new RawClient(port);
+        viaNode.send(plainRequest(method, path, `${fields.join('')}Content-Length: 0\r\n`));
+        const [fromNode] = await viaNode.replies([method]);
+        assert.equal(fast.replayedOnSockets, onSockets + 1);
+        assert.equal(undated(first), undated(fromNode), `${method} ${path} ${fields.join('')}`);
+        // The connection stays open, and its next request is read the same way.
+        direct.send(plainRequest(method, path, fields.join('')));
+        assert.equal(undated((await direct.replies([method]))[0]), undated(first));
+        assert.equal(fast.replayedOnSockets, onSockets + 2);
+        direct.socket.destroy();
+        viaNode.socket.destroy();
+      }
+    }
+  });
+
+  test('requests sent together are answered in order, from the first one not taken by Node', async () => {
+    const detail = `/v1/bulletin/detail?id=${id}`;
+    const notSeen = '/v1/bulletin/page?page_index=2&page_size=3';
+    await warm(detail);
+    await warm(detail, {}, 'HEAD');
+    const onSockets = fast.replayedOnSockets;
+    const client = new RawClient(port);
+    client.send(
+      plainRequest('GET', detail) +
+        plainRequest('HEAD', detail) +
+        plainRequest('GET', notSeen) +
+        plainRequest('OPTIONS', detail, 'Origin: https://a.example\r\nAccess-Control-Request-Method: GET\r\n') +
+        plainRequest('GET', detail),
+    );
+    const replies = await client.replies(['GET', 'HEAD', 'GET', 'OPTIONS', 'GET']);
+    client.socket.destroy();
+    assert.deepEqual(replies.map(statusOf), [200, 200, 200, 204, 200]);
+    assert.equal(fast.replayedOnSockets, onSockets + 2, 'the two before the first request Node must answer');
+    const expected = (await t.app.inject({ url: detail })).rawPayload;
+    assert.ok(bodyOf(replies[0]).equals(expected));
+    assert.equal(bodyOf(replies[1]).length, 0);
+    assert.ok(bodyOf(replies[2]).equals((await t.app.inject({ url: notSeen })).rawPayload));
+    assert.ok(bodyOf(replies[4]).equals(expected));
+  });
+
+  test('a request the socket’s reader does not take reaches Node as if sent to it', async () => {
+    const detail = `/v1/bulletin/detail?id=${id}`;
+    await warm(detail);
+    const cases: [string, string][] = [
+      ['HTTP/1.0', `GET ${detail} HTTP/1.0\r\nHost: localhost\r\n\r\n`],
+      ['a header twice', plainRequest('GET', detail, 'Accept: */*\r\nAccept: */*\r\n')],
+      ['a folded header', plainRequest('GET', detail, 'User-Agent: a\r\n b\r\n')],
+      ['Content-Length', plainRequest('GET', detail, 'Content-Length: 0\r\n')],
+      ['chunked', `${plainRequest('GET', detail, 'Transfer-Encoding: chunked\r\n')}0\r\n\r\n`],
+      ['Connection: close', plainRequest('GET', detail, 'Connection: close\r\n')],
+      ['an absolute target', plainRequest('GET', `http://localhost${detail}`)],
+      ['no Host', `GET ${detail} HTTP/1.1\r\n\r\n`],
+      ['a method in lower case', `get ${detail} HTTP/1.1\r\nHost: localhost\r\n\r\n`],
+      ['bare line feeds', `GET ${detail} HTTP/1.1\nHost: localhost\n\n`],
+      ['a control character', plainRequest('GET', detail, 'X-Note: a\x01b\r\n')],
+      ['a space in the target', plainRequest('GET', `${detail} x`)],
+    ];
+    for (const [name, bytes] of cases) {
+      const onSockets = fast.replayedOnSockets;
+      const fresh = new RawClient(port);
+      fresh.send(bytes);
+      const [handedOver] = await fresh.replies(['GET']);
+      assert.equal(fast.replayedOnSockets, onSockets, `${name}: not on the socket`);
+      // The same bytes on a connection Node's server has had from its first request.
+      const nodes = new RawClient(port);
+      nodes.send(plainRequest('OPTIONS', detail));
+      await nodes.replies(['OPTIONS']);
+      nodes.send(bytes);
+      const [direct] = await nodes.replies(['GET']);
+      assert.equal(undated(handedOver), undated(direct), name);
+      fresh.socket.destroy();
+      nodes.socket.destroy();
+    }
+  });
+
+  test('a request that arrives in pieces is answered whole', async () => {
+    const detail = `/v1/bulletin/detail?id=${id}`;
+    await warm(detail);
+    const bytes = plainRequest('GET', detail);
+    const client = new RawClient(port);
+    for (const piece of [bytes.slice(0, 10), bytes.slice(10, -3), bytes.slice(-3)]) {
+      client.send(piece);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const [reply] = await client.replies(['GET']);
+    client.socket.destroy();
+    assert.equal(statusOf(reply), 200);
+    assert.ok(bodyOf(reply).equals((await t.app.inject({ url: detail })).rawPayload));
+  });
 
   test('another query order, unknown parameters or another method reach Fastify as before', async () => {
     await warm('/v1/bulletin/page?page_index=1&page_size=10');
@@ -234,6 +433,14 @@ describe('the fast path with request lines and metrics on', () => {
       if (fast.replayed === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     assert.ok(fast.replayed >= 3, 'replayed');
+    // Two more on a connection of their own, which the socket's reader answers.
+    const raw = new RawClient(Number(new URL(base).port));
+    const request = plainRequest('GET', path, 'X-Forwarded-For: 203.0.113.7\r\n');
+    raw.send(request + request);
+    assert.deepEqual((await raw.replies(['GET', 'GET'])).map(statusOf), [200, 200]);
+    raw.socket.destroy();
+    assert.equal(fast.replayedOnSockets, 2);
+    sent += 2;
     // Every request has its line: the first ones from Fastify's hook, the rest from the fast path.
     const logged = requestLines(path);
     assert.equal(logged.length, sent);
@@ -249,5 +456,79 @@ describe('the fast path with request lines and metrics on', () => {
       assert.deepEqual(Object.keys(line), Object.keys(logged[0] ?? {}), 'the same fields in the same order');
     }
     assert.equal((await detailCount()) - countBefore, sent, 'each request counted once under its route');
+  });
+});
+
+describe('connections the socket’s reader holds', () => {
+  let t: TestApp;
+  let port = 0;
+  let path = '';
+  let closed = false;
+
+  beforeEach(async () => {
+    closed = false;
+    t = await startTestApp();
+    path = `/v1/bulletin/detail?id=${await createBulletin(t.db.kysely, { title: '公告', content: '<p>正文</p>', pinned: false })}`;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+    const base = `http://127.0.0.1:${port}`;
+    const fast = t.app.fastPath;
+    assert.ok(fast !== undefined);
+    for (let attempt = 0; attempt < 50 && fast.replayed === 0; attempt++) {
+      await send(base, path);
+      if (fast.replayed === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal(fast.replayed, 1);
+  });
+  afterEach(async () => {
+    if (!closed) await t.close();
+  });
+
+  /** A new connection whose first reply came from the socket's reader. */
+  async function held(): Promise<RawClient> {
+    const onSockets = t.app.fastPath?.replayedOnSockets ?? 0;
+    const client = new RawClient(port);
+    client.send(plainRequest('GET', path));
+    assert.equal(statusOf((await client.replies(['GET']))[0]), 200);
+    assert.equal(t.app.fastPath?.replayedOnSockets, onSockets + 1);
+    return client;
+  }
+
+  test(
+    'a client that ends its side gets its reply, then the server ends the connection',
+    { timeout: 20_000 },
+    async () => {
+      const client = new RawClient(port);
+      client.socket.end(plainRequest('GET', path));
+      assert.equal(statusOf((await client.replies(['GET']))[0]), 200);
+      assert.equal(t.app.fastPath?.replayedOnSockets, 1);
+      await client.gone();
+    },
+  );
+
+  test('an idle connection closes after the keep-alive timeout', { timeout: 20_000 }, async () => {
+    const server = t.app.server as typeof t.app.server & { keepAliveTimeoutBuffer?: number };
+    server.keepAliveTimeout = 200;
+    server.keepAliveTimeoutBuffer = 0;
+    const client = await held();
+    await client.gone();
+  });
+
+  test('a stopping server closes an idle connection the socket’s reader holds', { timeout: 20_000 }, async () => {
+    const idle = await held();
+    closed = true;
+    await t.close();
+    await idle.gone();
+  });
+
+  test('a request on a held connection while the server stops is answered by Node', { timeout: 20_000 }, async () => {
+    const client = await held();
+    const fast = t.app.fastPath;
+    fast?.close();
+    client.send(plainRequest('GET', path));
+    const [reply] = await client.replies(['GET']);
+    assert.equal(statusOf(reply), 200);
+    assert.equal(fast?.replayedOnSockets, 1);
+    client.socket.destroy();
   });
 });

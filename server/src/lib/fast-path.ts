@@ -11,11 +11,11 @@
  * replay come from the ReplayObserver given here, the same observer that hook calls
  * (ops/request-observer.ts).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ContentChanges } from '../db/changes.js';
 import { answeredFromCache, choose, type Answer, type Encoding, type ReadCache } from './read-cache.js';
+import { replayOnSockets, replyHead, type ReplaySource, type RequestHead } from './replay-connections.js';
 
 /** The generation of content when a request reached Fastify: its answer is replayed only if the
  * content did not change while the route worked out its key. */
@@ -35,11 +35,34 @@ interface Replay {
   headers: string[];
   /** The route pattern Fastify matched, for the metrics. */
   route: string;
+  /** Made at the first replay on a socket; false when Node adds nothing the socket's way knows. */
+  socket?: { head: Buffer; addLength: boolean } | false;
+}
+
+interface Found {
+  key: string;
+  answer: Answer;
+  replay: Replay;
+  body: Buffer | undefined;
+}
+
+/** Headers Node's ServerResponse would leave out of its own when a reply sets them. */
+const addedByNode = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** The bytes lib/replay-connections.ts writes for `replay`, or false when Node would write others. */
+function socketReady(replay: Replay): { head: Buffer; addLength: boolean } | false {
+  let addLength = true;
+  for (let i = 0; i < replay.headers.length; i += 2) {
+    const name = replay.headers[i]?.toLowerCase() ?? '';
+    if (addedByNode.has(name)) return false;
+    if (name === 'content-length') addLength = false;
+  }
+  return { head: replyHead(replay.status, replay.headers), addLength };
 }
 
 /** Told of every reply sent without Fastify, with the time it took, to log and meter it as
  * Fastify's onResponse hook does the others (ops/request-observer.ts). */
-export type ReplayObserver = (req: IncomingMessage, status: number, route: string, ms: number) => void;
+export type ReplayObserver = (req: RequestHead, status: number, route: string, ms: number) => void;
 
 export interface FastPathOptions {
   /** Replies remembered at most, all URLs together (each a header list of about a kilobyte);
@@ -99,6 +122,7 @@ export class FastPath {
   #replays = 0;
   #open = true;
   #replayed = 0;
+  #replayedOnSockets = 0;
 
   constructor(cache: ReadCache, changes: ContentChanges, { maxReplays = 10_000, observe }: FastPathOptions = {}) {
     this.#cache = cache;
@@ -110,6 +134,11 @@ export class FastPath {
   /** Replies sent without Fastify so far (tests). */
   get replayed(): number {
     return this.#replayed;
+  }
+
+  /** Of those, the replies written to the socket without Node's HTTP server (tests). */
+  get replayedOnSockets(): number {
+    return this.#replayedOnSockets;
   }
 
   /** URLs remembered now (tests). */
@@ -127,6 +156,7 @@ export class FastPath {
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       if (!this.answer(req, res)) this.#toFastify(req, res);
     });
+    replayOnSockets(server, this.#onSockets);
   }
 
   /** From now on every request goes to Fastify, which answers the way a closing server does. */
@@ -142,25 +172,10 @@ export class FastPath {
    * turn's network reads, so that data_version is read once for all of them.
    */
   answer(req: IncomingMessage, res: ServerResponse): boolean {
-    const method = req.method;
-    if ((method !== 'GET' && method !== 'HEAD') || !this.#open) return false;
-    // @fastify/compress leaves such answers alone: Fastify sends them.
-    if (req.headers['x-no-compression'] !== undefined) return false;
-    const entry = this.#urls.get(req.url ?? '');
-    const answer = entry?.answer.deref();
-    if (entry === undefined || answer === undefined) return false;
-    const { notModified, encoding } = choose(method, req.headers, answer);
-    const variant = variantOf(method, notModified, encoding);
-    const replay =
-      variant === undefined ? undefined : entry.replays.get(req.headers['accept-encoding'] ?? '')?.get(variant);
-    if (replay === undefined) return false;
-    let body: Buffer | undefined;
-    if (!notModified && method !== 'HEAD') {
-      body = encoding === undefined ? answer.body : answer.compressedCopy(encoding);
-      if (body === undefined) return false;
-    }
+    const found = this.#lookup(req.method ?? '', req.url ?? '', req.headers);
+    if (found === undefined) return false;
+    const { key, answer, replay, body } = found;
     const started = this.#observe === undefined ? 0 : performance.now();
-    const key = entry.key;
     this.#changes.afterReads(() => {
       if (!this.#open || !this.#cache.holds(key, answer)) {
         this.#toFastify(req, res);
@@ -172,6 +187,51 @@ export class FastPath {
       this.#observe?.(req, replay.status, replay.route, performance.now() - started);
     });
     return true;
+  }
+
+  /** The same replies for lib/replay-connections.ts, which writes them to the socket itself. */
+  readonly #onSockets: ReplaySource = {
+    find: (request) => {
+      const found = this.#lookup(request.method ?? '', request.url ?? '', request.headers);
+      if (found === undefined) return undefined;
+      const { key, answer, replay, body } = found;
+      replay.socket ??= socketReady(replay);
+      if (replay.socket === false) return undefined;
+      const { head, addLength } = replay.socket;
+      return {
+        head,
+        body,
+        addLength,
+        current: () => this.#open && this.#cache.holds(key, answer),
+        sent: (head, started) => {
+          this.#replayed += 1;
+          this.#replayedOnSockets += 1;
+          this.#observe?.(head, replay.status, replay.route, performance.now() - started);
+        },
+      };
+    },
+    afterReads: (task) => this.#changes.afterReads(task),
+    open: () => this.#open,
+  };
+
+  #lookup(method: string, url: string, headers: IncomingHttpHeaders): Found | undefined {
+    if ((method !== 'GET' && method !== 'HEAD') || !this.#open) return undefined;
+    // @fastify/compress leaves such answers alone: Fastify sends them.
+    if (headers['x-no-compression'] !== undefined) return undefined;
+    const entry = this.#urls.get(url);
+    const answer = entry?.answer.deref();
+    if (entry === undefined || answer === undefined) return undefined;
+    const { notModified, encoding } = choose(method, headers, answer);
+    const variant = variantOf(method, notModified, encoding);
+    const replay =
+      variant === undefined ? undefined : entry.replays.get(headers['accept-encoding'] ?? '')?.get(variant);
+    if (replay === undefined) return undefined;
+    let body: Buffer | undefined;
+    if (!notModified && method !== 'HEAD') {
+      body = encoding === undefined ? answer.body : answer.compressedCopy(encoding);
+      if (body === undefined) return undefined;
+    }
+    return { key: entry.key, answer, replay, body };
   }
 
   #toFastify(req: IncomingMessage, res: ServerResponse): void {

@@ -8,6 +8,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
 import { LogDestination } from './log-destination.js';
+import type { RequestHead } from './replay-connections.js';
 
 /** Writes one request line: `status` and `ms` as numbers, `ip` left out when unknown. */
 export type RequestLine = (
@@ -65,12 +66,13 @@ export function trustedProxies(
 }
 
 /** The client's address as Fastify's `request.ip` works it out with the same trustProxy setting. */
-export function clientAddress(trustProxy: ServerConfig['trustProxy']): (raw: IncomingMessage) => string | undefined {
+export function clientAddress(trustProxy: ServerConfig['trustProxy']): (raw: RequestHead) => string | undefined {
   const trusted = trustedProxies(trustProxy);
   if (trusted === false) return (raw) => raw.socket.remoteAddress;
   const trust = typeof trusted === 'function' ? trusted : proxyAddr.compile(trusted);
   return (raw) => {
-    const addresses = proxyAddr.all(raw, trust);
+    // proxy-addr reads only the headers and the socket's address, which a RequestHead has.
+    const addresses = proxyAddr.all(raw as IncomingMessage, trust);
     return addresses[addresses.length - 1];
   };
 }

@@ -4,11 +4,11 @@
  * (lib/fast-path.ts) both end here, so a reply and its replay give the same line and the same
  * count (docs/architecture.md#how-a-request-flows-through-the-server).
  */
-import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
 import type { ReplayObserver } from '../lib/fast-path.js';
+import type { RequestHead } from '../lib/replay-connections.js';
 import type { Metrics } from '../lib/metrics-registry.js';
 import { clientAddress, requestLine, roundedMs } from '../lib/request-log.js';
 import { routeLabel } from './metrics.js';
@@ -43,7 +43,7 @@ export function requestObserver({
   const ipOf = clientAddress(trustProxy);
 
   /** `request` is Fastify's, or undefined for a replay, whose route the fast path recorded. */
-  function finished(raw: IncomingMessage, status: number, ms: number, request?: FastifyRequest, route = ''): void {
+  function finished(raw: RequestHead, status: number, ms: number, request?: FastifyRequest, route = ''): void {
     const method = raw.method ?? '';
     if (timed !== undefined) {
       const label = request === undefined ? route : routeLabel(request);
