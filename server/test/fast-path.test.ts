@@ -506,6 +506,29 @@ describe('connections the socket’s reader holds', () => {
     },
   );
 
+  test('a connection read for many requests keeps one set of listeners', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const client = await held();
+      for (let n = 0; n < 30; n++) {
+        client.send(plainRequest('GET', path));
+        assert.equal(statusOf((await client.replies(['GET']))[0]), 200);
+      }
+      assert.equal(t.app.fastPath?.replayedOnSockets, 31);
+      client.socket.destroy();
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(
+        warnings.map((warning) => warning.name),
+        [],
+      );
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   test('an idle connection closes after the keep-alive timeout', { timeout: 20_000 }, async () => {
     const server = t.app.server as typeof t.app.server & { keepAliveTimeoutBuffer?: number };
     server.keepAliveTimeout = 200;

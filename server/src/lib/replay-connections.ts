@@ -169,7 +169,8 @@ class ReplayConnection {
     this.#held = held;
     socket.setNoDelay(true);
     // A connection that has not sent a whole first request soon is Node's, with its timeouts.
-    socket.setTimeout(firstRequestMs, this.#onTimeout);
+    socket.on('timeout', this.#onTimeout);
+    socket.setTimeout(firstRequestMs);
     socket.on('data', this.#onData);
     socket.on('drain', this.#onDrain);
     // Node's HTTP server allows half-open connections and ends its side itself: so does this.
@@ -246,7 +247,11 @@ class ReplayConnection {
       ready.sent(request, started);
     }
     socket.uncork();
-    this.#answered = true;
+    if (!this.#answered) {
+      this.#answered = true;
+      // From now on the keep-alive timeout, which the socket restarts at every read and write.
+      socket.setTimeout(this.#server.keepAliveTimeout + keepAliveBuffer(this.#server));
+    }
     if (this.#ended) {
       socket.end();
       return;
@@ -255,7 +260,6 @@ class ReplayConnection {
       this.#handOver(rest < chunk.length ? chunk.subarray(rest) : undefined);
       return;
     }
-    socket.setTimeout(this.#server.keepAliveTimeout + keepAliveBuffer(this.#server), this.#onTimeout);
     // A client that does not read its replies gets no more until it has (as Node's HTTP waits).
     if (!socket.writableNeedDrain) socket.resume();
   }
