@@ -35,7 +35,8 @@ interface Replay {
   headers: string[];
   /** The route pattern Fastify matched, for the metrics. */
   route: string;
-  /** Made at the first replay on a socket; false when Node adds nothing the socket's way knows. */
+  /** Made at its first replay on a socket; false when the reply sets a header Node otherwise
+   * adds itself (Date, Connection …): then only the 'request' event replays it. */
   socket?: { head: Buffer; addLength: boolean } | false;
 }
 
