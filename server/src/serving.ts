@@ -85,7 +85,8 @@ async function serve(config: ServerConfig, db: Db, app: FastifyInstance): Promis
     if (stopping) return;
     stopping = true;
     stopTrimming();
-    // Connections the fast path reads itself go back to Node's server, which closes them below.
+    // From now on every request goes to Node's server and Fastify, even on a connection the fast
+    // path has been reading itself (lib/replay-connections.ts): so each gets `Connection: close`.
     app.fastPath?.close();
     app.log.info({ signal }, 'stopping: finishing requests in flight');
     // A worker hands its clients to the others first (drain); a server alone lets them go.

@@ -178,7 +178,7 @@ export class FastPath {
     const { key, answer, replay, body } = found;
     const started = this.#observe === undefined ? 0 : performance.now();
     this.#changes.afterReads(() => {
-      if (!this.#open || !this.#cache.holds(key, answer)) {
+      if (!this.#current(key, answer)) {
         this.#toFastify(req, res);
         return;
       }
@@ -199,21 +199,27 @@ export class FastPath {
       replay.socket ??= socketReady(replay);
       if (replay.socket === false) return undefined;
       const { head, addLength } = replay.socket;
+      const started = this.#observe === undefined ? 0 : performance.now();
       return {
         head,
         body,
         addLength,
-        current: () => this.#open && this.#cache.holds(key, answer),
-        sent: (head, started) => {
+        current: () => this.#current(key, answer),
+        sent: () => {
           this.#replayed += 1;
           this.#replayedOnSockets += 1;
-          this.#observe?.(head, replay.status, replay.route, performance.now() - started);
+          this.#observe?.(request, replay.status, replay.route, performance.now() - started);
         },
       };
     },
     afterReads: (task) => this.#changes.afterReads(task),
     open: () => this.#open,
   };
+
+  /** The entry a replay was found in is still the cache's, and the fast path still open. */
+  #current(key: string, answer: Answer): boolean {
+    return this.#open && this.#cache.holds(key, answer);
+  }
 
   #lookup(method: string, url: string, headers: IncomingHttpHeaders): Found | undefined {
     if ((method !== 'GET' && method !== 'HEAD') || !this.#open) return undefined;

@@ -34,8 +34,8 @@ export interface Ready {
   addLength: boolean;
   /** Still current once the reads of this turn are done (ContentChanges.afterReads)? */
   current(): boolean;
-  /** Counts and logs the reply once it has gone. */
-  sent(request: RequestHead, started: number): void;
+  /** Counts and logs the reply once it has gone, timed from when it was found. */
+  sent(): void;
 }
 
 export interface ReplaySource {
@@ -132,10 +132,8 @@ export function replayOnSockets(server: Server, source: ReplaySource): void {
 
 interface Queued {
   ready: Ready;
-  request: RequestHead;
   /** Where the request begins in the bytes it came in. */
   from: number;
-  started: number;
 }
 
 class ReplayConnection {
@@ -216,8 +214,8 @@ class ReplayConnection {
       if (end < 0 || end - at > largestHead) break;
       const request = parseHead(chunk, at, end, this.#socket);
       const ready = request === undefined ? undefined : this.#source.find(request);
-      if (request === undefined || ready === undefined) break;
-      queued.push({ ready, request, from: at, started: performance.now() });
+      if (ready === undefined) break;
+      queued.push({ ready, from: at });
       at = end + 4;
     }
     if (queued.length === 0) {
@@ -235,7 +233,7 @@ class ReplayConnection {
     const socket = this.#socket;
     if (socket.destroyed) return;
     socket.cork();
-    for (const { ready, request, from, started } of queued) {
+    for (const { ready, from } of queued) {
       if (!this.#source.open() || !ready.current()) {
         socket.uncork();
         this.#handOver(chunk.subarray(from));
@@ -244,7 +242,7 @@ class ReplayConnection {
       socket.write(ready.head);
       socket.write(this.#tail(ready), 'latin1');
       if (ready.body !== undefined) socket.write(ready.body);
-      ready.sent(request, started);
+      ready.sent();
     }
     socket.uncork();
     if (!this.#answered) {
