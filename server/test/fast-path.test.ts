@@ -67,7 +67,7 @@ class RawClient {
     this.socket.write(text, 'latin1');
   }
 
-  /** The next `count` replies, each as it came; `heads` are the requests' methods, in order. */
+  /** The replies to requests with these `methods`, in order, each as it came. */
   async replies(methods: string[]): Promise<Buffer[]> {
     const replies: Buffer[] = [];
     for (const method of methods) {
@@ -120,6 +120,22 @@ const bodyOf = (reply: Buffer | undefined): Buffer => {
   return bytes.subarray(bytes.indexOf('\r\n\r\n') + 4);
 };
 
+/** Asks until the fast path answers (the reply Fastify sent is recorded on 'finish'). */
+async function warmUp(
+  fast: FastPath,
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<void> {
+  const before = fast.replayed;
+  for (let attempt = 0; attempt < 50 && fast.replayed === before; attempt++) {
+    await send(base, path, headers, method);
+    if (fast.replayed === before) await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.equal(fast.replayed, before + 1, `${path}: replayed`);
+}
+
 describe('the fast path for cached reads', () => {
   let t: TestApp;
   let base: string;
@@ -162,15 +178,8 @@ describe('the fast path for cached reads', () => {
     return first;
   }
 
-  /** Asks until the fast path answers (the reply Fastify sent is recorded on 'finish'). */
-  async function warm(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<void> {
-    const before = fast.replayed;
-    for (let attempt = 0; attempt < 50 && fast.replayed === before; attempt++) {
-      await send(base, path, headers, method);
-      if (fast.replayed === before) await new Promise((resolve) => setImmediate(resolve));
-    }
-    assert.equal(fast.replayed, before + 1, `${path}: replayed`);
-  }
+  const warm = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    warmUp(fast, base, path, headers, method);
 
   test('replays Fastify’s status, headers and bytes for each encoding, 304 and HEAD', async () => {
     const paths = [
@@ -474,11 +483,7 @@ describe('connections the socket’s reader holds', () => {
     const base = `http://127.0.0.1:${port}`;
     const fast = t.app.fastPath;
     assert.ok(fast !== undefined);
-    for (let attempt = 0; attempt < 50 && fast.replayed === 0; attempt++) {
-      await send(base, path);
-      if (fast.replayed === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
-    assert.equal(fast.replayed, 1);
+    await warmUp(fast, base, path);
   });
   afterEach(async () => {
     if (!closed) await t.close();
