@@ -1,5 +1,6 @@
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { Ajv, type Options } from 'ajv';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
 
 /**
  * Query strings and path parameters arrive as text, so their numbers are coerced; bodies are
@@ -10,8 +11,51 @@ const shared: Options = { allErrors: false, removeAdditional: false, useDefaults
 const textAjv = new Ajv({ ...shared, coerceTypes: 'array' });
 const bodyAjv = new Ajv({ ...shared, coerceTypes: false });
 
+type Validator = ReturnType<FastifySchemaCompiler<object>>;
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as Validator;
+
+/**
+ * A route's checks and its answer's serialiser, each compiled the first time a request needs it
+ * rather than as the route is added: a worker that never sees the console's routes never holds
+ * their code (docs/performance.md#footprint). A schema that cannot compile still fails a test
+ * (server/test/route-schemas.test.ts) rather than a visitor's request.
+ */
+function compileOnFirstUse(compile: FastifySchemaCompiler<object>): FastifySchemaCompiler<object> {
+  return (route) => {
+    let compiled: Validator | undefined;
+    const validator = () => (compiled ??= compile(route));
+    // Fastify passes Ajv's context (so Ajv may replace a root value) when the function has
+    // Ajv's `schemaEnv`, and reads `errors` after a failed check: both come from the compiled one.
+    const check = (data: unknown, context?: unknown) =>
+      (validator() as (data: unknown, context?: unknown) => unknown)(data, context);
+    Object.defineProperties(check, {
+      schemaEnv: { get: () => (validator() as { schemaEnv?: unknown }).schemaEnv },
+      errors: { get: () => (compiled as { errors?: unknown } | undefined)?.errors },
+    });
+    return check as Validator;
+  };
+}
+
+type Factories = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+
+/** Fastify's `schemaController`: the checks above and Fastify's own serialiser, both compiled at
+ * first use. Naming both keeps Fastify from loading its default Ajv compiler as well. */
+export const schemaController: NonNullable<FastifyServerOptions['schemaController']> = {
+  compilersFactory: {
+    // Fastify types this factory as its default one, which takes Ajv's own schema type; a route's
+    // compiler is what Fastify calls either way.
+    buildValidator: (() => compileOnFirstUse(validatorCompiler)) as unknown as Factories['buildValidator'],
+    buildSerializer: (externalSchemas, options) => {
+      const compile = SerializerSelector()(externalSchemas, options);
+      return (route) => {
+        let compiled: ((data: unknown) => string) | undefined;
+        return (data) => (compiled ??= compile(route))(data);
+      };
+    },
+  },
+};
 
 /** A check of a JSON value against a schema, without coercion, as a body is checked: for values
  * that come in other ways (lib/site-config-check.ts). */

@@ -9,7 +9,7 @@ import Fastify, { LogController, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { ServerConfig } from '../config.js';
 import { logDestination, trustedProxies } from '../lib/request-log.js';
-import { validatorCompiler } from '../lib/validation.js';
+import { schemaController } from '../lib/validation.js';
 
 export interface InstanceOptions {
   /** Where the log goes instead of standard output. */
@@ -61,7 +61,7 @@ export function createFastify(config: ServerConfig, { logStream, genReqId }: Ins
       void (reply as FastifyReply).status(status).send({ status, msg: error.message });
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
   return app;
 }
