@@ -42,6 +42,10 @@ test('a worker starts without the modules only writes and rare paths need', asyn
       );
       const early = notAtStart.flatMap((part) => modules.filter((url) => url.includes(part)).slice(0, 1));
       assert.deepEqual(early, [], `${name} loaded these at start`);
+      // One copy of Ajv for the server, Fastify's serialiser and ajv-formats: the install keeps a
+      // single ajv 8 at the top of node_modules (docs/performance.md#footprint).
+      const ajvCopies = new Set(modules.flatMap((url) => /^(.*\/node_modules\/ajv)\//.exec(url)?.[1] ?? []));
+      assert.equal(ajvCopies.size, 1, `${name} loaded Ajv from ${[...ajvCopies].join(', ')}`);
     }
   } finally {
     await database.drop();
