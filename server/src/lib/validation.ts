@@ -1,5 +1,5 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
 
 /**
@@ -13,30 +13,29 @@ const bodyAjv = new Ajv({ ...shared, coerceTypes: false });
 
 type Validator = ReturnType<FastifySchemaCompiler<object>>;
 
+const ajvFor = (httpPart: string | undefined): Ajv => (httpPart === 'body' ? bodyAjv : textAjv);
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as Validator;
+  ajvFor(httpPart).compile(schema) as Validator;
 
 /**
- * A route's checks and its answer's serialiser, each compiled the first time a request needs it
- * rather than as the route is added: a worker that never sees the console's routes never holds
+ * A route's checks, compiled the first time a request needs them rather than as the route is
+ * added (its answer's serialiser too, below): a worker that never sees the console's routes never holds
  * their code (docs/performance.md#footprint). A schema that cannot compile still fails a test
  * (server/test/route-schemas.test.ts) rather than a visitor's request.
  */
-function compileOnFirstUse(compile: FastifySchemaCompiler<object>): FastifySchemaCompiler<object> {
-  return (route) => {
-    let compiled: Validator | undefined;
-    const validator = () => (compiled ??= compile(route));
-    // Fastify passes Ajv's context (so Ajv may replace a root value) when the function has
-    // Ajv's `schemaEnv`, and reads `errors` after a failed check: both come from the compiled one.
-    const check = (data: unknown, context?: unknown) =>
-      (validator() as (data: unknown, context?: unknown) => unknown)(data, context);
-    Object.defineProperties(check, {
-      schemaEnv: { get: () => (validator() as { schemaEnv?: unknown }).schemaEnv },
-      errors: { get: () => (compiled as { errors?: unknown } | undefined)?.errors },
-    });
-    return check as Validator;
-  };
-}
+const checkOnFirstUse: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  let compiled: ValidateFunction | undefined;
+  const validate = () => (compiled ??= ajvFor(httpPart).compile(schema));
+  // Fastify passes Ajv's context (so Ajv may replace a root value) when the function has Ajv's
+  // `schemaEnv`, and reads `errors` after a failed check: both come from the compiled one.
+  const check = (data: unknown, context?: Parameters<ValidateFunction>[1]) => validate()(data, context);
+  Object.defineProperties(check, {
+    schemaEnv: { get: () => validate().schemaEnv },
+    errors: { get: () => compiled?.errors },
+  });
+  return check as Validator;
+};
 
 type Factories = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 
@@ -46,7 +45,7 @@ export const schemaController: NonNullable<FastifyServerOptions['schemaControlle
   compilersFactory: {
     // Fastify types this factory as its default one, which takes Ajv's own schema type; a route's
     // compiler is what Fastify calls either way.
-    buildValidator: (() => compileOnFirstUse(validatorCompiler)) as unknown as Factories['buildValidator'],
+    buildValidator: (() => checkOnFirstUse) as unknown as Factories['buildValidator'],
     buildSerializer: (externalSchemas, options) => {
       const compile = SerializerSelector()(externalSchemas, options);
       return (route) => {
