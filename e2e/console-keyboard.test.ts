@@ -176,6 +176,35 @@ describe('the editor by keyboard', () => {
     await assertAccessible(page, 'list after a deletion');
   });
 
+  test('Escape pressed the moment a dialog takes focus closes it', async (t) => {
+    const page = await openConsole(t);
+    await newDraft(page, '一打开就按 Esc');
+    // One Escape, in the same task as focus first enters the dialog: before the dialog library
+    // has drawn itself again as the top layer, which is when it starts listening for the key.
+    const pressEscapeOnFirstFocus = () =>
+      page.evaluate(() => {
+        let armed = true;
+        document.addEventListener(
+          'focusin',
+          (event) => {
+            const target = event.target as HTMLElement;
+            if (!armed || target.closest('[role="dialog"], [role="alertdialog"]') === null) return;
+            armed = false;
+            target.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
+          },
+          { capture: true },
+        );
+      });
+    for (const name of ['预览', '删除']) {
+      await pressEscapeOnFirstFocus();
+      await page.getByRole('button', { name, exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await focusReaches(page, name);
+      assert.equal(await page.locator('[role="dialog"], [role="alertdialog"]').count(), 0, `${name}: closed`);
+    }
+    assert.match(page.url(), /\/admin\/bulletins\/\d+$/, 'nothing was deleted');
+  });
+
   test('the conflict dialog and the CDN question give focus back to the button pressed, or its section', async (t) => {
     const page = await openConsole(t);
     const id = await newDraft(page, '两人同时修改');

@@ -1,6 +1,7 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import type { ReactNode } from 'react';
 import { buttonClass } from './button';
+import { closeOnEscape } from './dialog';
 import { useDialogFocus } from './focus-return';
 
 /** Asks before a step that changes what visitors see or throws work away (Radix AlertDialog:
@@ -33,6 +34,7 @@ export function ConfirmDialog({
         <AlertDialog.Content
           className="fixed inset-x-3 top-[20vh] z-50 mx-auto flex max-w-md flex-col gap-4 rounded-2xl border border-line bg-bg p-5 text-fg shadow-xl"
           onOpenAutoFocus={focus.opened}
+          onKeyDown={closeOnEscape(onOpenChange)}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
             focus.closed();
