@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { SiteConfig } from '@chat-site/contract';
 import { siteConfigProblems } from './lib/site-config-check.js';
+import { localTimeName } from './lib/time.js';
 import { repoRoot } from './paths.js';
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -394,6 +395,9 @@ export function isHttpUrl(value: string): boolean {
 }
 
 export function isTimeZone(zone: string): boolean {
+  // Names known without a formatter need none: one costs a process about 8 MB
+  // (docs/performance.md#footprint). Links such as Asia/Kolkata still ask Intl.
+  if (localTimeName(zone) !== undefined) return true;
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
     return true;

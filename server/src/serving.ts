@@ -18,6 +18,7 @@ import { migrate } from './db/migrations.js';
 import { loadDemoContent } from './demo/load.js';
 import { trimWhenIdle } from './lib/idle-trim.js';
 import { logDestination } from './lib/request-log.js';
+import { useAsLocalTime } from './lib/time.js';
 import { storageFor } from './storage/index.js';
 
 interface Logger {
@@ -37,6 +38,7 @@ export async function run(role: Role): Promise<void> {
     }
     throw error;
   }
+  useAsLocalTime(config.timeZone);
 
   if (role === 'alone') {
     const db = connect(config.database);

@@ -1,13 +1,15 @@
 /**
  * What a worker loads to start: none of the modules only writes, the command line or a rare
  * route need (docs/performance.md#footprint). The built server runs with a probe
- * (fixtures/module-probe.mjs) that lists the module files each process loaded.
+ * (fixtures/module-probe.mjs) that lists the module files each process loaded, and the Intl date
+ * formatters it built.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { languages } from '@chat-site/contract';
 import { createTestDatabase, repoRoot, spawnServer, testEnv } from './helpers.js';
 
 /** Loaded at their first use, never at start: what each costs is in docs/performance.md#footprint. */
@@ -32,7 +34,7 @@ test('a worker starts without the modules only writes and rare paths need', asyn
     );
     assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
     assert.equal(await server.stop(), 0);
-    const workers = readdirSync(probeDir).filter((name) => name.startsWith('worker-'));
+    const workers = readdirSync(probeDir).filter((name) => name.startsWith('worker-') && name.endsWith('.txt'));
     assert.equal(workers.length, 2, 'each worker wrote its list');
     for (const name of workers) {
       const modules = readFileSync(join(probeDir, name), 'utf8').split('\n');
@@ -46,6 +48,55 @@ test('a worker starts without the modules only writes and rare paths need', asyn
       // single ajv 8 at the top of node_modules (docs/performance.md#footprint).
       const ajvCopies = new Set(modules.flatMap((url) => /^(.*\/node_modules\/ajv)\//.exec(url)?.[1] ?? []));
       assert.equal(ajvCopies.size, 1, `${name} loaded Ajv from ${[...ajvCopies].join(', ')}`);
+    }
+  } finally {
+    await database.drop();
+    rmSync(probeDir, { recursive: true, force: true });
+  }
+});
+
+/** What a visitor's first visit asks, in every language: pages with their early rows, the API,
+ * the feeds, the sitemap, a share page. */
+const visits = [
+  ...languages.map((language) => `/?lang=${language}`),
+  '/v1/bulletin/page',
+  '/v1/bulletin/detail?id=1',
+  '/v1/common/getInstallPackageAddrs',
+  '/feed.atom',
+  '/feed.rss',
+  '/changelog.atom',
+  '/sitemap.xml',
+  '/a/1',
+];
+
+test('no process builds an Intl date formatter, answering a first visit in every language', async () => {
+  const database = await createTestDatabase();
+  const probeDir = mkdtempSync(join(tmpdir(), 'chat-site-modules-'));
+  try {
+    const server = await spawnServer(
+      testEnv(database, { WORKERS: '2', DEMO_CONTENT: '1', MODULE_PROBE_DIR: probeDir }),
+      { nodeArgs: ['--import', join(repoRoot, 'server/test/fixtures/module-probe.mjs')] },
+    );
+    const answers: string[] = [];
+    try {
+      for (const path of visits) {
+        // Twice, so that each of the two workers is likely to answer it.
+        for (let twice = 0; twice < 2; twice++) answers.push(`${(await fetch(`${server.url}${path}`)).status} ${path}`);
+      }
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+    assert.deepEqual(
+      answers.filter((answer) => !answer.startsWith('200 ')),
+      [],
+    );
+    // A formatter costs a process about 8 MB of the Node binary's ICU data: times are read in
+    // TIME_ZONE as local time (lib/time.ts), and the rows' dates are written without one.
+    const files = readdirSync(probeDir).filter((file) => file.endsWith('.intl'));
+    assert.ok(files.filter((file) => file.startsWith('worker-')).length === 2, 'each worker wrote its count');
+    for (const name of files) {
+      const [count, ...first] = readFileSync(join(probeDir, name), 'utf8').split('\n');
+      assert.equal(count, '0', `${name} built a date formatter:\n${first.join('\n')}`);
     }
   } finally {
     await database.drop();

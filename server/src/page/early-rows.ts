@@ -13,11 +13,11 @@ import {
   earlyRowsAttribute,
   escapeHtml,
   fieldAttribute,
-  formatDate,
   loadingAttribute,
   routeAttribute,
   type Bulletin,
 } from '@chat-site/contract';
+import { rowDate } from './row-date.js';
 
 /** Rows a phone shows in view (412 × 823): ten one-line titles reach the bottom of the screen;
  * the rest come with the site's script. */
@@ -76,7 +76,7 @@ export function withEarlyRows(page: string, items: Bulletin[], language: string)
       / href="([^"]*\/)[^"/]*"/,
       (_whole, start: string) => ` href="${start}${encodeURIComponent(item.id)}"`,
     );
-    row = fill(row, 'date', escapeHtml(formatDate(item.createdAt, language)));
+    row = fill(row, 'date', escapeHtml(rowDate(item.createdAt, language)));
     const mark = index === 0 ? ` elementtiming="${earlyListTiming}"` : '';
     row = fill(row, 'title', escapeHtml(item.title), mark);
     return item.pinned ? row.replace(title, (span) => pinned + span) : row;

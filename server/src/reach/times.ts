@@ -1,6 +1,6 @@
 /** Feed and share-page dates, written in the operator's TIME_ZONE with its UTC offset, so a
  * reader sees the same wall-clock time as the site shows. */
-import { toWireTime } from '../lib/time.js';
+import { englishMonths, toWireTime } from '../lib/time.js';
 
 interface ZonedTime {
   /** "YYYY-MM-DD HH:MM:SS" in the zone. */
@@ -30,13 +30,12 @@ export function rfc3339(instant: string, timeZone: string): string {
 }
 
 const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** RFC 822 with a four-digit year, as RSS 2.0 wants it: Wed, 01 May 2024 20:00:00 +0800. */
 export function rfc822(instant: string, timeZone: string): string {
   const { wall, offsetMinutes } = zoned(instant, timeZone);
   const [year, month, day] = wall.slice(0, 10).split('-').map(Number) as [number, number, number];
   const weekday = weekdays[new Date(Date.UTC(year, month - 1, day)).getUTCDay()];
-  const date = `${String(day).padStart(2, '0')} ${months[month - 1]} ${year}`;
+  const date = `${String(day).padStart(2, '0')} ${englishMonths[month - 1]} ${year}`;
   return `${weekday}, ${date} ${wall.slice(11)} ${offsetText(offsetMinutes, '')}`;
 }
