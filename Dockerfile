@@ -64,4 +64,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
     CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node itself, not npm: SIGTERM from `docker stop` reaches the server, which stops gracefully.
-CMD ["node", "server/dist/server.js"]
+CMD ["node", "--no-concurrent-recompilation", "server/dist/server.js"]

@@ -315,11 +315,16 @@ describe('WORKERS=2 stopped while starting', () => {
 });
 
 describe('the Node options of a worker', () => {
+  const young = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
+  const compiling = ['--no-concurrent-recompilation'];
   test('add a young generation of a fixed 16 MB unless the operator chose a size', () => {
-    const young = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
-    assert.deepEqual(workerExecArgv([]), young);
-    assert.deepEqual(workerExecArgv(['--enable-source-maps']), ['--enable-source-maps', ...young]);
-    assert.deepEqual(workerExecArgv(['--max-semi-space-size=64']), ['--max-semi-space-size=64']);
-    assert.deepEqual(workerExecArgv([], '--min-semi-space-size=4 --max-old-space-size=512'), []);
+    assert.deepEqual(workerExecArgv([]), [...young, ...compiling]);
+    assert.deepEqual(workerExecArgv(['--enable-source-maps']), ['--enable-source-maps', ...young, ...compiling]);
+    assert.deepEqual(workerExecArgv(['--max-semi-space-size=64']), ['--max-semi-space-size=64', ...compiling]);
+    assert.deepEqual(workerExecArgv([], '--min-semi-space-size=4 --max-old-space-size=512'), compiling);
+  });
+  test('compile on the worker’s own thread unless the operator said otherwise', () => {
+    assert.deepEqual(workerExecArgv(['--concurrent-recompilation']), ['--concurrent-recompilation', ...young]);
+    assert.deepEqual(workerExecArgv(['--no-concurrent-recompilation']), ['--no-concurrent-recompilation', ...young]);
   });
 });

@@ -55,6 +55,13 @@ test('a worker starts without the modules only writes and rare paths need', asyn
   }
 });
 
+/** What fixtures/module-probe.mjs writes of a process, besides its modules. */
+interface Probe {
+  execArgv: string[];
+  formatters: number;
+  first?: string;
+}
+
 /** What a visitor's first visit asks, in every language: pages with their early rows, the API,
  * the feeds, the sitemap, a share page. */
 const visits = [
@@ -69,7 +76,7 @@ const visits = [
   '/a/1',
 ];
 
-test('no process builds an Intl date formatter, answering a first visit in every language', async () => {
+test('no process builds an Intl date formatter answering a first visit in every language; workers run with the supervisor’s V8 settings', async () => {
   const database = await createTestDatabase();
   const probeDir = mkdtempSync(join(tmpdir(), 'chat-site-modules-'));
   try {
@@ -92,11 +99,20 @@ test('no process builds an Intl date formatter, answering a first visit in every
     );
     // A formatter costs a process about 8 MB of the Node binary's ICU data: times are read in
     // TIME_ZONE as local time (lib/time.ts), and the rows' dates are written without one.
-    const files = readdirSync(probeDir).filter((file) => file.endsWith('.intl'));
-    assert.ok(files.filter((file) => file.startsWith('worker-')).length === 2, 'each worker wrote its count');
-    for (const name of files) {
-      const [count, ...first] = readFileSync(join(probeDir, name), 'utf8').split('\n');
-      assert.equal(count, '0', `${name} built a date formatter:\n${first.join('\n')}`);
+    const files = readdirSync(probeDir).filter((file) => file.endsWith('.json'));
+    const probes = files.map((name) => ({
+      name,
+      ...(JSON.parse(readFileSync(join(probeDir, name), 'utf8')) as Probe),
+    }));
+    for (const { name, formatters, first } of probes) {
+      assert.equal(formatters, 0, `${name} built a date formatter: ${first}`);
+    }
+    // The workers run with the supervisor's V8 settings (cluster/supervisor.ts).
+    const workers = probes.filter(({ name }) => name.startsWith('worker-'));
+    assert.equal(workers.length, 2, 'each worker wrote what it saw');
+    for (const { name, execArgv } of workers) {
+      assert.ok(execArgv.includes('--no-concurrent-recompilation'), `${name}: ${execArgv.join(' ')}`);
+      assert.ok(execArgv.includes('--max-semi-space-size=16'), `${name}: ${execArgv.join(' ')}`);
     }
   } finally {
     await database.drop();

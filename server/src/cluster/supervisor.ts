@@ -26,15 +26,25 @@ const longestRestartMs = 30_000;
 const workerEntry = fileURLToPath(new URL('../server.js', import.meta.url));
 
 /**
- * The Node options of a worker: this process's, and a young generation of a fixed 16 MB unless
- * the operator chose one. Left to grow by itself from a small start it sometimes stays small,
- * and such a worker answers cached reads about a quarter slower for its whole life; started at
- * 16 MB but left to grow, it doubled to 32 MB and held about 20 MB more after a few thousand
- * reads (docs/performance.md#the-young-generation).
+ * The Node options of a worker: this process's, and V8 settings of its own for each the operator
+ * has not chosen (docs/performance.md#the-young-generation, docs/performance.md#footprint):
+ * - a young generation of a fixed 16 MB. Left to grow by itself from a small start it sometimes
+ *   stays small, and such a worker answers cached reads about a quarter slower for its whole
+ *   life; started at 16 MB but left to grow, it doubled to 32 MB and held about 20 MB more after
+ *   a few thousand reads.
+ * - optimising compilation on the worker's own thread. On V8's background threads it left
+ *   8-19 MB that glibc kept for those threads at rest; the price is the first seconds of load
+ *   after a start, while the hot functions are compiled.
  */
+const workerDefaults = [
+  { option: 'semi-space-size', flags: ['--min-semi-space-size=16', '--max-semi-space-size=16'] },
+  { option: 'concurrent-recompilation', flags: ['--no-concurrent-recompilation'] },
+];
+
 export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): string[] {
-  const chosen = [...execArgv, nodeOptions].some((option) => option.includes('semi-space-size'));
-  return chosen ? [...execArgv] : [...execArgv, '--min-semi-space-size=16', '--max-semi-space-size=16'];
+  const given = [...execArgv, nodeOptions];
+  const defaults = workerDefaults.filter(({ option }) => !given.some((text) => text.includes(option)));
+  return [...execArgv, ...defaults.flatMap(({ flags }) => flags)];
 }
 
 export function supervise({ workers, shutdownTimeoutMs, log }: SupervisorOptions): void {
