@@ -24,7 +24,9 @@ const notAtStart = [
   '/node_modules/@fastify/ajv-compiler/',
 ];
 
-test('a worker starts without the modules only writes and rare paths need', async () => {
+/** Runs `use` against the built server with two workers, the demo content and the probe; the
+ * probe's files are in the directory it is given once the server has stopped. */
+async function withProbedServer(use: (url: string) => Promise<void>, read: (probeDir: string) => void): Promise<void> {
   const database = await createTestDatabase();
   const probeDir = mkdtempSync(join(tmpdir(), 'chat-site-modules-'));
   try {
@@ -32,27 +34,39 @@ test('a worker starts without the modules only writes and rare paths need', asyn
       testEnv(database, { WORKERS: '2', DEMO_CONTENT: '1', MODULE_PROBE_DIR: probeDir }),
       { nodeArgs: ['--import', join(repoRoot, 'server/test/fixtures/module-probe.mjs')] },
     );
-    assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
-    assert.equal(await server.stop(), 0);
-    const workers = readdirSync(probeDir).filter((name) => name.startsWith('worker-') && name.endsWith('.txt'));
-    assert.equal(workers.length, 2, 'each worker wrote its list');
-    for (const name of workers) {
-      const modules = readFileSync(join(probeDir, name), 'utf8').split('\n');
-      assert.ok(
-        modules.some((url) => url.includes('/node_modules/fastify/')),
-        'the probe saw the worker load Fastify',
-      );
-      const early = notAtStart.flatMap((part) => modules.filter((url) => url.includes(part)).slice(0, 1));
-      assert.deepEqual(early, [], `${name} loaded these at start`);
-      // One copy of Ajv for the server, Fastify's serialiser and ajv-formats: the install keeps a
-      // single ajv 8 at the top of node_modules (docs/performance.md#footprint).
-      const ajvCopies = new Set(modules.flatMap((url) => /^(.*\/node_modules\/ajv)\//.exec(url)?.[1] ?? []));
-      assert.equal(ajvCopies.size, 1, `${name} loaded Ajv from ${[...ajvCopies].join(', ')}`);
+    try {
+      await use(server.url);
+    } finally {
+      assert.equal(await server.stop(), 0);
     }
+    read(probeDir);
   } finally {
     await database.drop();
     rmSync(probeDir, { recursive: true, force: true });
   }
+}
+
+test('a worker starts without the modules only writes and rare paths need', async () => {
+  await withProbedServer(
+    async (url) => assert.equal((await fetch(`${url}/healthz`)).status, 200),
+    (probeDir) => {
+      const workers = readdirSync(probeDir).filter((name) => name.startsWith('worker-') && name.endsWith('.txt'));
+      assert.equal(workers.length, 2, 'each worker wrote its list');
+      for (const name of workers) {
+        const modules = readFileSync(join(probeDir, name), 'utf8').split('\n');
+        assert.ok(
+          modules.some((url) => url.includes('/node_modules/fastify/')),
+          'the probe saw the worker load Fastify',
+        );
+        const early = notAtStart.flatMap((part) => modules.filter((url) => url.includes(part)).slice(0, 1));
+        assert.deepEqual(early, [], `${name} loaded these at start`);
+        // One copy of Ajv for the server, Fastify's serialiser and ajv-formats: the install keeps a
+        // single ajv 8 at the top of node_modules (docs/performance.md#footprint).
+        const ajvCopies = new Set(modules.flatMap((url) => /^(.*\/node_modules\/ajv)\//.exec(url)?.[1] ?? []));
+        assert.equal(ajvCopies.size, 1, `${name} loaded Ajv from ${[...ajvCopies].join(', ')}`);
+      }
+    },
+  );
 });
 
 /** What fixtures/module-probe.mjs writes of a process, besides its modules. */
@@ -77,45 +91,36 @@ const visits = [
 ];
 
 test('no process builds an Intl date formatter answering a first visit in every language; workers run with the supervisor’s V8 settings', async () => {
-  const database = await createTestDatabase();
-  const probeDir = mkdtempSync(join(tmpdir(), 'chat-site-modules-'));
-  try {
-    const server = await spawnServer(
-      testEnv(database, { WORKERS: '2', DEMO_CONTENT: '1', MODULE_PROBE_DIR: probeDir }),
-      { nodeArgs: ['--import', join(repoRoot, 'server/test/fixtures/module-probe.mjs')] },
-    );
-    const answers: string[] = [];
-    try {
+  const answers: string[] = [];
+  await withProbedServer(
+    async (url) => {
       for (const path of visits) {
         // Twice, so that each of the two workers is likely to answer it.
-        for (let twice = 0; twice < 2; twice++) answers.push(`${(await fetch(`${server.url}${path}`)).status} ${path}`);
+        for (let twice = 0; twice < 2; twice++) answers.push(`${(await fetch(`${url}${path}`)).status} ${path}`);
       }
-    } finally {
-      assert.equal(await server.stop(), 0);
-    }
-    assert.deepEqual(
-      answers.filter((answer) => !answer.startsWith('200 ')),
-      [],
-    );
-    // A formatter costs a process about 8 MB of the Node binary's ICU data: times are read in
-    // TIME_ZONE as local time (lib/time.ts), and the rows' dates are written without one.
-    const files = readdirSync(probeDir).filter((file) => file.endsWith('.json'));
-    const probes = files.map((name) => ({
-      name,
-      ...(JSON.parse(readFileSync(join(probeDir, name), 'utf8')) as Probe),
-    }));
-    for (const { name, formatters, first } of probes) {
-      assert.equal(formatters, 0, `${name} built a date formatter: ${first}`);
-    }
-    // The workers run with the supervisor's V8 settings (cluster/supervisor.ts).
-    const workers = probes.filter(({ name }) => name.startsWith('worker-'));
-    assert.equal(workers.length, 2, 'each worker wrote what it saw');
-    for (const { name, execArgv } of workers) {
-      assert.ok(execArgv.includes('--no-concurrent-recompilation'), `${name}: ${execArgv.join(' ')}`);
-      assert.ok(execArgv.includes('--max-semi-space-size=16'), `${name}: ${execArgv.join(' ')}`);
-    }
-  } finally {
-    await database.drop();
-    rmSync(probeDir, { recursive: true, force: true });
-  }
+    },
+    (probeDir) => {
+      assert.deepEqual(
+        answers.filter((answer) => !answer.startsWith('200 ')),
+        [],
+      );
+      // A formatter costs a process about 8 MB of the Node binary's ICU data: times are read in
+      // TIME_ZONE as local time (lib/time.ts), and the rows' dates are written without one.
+      const files = readdirSync(probeDir).filter((file) => file.endsWith('.json'));
+      const probes = files.map((name) => ({
+        name,
+        ...(JSON.parse(readFileSync(join(probeDir, name), 'utf8')) as Probe),
+      }));
+      for (const { name, formatters, first } of probes) {
+        assert.equal(formatters, 0, `${name} built a date formatter: ${first}`);
+      }
+      // The workers run with the supervisor's V8 settings (cluster/supervisor.ts).
+      const workers = probes.filter(({ name }) => name.startsWith('worker-'));
+      assert.equal(workers.length, 2, 'each worker wrote what it saw');
+      for (const { name, execArgv } of workers) {
+        assert.ok(execArgv.includes('--no-concurrent-recompilation'), `${name}: ${execArgv.join(' ')}`);
+        assert.ok(execArgv.includes('--max-semi-space-size=16'), `${name}: ${execArgv.join(' ')}`);
+      }
+    },
+  );
 });
