@@ -1,5 +1,6 @@
 // Builds whatever is out of date before the server or the admin command runs: the server with
-// `tsc -b` (incremental, about a second when nothing changed), the admin command's bundle
+// `tsc -b` (incremental, about a second when nothing changed) with Kysely and TypeBox bundled
+// (scripts/bundle-vendor.mjs), the admin command's bundle
 // (scripts/bundle-admin.mjs) when the server's compiled files are newer, and the site with Vite
 // when any of its sources is newer than the last build, and the operator console likewise.
 import { execFileSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 // what `npm run build` left is used as it is (docs/deploy.md).
 const production = process.env.NODE_ENV === 'production';
 const { adminBundle, bundleAdmin } = production ? {} : await import('./bundle-admin.mjs');
+const { bundleVendor } = production ? {} : await import('./bundle-vendor.mjs');
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = (args, cwd = root) =>
@@ -28,8 +30,10 @@ function newestChange(path, skip = () => false) {
 
 const isBundle = (path) => path.startsWith(adminBundle);
 
-export function ensureBuilt() {
+export async function ensureBuilt() {
   run(['node_modules/typescript/bin/tsc', '-b', 'server']);
+  // Kysely and TypeBox as a few files, and the compiled code pointed at them; a no-op when done.
+  await bundleVendor();
   const compiled = ['server/dist', 'packages/contract/dist'].map((path) => newestChange(join(root, path), isBundle));
   if (!existsSync(adminBundle) || statSync(adminBundle).mtimeMs < Math.max(...compiled)) bundleAdmin();
   const built = join(root, 'web/dist/index.html');
@@ -56,4 +60,4 @@ export function ensureBuilt() {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url) && !production) ensureBuilt();
+if (process.argv[1] === fileURLToPath(import.meta.url) && !production) await ensureBuilt();

@@ -16,6 +16,7 @@ import { createTestDatabase, repoRoot, spawnServer, testEnv } from './helpers.js
 const notAtStart = [
   // TypeBox's checker and error messages: only a bad site config needs them (lib/site-config-check.ts).
   '/node_modules/typebox/build/value/',
+  '/server/dist/vendor/typebox-value.js',
   // The HTML parser: announcements written or cleaned (lib/html-text.ts, bulletins/sanitize.ts).
   '/node_modules/htmlparser2/',
   // The metrics' registry: only with METRICS_TOKEN (lib/metrics-registry.ts).
@@ -60,6 +61,15 @@ test('a worker starts without the modules only writes and rare paths need', asyn
         );
         const early = notAtStart.flatMap((part) => modules.filter((url) => url.includes(part)).slice(0, 1));
         assert.deepEqual(early, [], `${name} loaded these at start`);
+        // Kysely and TypeBox come bundled, a few files instead of hundreds (scripts/bundle-vendor.mjs).
+        for (const name of ['kysely', 'typebox']) {
+          const unbundled = modules.filter((url) => url.includes(`/node_modules/${name}/`));
+          assert.deepEqual(unbundled.slice(0, 3), [], `${name} loaded from node_modules`);
+          assert.ok(
+            modules.some((url) => url.endsWith(`/server/dist/vendor/${name}.js`)),
+            `${name} not loaded bundled`,
+          );
+        }
         // One copy of Ajv for the server, Fastify's serialiser and ajv-formats: the install keeps a
         // single ajv 8 at the top of node_modules (docs/performance.md#footprint).
         const ajvCopies = new Set(modules.flatMap((url) => /^(.*\/node_modules\/ajv)\//.exec(url)?.[1] ?? []));

@@ -15,7 +15,8 @@ import { compileBodyCheck } from './validation.js';
 
 const loadValue = lazy<typeof TypeBoxValue>('typebox/value');
 /** The settings of the TypeBox that loadValue loads: the same module as the one imported above
- * under plain Node, another one under a loader (tsx) or in the command line's bundle. */
+ * from source, another one in the built server (whose TypeBox is bundled by
+ * scripts/bundle-vendor.mjs) and in the command line's bundle. */
 const loadSystem = lazy<typeof TypeBoxSystem>('typebox/system');
 let isSiteConfig: ((value: unknown) => boolean) | undefined;
 
