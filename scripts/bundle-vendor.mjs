@@ -5,24 +5,24 @@
 // rest after reads held about 6 MB less this way (docs/performance.md#few-module-files). The
 // server's own files stay one module each, so their stack traces and import.meta.url are as
 // written. Run after `tsc -b server`; running it again changes nothing.
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const vendorDir = join(root, 'server/dist/vendor');
+const vendorDir = join(root, 'server/dist/vendor');
 const compiledDirs = ['server/dist', 'packages/contract/dist'].map((path) => join(root, path));
 
 /** Each import the compiled code may name, and the file in server/dist/vendor that replaces it. */
-export const vendored = {
+const vendored = {
   kysely: 'kysely.js',
   'kysely/migration': 'kysely-migration.js',
   typebox: 'typebox.js',
   'typebox/system': 'typebox-system.js',
   'typebox/value': 'typebox-value.js',
 };
-const packages = ['kysely', 'typebox'];
+const packages = [...new Set(Object.keys(vendored).map((specifier) => specifier.split('/')[0]))];
 
 /** The installed versions the bundle was made from: a different install makes it again. */
 function installedVersions() {
@@ -30,15 +30,12 @@ function installedVersions() {
   return Object.fromEntries(
     packages.map((name) => {
       // Neither package exports its package.json: look up from its entry.
-      let dir = dirname(require.resolve(name));
-      while (
-        !existsSync(join(dir, 'package.json')) ||
-        JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name !== name
-      ) {
-        if (dirname(dir) === dir) throw new Error(`bundle-vendor: cannot find ${name}'s package.json`);
-        dir = dirname(dir);
+      for (let dir = dirname(require.resolve(name)); dirname(dir) !== dir; dir = dirname(dir)) {
+        const file = join(dir, 'package.json');
+        const manifest = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+        if (manifest?.name === name) return [name, manifest.version];
       }
-      return [name, JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version];
+      throw new Error(`bundle-vendor: cannot find ${name}'s package.json`);
     }),
   );
 }
@@ -81,16 +78,15 @@ const specifierPattern = new RegExp(
   'g',
 );
 
-/** Points one compiled file's imports of the vendored packages at the bundle; false if none. */
-export function pointAtVendor(path, text = readFileSync(path, 'utf8')) {
+/** Points one compiled file's imports of the vendored packages at the bundle; writes only a change. */
+function pointAtVendor(path) {
+  const text = readFileSync(path, 'utf8');
   const rewritten = text.replace(specifierPattern, (_match, keyword, quote, specifier) => {
     let target = relative(dirname(path), join(vendorDir, vendored[specifier])).replaceAll('\\', '/');
     if (!target.startsWith('.')) target = `./${target}`;
     return `${keyword}${quote}${target}${quote}`;
   });
-  if (rewritten === text) return false;
-  writeFileSync(path, rewritten);
-  return true;
+  if (rewritten !== text) writeFileSync(path, rewritten);
 }
 
 export async function bundleVendor() {
@@ -98,7 +94,6 @@ export async function bundleVendor() {
   const versionsFile = join(vendorDir, 'versions.json');
   const current = existsSync(versionsFile) ? readFileSync(versionsFile, 'utf8').trim() : '';
   if (current !== JSON.stringify(versions)) await bundlePackages(versions);
-  mkdirSync(vendorDir, { recursive: true });
   for (const dir of compiledDirs) for (const path of compiledFiles(dir)) pointAtVendor(path);
 }
 

@@ -62,12 +62,12 @@ test('a worker starts without the modules only writes and rare paths need', asyn
         const early = notAtStart.flatMap((part) => modules.filter((url) => url.includes(part)).slice(0, 1));
         assert.deepEqual(early, [], `${name} loaded these at start`);
         // Kysely and TypeBox come bundled, a few files instead of hundreds (scripts/bundle-vendor.mjs).
-        for (const name of ['kysely', 'typebox']) {
-          const unbundled = modules.filter((url) => url.includes(`/node_modules/${name}/`));
-          assert.deepEqual(unbundled.slice(0, 3), [], `${name} loaded from node_modules`);
+        for (const bundled of ['kysely', 'typebox']) {
+          const unbundled = modules.filter((url) => url.includes(`/node_modules/${bundled}/`));
+          assert.deepEqual(unbundled.slice(0, 3), [], `${name} loaded ${bundled} from node_modules`);
           assert.ok(
-            modules.some((url) => url.endsWith(`/server/dist/vendor/${name}.js`)),
-            `${name} not loaded bundled`,
+            modules.some((url) => url.endsWith(`/server/dist/vendor/${bundled}.js`)),
+            `${name} did not load ${bundled} bundled`,
           );
         }
         // One copy of Ajv for the server, Fastify's serialiser and ajv-formats: the install keeps a
