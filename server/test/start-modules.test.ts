@@ -84,6 +84,7 @@ interface Probe {
   execArgv: string[];
   formatters: number;
   first?: string;
+  fetch: string[];
 }
 
 /** What a visitor's first visit asks, in every language: pages with their early rows, the API,
@@ -100,7 +101,7 @@ const visits = [
   '/a/1',
 ];
 
-test('no process builds an Intl date formatter answering a first visit in every language; workers run with the supervisor’s V8 settings', async () => {
+test('no process builds an Intl date formatter or loads Node’s fetch answering a first visit in every language; workers run with the supervisor’s V8 settings', async () => {
   const answers: string[] = [];
   await withProbedServer(
     async (url) => {
@@ -124,6 +125,10 @@ test('no process builds an Intl date formatter answering a first visit in every 
       for (const { name, formatters, first } of probes) {
         assert.equal(formatters, 0, `${name} built a date formatter: ${first}`);
       }
+      // Node's fetch (undici, with web streams: about 2 MB a process) is for the few calls out, to
+      // S3 or a CDN check: an `import` of node:http would load it (lib/node-http.ts), and so did
+      // @fastify/compress at the first answer (plugins/compression.ts).
+      for (const { name, fetch } of probes) assert.deepEqual(fetch, [], `${name} loaded Node's fetch`);
       // The workers run with the supervisor's V8 settings (cluster/supervisor.ts).
       const workers = probes.filter(({ name }) => name.startsWith('worker-'));
       assert.equal(workers.length, 2, 'each worker wrote what it saw');

@@ -33,9 +33,8 @@ export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
     method,
     url: '/file/preview/:key',
     exposeHeadRoute: false,
-    compress: false as const,
     // Documented on its own, like the upload's HEAD.
-    config: { swagger: { exposeHeadRoute: true } },
+    config: { compress: false as const, swagger: { exposeHeadRoute: true } },
     schema: {
       operationId,
       summary,

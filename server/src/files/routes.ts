@@ -39,8 +39,7 @@ export const fileAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     '/files',
     {
       // Editors upload the pictures of their announcements; packages are for admins (below).
-      config: { access: 'editor' },
-      decompress: false,
+      config: { access: 'editor', decompress: false },
       schema: {
         operationId: 'uploadFile',
         summary: 'Host a picture or an install package, streamed in the body',

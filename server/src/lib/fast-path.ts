@@ -77,7 +77,7 @@ interface Entry {
   /** Weakly: an answer the cache has dropped must not stay in memory for a URL's sake. */
   answer: WeakRef<Answer>;
   /**
-   * By the whole Accept-Encoding ('' when none), which @fastify/compress reads its own way, then
+   * By the whole Accept-Encoding ('' when none), as the reply it was recorded from was negotiated, then
    * by variantOf: each is recorded from a reply Fastify sent.
    */
   replays: Map<string, Map<string, Replay>>;
@@ -223,7 +223,7 @@ export class FastPath {
 
   #lookup(method: string, url: string, headers: IncomingHttpHeaders): Found | undefined {
     if ((method !== 'GET' && method !== 'HEAD') || !this.#open) return undefined;
-    // @fastify/compress leaves such answers alone: Fastify sends them.
+    // Such answers go out uncompressed (plugins/compression.ts): Fastify sends them.
     if (headers['x-no-compression'] !== undefined) return undefined;
     const entry = this.#urls.get(url);
     const answer = entry?.answer.deref();

@@ -17,8 +17,8 @@ const gzipAsync = promisify(gzip);
 
 export type Encoding = 'br' | 'gzip';
 
-/** Below this an answer goes out as it is, like @fastify/compress's threshold. */
-const compressFrom = 1024;
+/** Below this an answer goes out as it is: compressing saves less than it costs. */
+export const compressFrom = 1024;
 
 /**
  * How hard to compress an answer. 'best' is for answers many clients share: done once, it can
@@ -356,7 +356,7 @@ export function choose(
 }
 
 /** Adds `name` to the reply's Vary, keeping what the route set there (the page varies by language
- * too: page/routes.ts). Lower case, as @fastify/compress looks for it. */
+ * too: page/routes.ts). Lower case, as plugins/compression.ts looks for it. */
 export function addVary(reply: FastifyReply, name: string): void {
   const held = reply.getHeader('vary');
   if (held === undefined || held === '') {

@@ -18,8 +18,9 @@
  * end: the recorded status and headers, then Date, Connection, Keep-Alive and Content-Length as
  * Node adds them (server/test/fast-path.test.ts compares the two).
  */
-import { STATUS_CODES, maxHeaderSize, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { STATUS_CODES, maxHeaderSize } from './node-http.js';
 
 /** What the fast path reads of a request, from Node's parser or this one. */
 export type RequestHead = Pick<IncomingMessage, 'method' | 'url' | 'headers' | 'socket'>;

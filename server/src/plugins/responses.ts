@@ -2,11 +2,10 @@
  * What every response gets (docs/architecture.md#how-a-request-flows-through-the-server):
  * security headers, a weak ETag, and brotli or gzip over 1 KB.
  */
-import { constants } from 'node:zlib';
-import compress from '@fastify/compress';
 import etag from '@fastify/etag';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.js';
+import { compression } from './compression.js';
 import { apiSecurityHeaders, isApiUrl, securityHeaders } from '../lib/security-headers.js';
 
 export async function everyResponse(app: FastifyInstance, config: ServerConfig): Promise<void> {
@@ -19,10 +18,5 @@ export async function everyResponse(app: FastifyInstance, config: ServerConfig):
     done();
   });
   await app.register(etag, { weak: true });
-  await app.register(compress, {
-    encodings: ['br', 'gzip'],
-    threshold: 1024,
-    // Quality 4 keeps dynamic answers fast; hashed assets are compressed ahead of time at build.
-    brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
-  });
+  compression(app);
 }

@@ -3,11 +3,11 @@
  * with the fast path, timeouts, and `{status, msg}` for errors found before a route
  * (docs/behaviour.md#errors).
  */
-import { STATUS_CODES } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { ServerConfig } from '../config.js';
+import { STATUS_CODES } from '../lib/node-http.js';
 import { logDestination, trustedProxies } from '../lib/request-log.js';
 import { schemaController } from '../lib/validation.js';
 

@@ -8,12 +8,13 @@
  * the operator allowed (./cdn-address.ts).
  */
 import { createHash } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type BlockList } from 'node:net';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { bytesBody, findFile, storeFile } from '../files/repository.js';
+import { request as httpRequest } from '../lib/node-http.js';
 import type { FileStorage } from '../storage/index.js';
 import { AddressRefusedError, guardedLookup, mayConnect, refusedMessage } from './cdn-address.js';
 

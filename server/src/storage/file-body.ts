@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
-import { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { ServerResponse } from '../lib/node-http.js';
 
 /** Bytes per read, an eighth of the reads of Node's 64 KiB; two of these per download are all it
  * holds, so forty slow downloads still hold little memory (docs/performance.md#npm-run-benchfiles). */

@@ -1,0 +1,14 @@
+/**
+ * node:http as require() gives it. An `import` of a built-in module makes Node read every one of
+ * its exports, and node:http's WebSocket, CloseEvent and MessageEvent are lazy exports that load
+ * undici (Node's fetch) with web streams and more into every server process that never fetches
+ * (docs/performance.md#built-in-modules). Types still come from `import type`.
+ */
+import type * as Http from 'node:http';
+import { createRequire } from 'node:module';
+
+const http = createRequire(import.meta.url)('node:http') as typeof Http;
+
+export const { STATUS_CODES, ServerResponse, maxHeaderSize, request } = http;
+/** The answer's class as a type too, as `import { ServerResponse } from 'node:http'` gives it. */
+export type ServerResponse = Http.ServerResponse;
