@@ -139,10 +139,16 @@ describe('request bodies sent with a Content-Encoding', () => {
     }
   });
 
-  test('an encoding the server cannot read is a 415; bytes that do not decode are a 400', async () => {
+  test('an encoding the server cannot read is a 415; a body that decodes past the limit a 413; bytes that do not decode a 400', async () => {
     const unknown = await post('zstd', Buffer.from(bulletin));
     assert.equal(unknown.statusCode, 415);
     assert.equal(unknown.json<{ status: number; code: string }>().code, 'unsupported_type');
+    // The body limit counts the bytes as they decompress: 2 KB of gzip that grow past 1 MB.
+    const bomb = gzipSync(JSON.stringify({ title: 'x', content: `<p>${'a'.repeat(2 * 1024 * 1024)}</p>`, topup: 0 }));
+    assert.ok(bomb.length < 8 * 1024);
+    const tooLarge = await post('gzip', bomb);
+    assert.equal(tooLarge.statusCode, 413);
+    assert.equal(tooLarge.json<{ code: string }>().code, 'too_large');
     const broken = await post('gzip', Buffer.from(bulletin));
     assert.equal(broken.statusCode, 400);
     assert.match(broken.json<{ msg: string }>().msg, /does not decompress as its content-encoding gzip says/);
