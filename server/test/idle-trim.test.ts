@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { shouldTrim, worthTrimmingBytes } from '../src/lib/idle-trim.js';
+import { heldBytes, shouldTrim, worthTrimmingBytes } from '../src/lib/idle-trim.js';
 import { workerExecArgv } from '../src/cluster/supervisor.js';
 import { loadConfig } from '../src/config.js';
 import { createTestDatabase, repoRoot, spawnServer, testEnv, type ServerProcess } from './helpers.js';
@@ -38,15 +38,25 @@ interface TrimLine {
 describe('giving memory back at rest', () => {
   test('a window ending at rest with the heap grown since the last trim is trimmed; no other', () => {
     const windowMs = 10_000;
-    const grown = { committedBytes: 60 * mb, floorBytes: 40 * mb };
+    const grown = { heldNowBytes: 60 * mb, floorBytes: 40 * mb };
     assert.equal(shouldTrim({ cpuMs: 5, windowMs, ...grown }), true, 'quiet, grown by 20 MB');
     assert.equal(shouldTrim({ cpuMs: 900, windowMs, ...grown }), false, 'serving: 9 % of a CPU');
     assert.equal(
-      shouldTrim({ cpuMs: 5, windowMs, committedBytes: 40 * mb + worthTrimmingBytes - 1, floorBytes: 40 * mb }),
+      shouldTrim({ cpuMs: 5, windowMs, heldNowBytes: 40 * mb + worthTrimmingBytes - 1, floorBytes: 40 * mb }),
       false,
       'grown by too little to be worth a collection',
     );
-    assert.equal(shouldTrim({ cpuMs: 5, windowMs, committedBytes: 50 * mb, floorBytes: 0 }), true, 'after start');
+    assert.equal(shouldTrim({ cpuMs: 5, windowMs, heldNowBytes: 50 * mb, floorBytes: 0 }), true, 'after start');
+  });
+
+  test('Buffers outside the heap count as grown: a burst of answers leaves them for a collection', () => {
+    const before = heldBytes();
+    // Twenty answers' worth of 1 MB bodies, outside V8's heap, which hardly grows for them.
+    const bodies = Array.from({ length: 20 }, () => Buffer.alloc(mb, 1));
+    const grownBy = heldBytes() - before;
+    assert.ok(grownBy >= 15 * mb, `held ${(grownBy / mb).toFixed(1)} MB more with 20 MB of Buffers`);
+    assert.ok(shouldTrim({ cpuMs: 0, windowMs: 10_000, heldNowBytes: heldBytes(), floorBytes: before }));
+    assert.equal(bodies.length, 20);
   });
 
   test('IDLE_TRIM_SECONDS: 60 by default, 0 turns it off, anything else is refused', () => {
