@@ -4,7 +4,9 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
 /** Writes .br and .gz beside every text asset, so the server sends them without compressing
- * on each request (at brotli's best quality, which is too slow to do per request). */
+ * on each request (at brotli's best quality, which is too slow to do per request). Small files
+ * too, whenever compressed is smaller: the server compresses nothing under 1 KB itself, and two of
+ * the landing page's scripts are under it (docs/performance.md#the-first-load-budget). */
 export function precompress(): Plugin {
   let outDir = '';
   return {
@@ -21,9 +23,10 @@ export function precompress(): Plugin {
         });
       for (const file of walk(outDir).filter((path) => /\.(js|css|svg|json|txt|webmanifest)$/.test(path))) {
         const data = readFileSync(file);
-        if (data.byteLength < 1024) continue;
-        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+        const br = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+        const gz = gzipSync(data, { level: 9 });
+        if (br.byteLength < data.byteLength) writeFileSync(`${file}.br`, br);
+        if (gz.byteLength < data.byteLength) writeFileSync(`${file}.gz`, gz);
       }
     },
   };
