@@ -12,6 +12,8 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // `import { type A }` still loads its module once compiled (verbatimModuleSyntax).
+      '@typescript-eslint/no-import-type-side-effects': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-console': 'error',
@@ -30,6 +32,23 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    // An ES import of node:http loads Node's fetch into every server process: its values come
+    // from server/src/lib/node-http.ts (docs/performance.md#built-in-modules).
+    files: ['server/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:http', 'http'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: 'Take node:http values from lib/node-http.ts: an import of it loads undici.',
+          })),
+        },
+      ],
     },
   },
   {
