@@ -17,6 +17,25 @@ const gzipAsync = promisify(gzip);
 
 export type Encoding = 'br' | 'gzip';
 
+/** `body` in `encoding`: brotli at `quality` (0–11) in text mode, told the size ahead, or gzip at
+ * `level` (1–9). The read cache's answers and the answers compressed per request
+ * (plugins/compression.ts) both go through here. */
+export function compressBody(
+  body: Buffer,
+  encoding: Encoding,
+  { quality, level }: { quality: number; level: number },
+): Promise<Buffer> {
+  return encoding === 'br'
+    ? brotli(body, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: quality,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
+      })
+    : gzipAsync(body, { level });
+}
+
 /** Below this an answer goes out as it is: compressing saves less than it costs. */
 export const compressFrom = 1024;
 
@@ -80,16 +99,10 @@ class Answer {
   compressed(encoding: Encoding): Promise<Buffer> {
     let pending = this.#compressed.get(encoding);
     if (pending === undefined) {
-      pending =
-        encoding === 'br'
-          ? brotli(this.body, {
-              params: {
-                [constants.BROTLI_PARAM_QUALITY]: this.#brotliQuality(),
-                [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-                [constants.BROTLI_PARAM_SIZE_HINT]: this.body.length,
-              },
-            })
-          : gzipAsync(this.body, { level: this.effort === 'best' ? 6 : 4 });
+      pending = compressBody(this.body, encoding, {
+        quality: this.#brotliQuality(),
+        level: this.effort === 'best' ? 6 : 4,
+      });
       this.#compressed.set(encoding, pending);
       void pending.then(
         (data) => {
