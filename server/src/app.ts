@@ -53,7 +53,7 @@ export async function buildApp({
   const app = createFastify(config, { logStream, genReqId: nextRequestId });
   if (onRoute !== undefined) app.addHook('onRoute', onRoute);
   const deps = watchContent(app, { db, config, peers, clock });
-  await registerOpenApi(app);
+  registerOpenApi(app);
   answerErrors(app);
   if (peers === undefined) refuseWhileClosing(app);
   observeRequests(app, { config, db, cache: deps.cache, changes: app.contentChanges, nextRequestId });

@@ -23,6 +23,9 @@ const notAtStart = [
   '/node_modules/prom-client/',
   // Fastify's default Ajv compiler: the server names its own (lib/validation.ts).
   '/node_modules/@fastify/ajv-compiler/',
+  // The OpenAPI document's maker and its YAML writer: the document's first request (ops/openapi.ts).
+  '/node_modules/@fastify/swagger/',
+  '/node_modules/yaml/',
 ];
 
 /** Runs `use` against the built server with two workers, the demo content and the probe; the

@@ -2,12 +2,14 @@
  * The API described as an OpenAPI 3.1 document, made by @fastify/swagger from the routes' own
  * TypeBox schemas, served at /v1/openapi.json; and a reference page for people at /api-docs,
  * Swagger UI served from the server's own node_modules (docs/admin-api.md#api-documentation).
+ * The document is made at its first request, on a Fastify instance of its own that is given every
+ * route's options, so that no worker loads @fastify/swagger and its YAML writer to start
+ * (docs/performance.md#the-api-document).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import swagger from '@fastify/swagger';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { sessionCookie } from '../accounts/door.js';
 import { describeOperation } from './openapi-operations.js';
 
@@ -30,9 +32,48 @@ const securitySchemes = {
   },
 } as const;
 
-/** Registers the document's maker: before any route, since it collects them as they are added. */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  await app.register(swagger, {
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The OpenAPI document of every route, made at the first call. */
+    openApiDocument(): Promise<string>;
+  }
+}
+
+/** Collects every route as it is added, so call it before any route; the document is made from
+ * them at the first call of `app.openApiDocument()`. */
+export function registerOpenApi(app: FastifyInstance): void {
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
+  let made: Promise<string> | undefined;
+  app.decorate('openApiDocument', () => {
+    if (made === undefined) {
+      made = makeDocument(routes);
+      made.then(
+        // Kept as made: the routes' options are not needed again.
+        () => routes.splice(0),
+        // A failure (a broken install) is tried again at the next request, not kept.
+        () => {
+          made = undefined;
+        },
+      );
+    }
+    return made;
+  });
+}
+
+async function makeDocument(routes: readonly RouteOptions[]): Promise<string> {
+  const [{ default: fastify }, { default: swagger }] = await Promise.all([
+    import('fastify'),
+    import('@fastify/swagger'),
+  ]);
+  // The routes as they are, HEAD ones included; nothing here answers a request, so nothing
+  // validates or serialises.
+  const maker = fastify({ exposeHeadRoutes: false });
+  maker.setValidatorCompiler(() => () => true);
+  maker.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  await maker.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -57,11 +98,20 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     convertConstToEnum: false,
     transform: ({ schema, url, route }) => ({ schema: describeOperation(schema, url, route), url }),
   });
+  for (const route of routes) {
+    const { method, url, schema, config, constraints } = route;
+    maker.route({ method, url, schema, config, constraints, handler: () => undefined });
+  }
+  try {
+    await maker.ready();
+    return JSON.stringify(maker.swagger());
+  } finally {
+    await maker.close();
+  }
 }
 
-/** The document, made once on the first request (every route is known by then). */
+/** The document, made at the first request (every route is known by then). */
 export async function openApiRoute(api: FastifyInstance): Promise<void> {
-  let document: string | undefined;
   api.get(
     '/openapi.json',
     {
@@ -72,7 +122,7 @@ export async function openApiRoute(api: FastifyInstance): Promise<void> {
       },
     },
     async (_request, reply) => {
-      document ??= JSON.stringify(api.swagger());
+      const document = await api.openApiDocument();
       return reply
         .header('content-type', 'application/json; charset=utf-8')
         .header('cache-control', 'public, max-age=300')
