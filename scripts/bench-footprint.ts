@@ -10,18 +10,21 @@
  * Goals: the supervisor at most 40 MB and each worker at most 90 MB after the reads. It exits 1
  * unless they are met by RSS, and says whether they are met by PSS too. BENCH_WORKERS (2) sets
  * WORKERS; with 1 the one process (no supervisor) is measured against the worker's goal.
+ * BENCH_BURST_SECONDS (0) adds, after the reads, that many seconds of `wrk -t2 -c16` on each path:
+ * a heavier warm-up, as many thousands of requests as the machine answers.
  */
 import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { intFromEnv, machineFacts, round, writeResults } from './bench-support.js';
+import { intFromEnv, machineFacts, round, wrk, writeResults } from './bench-support.js';
 import { freePort } from './support/free-port.js';
 import { descendants, spawnGroup } from './support/process-group.js';
 import { repoRoot } from './support/repo-root.js';
 
 const reads = intFromEnv('BENCH_READS', 2_000, 10, 1_000_000);
 const workers = intFromEnv('BENCH_WORKERS', 2, 1, 64);
+const burstSeconds = intFromEnv('BENCH_BURST_SECONDS', 0, 0, 600);
 const restMs = (2 * intFromEnv('IDLE_TRIM_SECONDS', 60, 0, 86_400) + 2) * 1000;
 const goals = { supervisor: 40, worker: 90 };
 
@@ -134,10 +137,14 @@ try {
     ...(picture === undefined ? [] : [`/v1/${picture}`]),
   ];
   await readAll(base, paths);
+  for (const path of burstSeconds > 0 ? paths : []) {
+    wrk(`${base}${path}`, { threads: 2, connections: 16, seconds: burstSeconds });
+  }
   await settle();
   const afterReads = processes.map((p) => ({ ...p, ...memoryOf(p.pid) }));
 
-  console.log(`\nMemory of npm start (WORKERS=${workers}, demo content), MB; ${reads} reads between the two columns\n`);
+  const warmUp = `${reads} reads${burstSeconds > 0 ? ` and ${burstSeconds} s of wrk on each of ${paths.length} paths` : ''}`;
+  console.log(`\nMemory of npm start (WORKERS=${workers}, demo content), MB; ${warmUp} between the two columns\n`);
   console.log(
     '| process | RSS after start | RSS after reads | anonymous after | malloc heap after | PSS after | goal |',
   );
@@ -158,6 +165,7 @@ try {
     machine: machineFacts(),
     workers,
     reads,
+    burstSeconds,
     goals,
     atStart,
     afterReads,
