@@ -40,7 +40,10 @@ COPY console/package.json console/
 RUN npm ci --omit=dev --workspace=server --include-workspace-root --ignore-scripts --engine-strict --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE}
+# MALLOC_MMAP_THRESHOLD_: glibc's threshold fixed where it starts, as the supervisor sets it for
+# its workers, so that a single process (WORKERS=1) has it too (docs/performance.md#footprint).
 ENV NODE_ENV=production \
+    MALLOC_MMAP_THRESHOLD_=131072 \
     HOST=0.0.0.0 \
     PORT=8080 \
     DATABASE_URL=sqlite:/app/data/site.db \

@@ -21,7 +21,7 @@ import {
   type TestDatabase,
 } from './helpers.js';
 import { uploadAcrossStop } from './stopping.js';
-import { workerExecArgv } from '../src/cluster/supervisor.js';
+import { workerEnv, workerExecArgv } from '../src/cluster/supervisor.js';
 
 interface LogLine {
   pid: number;
@@ -314,7 +314,7 @@ describe('WORKERS=2 stopped while starting', () => {
   });
 });
 
-describe('the Node options of a worker', () => {
+describe('the Node options and environment of a worker', () => {
   const young = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
   const compiling = ['--no-concurrent-recompilation'];
   test('add a young generation of a fixed 16 MB unless the operator chose a size', () => {
@@ -322,6 +322,12 @@ describe('the Node options of a worker', () => {
     assert.deepEqual(workerExecArgv(['--enable-source-maps']), ['--enable-source-maps', ...young, ...compiling]);
     assert.deepEqual(workerExecArgv(['--max-semi-space-size=64']), ['--max-semi-space-size=64', ...compiling]);
     assert.deepEqual(workerExecArgv([], '--min-semi-space-size=4 --max-old-space-size=512'), compiling);
+  });
+  test('fix glibc’s mmap threshold unless the operator set any of glibc’s malloc settings', () => {
+    assert.deepEqual(workerEnv({ PATH: '/usr/bin' }), { MALLOC_MMAP_THRESHOLD_: '131072' });
+    assert.deepEqual(workerEnv({ MALLOC_MMAP_THRESHOLD_: '65536' }), {});
+    assert.deepEqual(workerEnv({ MALLOC_ARENA_MAX: '2' }), {});
+    assert.deepEqual(workerEnv({ GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=0' }), {});
   });
   test('compile on the worker’s own thread unless the operator said otherwise', () => {
     assert.deepEqual(workerExecArgv(['--concurrent-recompilation']), ['--concurrent-recompilation', ...young]);

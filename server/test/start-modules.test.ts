@@ -85,6 +85,7 @@ test('a worker starts without the modules only writes and rare paths need', asyn
 /** What fixtures/module-probe.mjs writes of a process, besides its modules. */
 interface Probe {
   execArgv: string[];
+  mallocMmapThreshold: string | null;
   formatters: number;
   first?: string;
   fetch: string[];
@@ -104,7 +105,7 @@ const visits = [
   '/a/1',
 ];
 
-test('no process builds an Intl date formatter or loads Node’s fetch answering a first visit in every language; workers run with the supervisor’s V8 settings', async () => {
+test('no process builds an Intl date formatter or loads Node’s fetch answering a first visit in every language; workers run with the supervisor’s V8 and glibc settings', async () => {
   const answers: string[] = [];
   await withProbedServer(
     async (url) => {
@@ -132,12 +133,13 @@ test('no process builds an Intl date formatter or loads Node’s fetch answering
       // S3 or a CDN check: an `import` of node:http would load it (lib/node-http.ts), and so did
       // @fastify/compress at the first answer (plugins/compression.ts).
       for (const { name, fetch } of probes) assert.deepEqual(fetch, [], `${name} loaded Node's fetch`);
-      // The workers run with the supervisor's V8 settings (cluster/supervisor.ts).
+      // The workers run with the supervisor's V8 and glibc settings (cluster/supervisor.ts).
       const workers = probes.filter(({ name }) => name.startsWith('worker-'));
       assert.equal(workers.length, 2, 'each worker wrote what it saw');
-      for (const { name, execArgv } of workers) {
+      for (const { name, execArgv, mallocMmapThreshold } of workers) {
         assert.ok(execArgv.includes('--no-concurrent-recompilation'), `${name}: ${execArgv.join(' ')}`);
         assert.ok(execArgv.includes('--max-semi-space-size=16'), `${name}: ${execArgv.join(' ')}`);
+        assert.equal(mallocMmapThreshold, '131072', `${name}: glibc's mmap threshold`);
       }
     },
   );
