@@ -52,7 +52,7 @@ export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): s
  * with its own mapping fixed at its starting 128 KB, unless the operator set one of glibc's malloc
  * settings. Left to itself glibc raises the threshold each time such a mapping is freed, up to
  * 32 MB; V8's compilation memory then comes from the main heap, whose freed middle glibc keeps,
- * and a worker measured 1–3 MB more at rest (docs/performance.md#footprint).
+ * and a worker measured about 1 MB more at rest, some 3–5 MB more (docs/performance.md#footprint).
  */
 export function workerEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const chosen = Object.keys(env).some((name) => name.startsWith('MALLOC_')) || env.GLIBC_TUNABLES !== undefined;

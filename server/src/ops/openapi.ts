@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type swaggerPlugin from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { sessionCookie } from '../accounts/door.js';
 import { describeOperation } from './openapi-operations.js';
@@ -71,6 +72,18 @@ async function makeDocument(routes: readonly RouteOptions[]): Promise<string> {
   // The routes as they are, HEAD ones included; nothing here answers a request, so nothing
   // validates or serialises.
   const maker = fastify({ exposeHeadRoutes: false });
+  try {
+    return await documentOf(maker, swagger, routes);
+  } finally {
+    await maker.close();
+  }
+}
+
+async function documentOf(
+  maker: FastifyInstance,
+  swagger: typeof swaggerPlugin,
+  routes: readonly RouteOptions[],
+): Promise<string> {
   maker.setValidatorCompiler(() => () => true);
   maker.setSerializerCompiler(() => (data) => JSON.stringify(data));
   await maker.register(swagger, {
@@ -102,12 +115,8 @@ async function makeDocument(routes: readonly RouteOptions[]): Promise<string> {
     const { method, url, schema, config, constraints } = route;
     maker.route({ method, url, schema, config, constraints, handler: () => undefined });
   }
-  try {
-    await maker.ready();
-    return JSON.stringify(maker.swagger());
-  } finally {
-    await maker.close();
-  }
+  await maker.ready();
+  return JSON.stringify(maker.swagger());
 }
 
 /** The document, made at the first request (every route is known by then). */
