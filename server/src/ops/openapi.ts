@@ -9,7 +9,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type swaggerPlugin from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { sessionCookie } from '../accounts/door.js';
 import { describeOperation } from './openapi-operations.js';
@@ -73,50 +72,41 @@ async function makeDocument(routes: readonly RouteOptions[]): Promise<string> {
   // validates or serialises.
   const maker = fastify({ exposeHeadRoutes: false });
   try {
-    return await documentOf(maker, swagger, routes);
+    maker.setValidatorCompiler(() => () => true);
+    maker.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    await maker.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Chat site API',
+          version: '1',
+          description:
+            'The public API the site and the apps read, the admin API, the download links, feeds and health checks. ' +
+            'Errors are JSON {status, msg}. Besides the answers each call lists, any call may answer 500 ' +
+            '(an unexpected failure, details only in the log) or 503 (the server is stopping; try another).',
+        },
+        // Relative: the document describes whichever server serves it.
+        servers: [{ url: '/', description: 'This server' }],
+        components: { securitySchemes },
+        tags: [
+          { name: 'public', description: 'Public reads, CORS for any origin' },
+          { name: 'admin', description: 'The operator API: ADMIN_TOKEN or a console session' },
+          { name: 'site', description: 'The page, download links, feeds, share pages and search engine files' },
+          { name: 'health', description: 'For load balancers and orchestrators' },
+        ],
+      },
+      // const is OpenAPI 3.1's own; the contract's literals stay literals.
+      convertConstToEnum: false,
+      transform: ({ schema, url, route }) => ({ schema: describeOperation(schema, url, route), url }),
+    });
+    for (const { method, url, schema, config, constraints } of routes) {
+      maker.route({ method, url, schema, config, constraints, handler: () => undefined });
+    }
+    await maker.ready();
+    return JSON.stringify(maker.swagger());
   } finally {
     await maker.close();
   }
-}
-
-async function documentOf(
-  maker: FastifyInstance,
-  swagger: typeof swaggerPlugin,
-  routes: readonly RouteOptions[],
-): Promise<string> {
-  maker.setValidatorCompiler(() => () => true);
-  maker.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  await maker.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Chat site API',
-        version: '1',
-        description:
-          'The public API the site and the apps read, the admin API, the download links, feeds and health checks. ' +
-          'Errors are JSON {status, msg}. Besides the answers each call lists, any call may answer 500 ' +
-          '(an unexpected failure, details only in the log) or 503 (the server is stopping; try another).',
-      },
-      // Relative: the document describes whichever server serves it.
-      servers: [{ url: '/', description: 'This server' }],
-      components: { securitySchemes },
-      tags: [
-        { name: 'public', description: 'Public reads, CORS for any origin' },
-        { name: 'admin', description: 'The operator API: ADMIN_TOKEN or a console session' },
-        { name: 'site', description: 'The page, download links, feeds, share pages and search engine files' },
-        { name: 'health', description: 'For load balancers and orchestrators' },
-      ],
-    },
-    // const is OpenAPI 3.1's own; the contract's literals stay literals.
-    convertConstToEnum: false,
-    transform: ({ schema, url, route }) => ({ schema: describeOperation(schema, url, route), url }),
-  });
-  for (const route of routes) {
-    const { method, url, schema, config, constraints } = route;
-    maker.route({ method, url, schema, config, constraints, handler: () => undefined });
-  }
-  await maker.ready();
-  return JSON.stringify(maker.swagger());
 }
 
 /** The document, made at the first request (every route is known by then). */
