@@ -137,8 +137,8 @@ try {
     ...(picture === undefined ? [] : [`/v1/${picture}`]),
   ];
   await readAll(base, paths);
-  for (const path of burstSeconds > 0 ? paths : []) {
-    wrk(`${base}${path}`, { threads: 2, connections: 16, seconds: burstSeconds });
+  if (burstSeconds > 0) {
+    for (const path of paths) wrk(`${base}${path}`, { threads: 2, connections: 16, seconds: burstSeconds });
   }
   await settle();
   const afterReads = processes.map((p) => ({ ...p, ...memoryOf(p.pid) }));

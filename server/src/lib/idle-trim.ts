@@ -4,11 +4,10 @@
  * it commit: the young generation's second semi-space, old-space pages of garbage, bytecode no
  * longer run, and outside the heap the dead Buffers only a collection frees. Nothing reclaims it
  * while no JavaScript allocates, so a worker that served a few thousand reads holds about 45 MB
- * more at rest than it needs. One full
- * collection of V8's "last resort" kind, the one it runs itself before giving up on memory,
- * releases it; it takes 50–200 ms, and the next burst's first second or so is slower, so it runs
- * only after a whole window without work (a minute by default), at most once per window, and
- * only when what V8 holds has grown since the last one.
+ * more at rest than it needs. One full collection of V8's "last resort" kind, the one it runs
+ * itself before giving up on memory, releases it; it takes 50–200 ms, and the next burst's first
+ * second or so is slower, so it runs only after a whole window without work (a minute by
+ * default), at most once per window, and only when what V8 holds has grown since the last one.
  */
 import { cpuUsage } from 'node:process';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
