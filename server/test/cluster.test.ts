@@ -5,7 +5,7 @@
  * SQLite, and on PostgreSQL with TEST_POSTGRES_URL.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
@@ -21,7 +21,7 @@ import {
   type TestDatabase,
 } from './helpers.js';
 import { uploadAcrossStop } from './stopping.js';
-import { workerEnv, workerExecArgv } from '../src/cluster/supervisor.js';
+import { workerEnv, workerExecArgv, workersAccept } from '../src/cluster/supervisor.js';
 
 interface LogLine {
   pid: number;
@@ -118,6 +118,34 @@ const workerPids = (server: ServerProcess) =>
     .filter((line) => line.msg === 'worker listening')
     .map((line) => line.pid);
 
+/** Which of `pids` hold the socket listening on `port` (from /proc/net/tcp and tcp6, whose lines
+ * give each socket's state and inode, and each process's open files). A process that accepts the
+ * connections holds it; under node:cluster's round-robin only the supervisor does. */
+function listeningHolders(port: number, pids: number[]): number[] {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const row of readFileSync(table, 'utf8').trim().split('\n').slice(1)) {
+      const [, local = '', , state, , , , , , inode = ''] = row.trim().split(/\s+/);
+      if (state === '0A' && Number.parseInt(local.split(':').at(-1) ?? '', 16) === port) inodes.add(inode);
+    }
+  }
+  assert.ok(inodes.size > 0, `a socket listens on port ${port}`);
+  const holds = (pid: number) =>
+    readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      const target = /^socket:\[(\d+)\]$/.exec(readlinkSafe(`/proc/${pid}/fd/${fd}`))?.[1];
+      return target !== undefined && inodes.has(target);
+    });
+  return pids.filter(holds);
+}
+
+function readlinkSafe(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return ''; // closed since the directory was read
+  }
+}
+
 const metricsToken = 'cluster-metrics-token-0123456789abcdefgh';
 
 describe('WORKERS=2', () => {
@@ -142,6 +170,12 @@ describe('WORKERS=2', () => {
     assert.equal(once('loaded demo content'), 1);
     assert.equal(once('no operator accounts yet'), 1);
     assert.equal(once('serving on'), 1);
+  });
+
+  test('the workers accept connections themselves; the supervisor only holds the socket', () => {
+    const port = Number(new URL(server.url).port);
+    const holders = listeningHolders(port, [server.child.pid ?? 0, ...workerPids(server)]);
+    assert.deepEqual(holders.sort(), [server.child.pid ?? 0, ...workerPids(server)].sort());
   });
 
   test('the supervisor holds none of the app: no database driver, no web framework', () => {
@@ -328,6 +362,11 @@ describe('the Node options and environment of a worker', () => {
     assert.deepEqual(workerEnv({ MALLOC_MMAP_THRESHOLD_: '65536' }), {});
     assert.deepEqual(workerEnv({ MALLOC_ARENA_MAX: '2' }), {});
     assert.deepEqual(workerEnv({ GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=0' }), {});
+  });
+  test('accept connections in the workers unless the operator chose node:cluster’s policy', () => {
+    assert.equal(workersAccept({}), true);
+    assert.equal(workersAccept({ NODE_CLUSTER_SCHED_POLICY: 'rr' }), false);
+    assert.equal(workersAccept({ NODE_CLUSTER_SCHED_POLICY: 'none' }), false);
   });
   test('compile on the worker’s own thread unless the operator said otherwise', () => {
     assert.deepEqual(workerExecArgv(['--concurrent-recompilation']), ['--concurrent-recompilation', ...young]);

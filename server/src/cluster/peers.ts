@@ -96,11 +96,13 @@ export function workerPeers(): Peers {
 }
 
 /**
- * Resolves once the supervisor has seen that this worker closed its listening socket: node:cluster
- * hands each new connection to a worker by message, and one sent before the supervisor knew would
- * be lost (the client left hanging) if the worker exited before receiving it. Messages arrive in
- * order, so by the time the answer comes every such connection has arrived and been sent back to
- * the supervisor for another worker.
+ * Resolves once the supervisor has seen that this worker closed its listening socket. This matters
+ * when the operator chose node:cluster's round-robin (NODE_CLUSTER_SCHED_POLICY=rr): the
+ * supervisor then hands each new connection to a worker by message, and one sent before it knew
+ * would be lost (the client left hanging) if the worker exited before receiving it. Messages
+ * arrive in order, so by the time the answer comes every such connection has arrived and been sent
+ * back to the supervisor for another worker. By default the workers accept for themselves, and the
+ * answer only costs a message each way.
  */
 export function supervisorNoticedClose(timeoutMs = announceTimeoutMs): Promise<void> {
   return new Promise((done) => {

@@ -59,7 +59,23 @@ export function workerEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return chosen ? {} : { MALLOC_MMAP_THRESHOLD_: String(128 * 1024) };
 }
 
+/**
+ * Whether the workers accept new connections themselves from the listening socket the supervisor
+ * opened (node:cluster's SCHED_NONE), rather than the supervisor accepting each one and passing it
+ * to a worker (its round-robin, the default on Linux), unless the operator chose a policy with
+ * NODE_CLUSTER_SCHED_POLICY. The kernel keeps one queue of new connections for them all, so one
+ * worker closing its socket leaves the waiting connections to the others; the supervisor touches
+ * none of them. Accepting in the supervisor cost it about 5 MB once it had passed a few hundred
+ * connections, and one process doing it for all capped how many new connections a second the
+ * workers could take (docs/scaling.md#workers).
+ */
+export function workersAccept(env: NodeJS.ProcessEnv): boolean {
+  return env.NODE_CLUSTER_SCHED_POLICY === undefined;
+}
+
 export function supervise({ workers, shutdownTimeoutMs, log }: SupervisorOptions): void {
+  // Frozen at the first fork or setupPrimary().
+  if (workersAccept(process.env)) cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: workerEntry, execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS) });
   const env = workerEnv(process.env);
   /** The worker in service in each slot (0 … workers-1). */
