@@ -32,8 +32,8 @@ declare module 'fastify' {
 
 // Brotli 4 and gzip 6 keep answers made per request fast; the site's hashed assets are
 // compressed ahead of time at build, and cached answers once at the best quality.
-const effort = { quality: 4, level: 6 };
-const brotliOptions: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: effort.quality } };
+const perRequestLevels = { quality: 4, level: 6 };
+const brotliOptions: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: perRequestLevels.quality } };
 
 /** Text, JSON, JavaScript, XML and SVG: what compresses. Pictures, fonts and packages are
  * compressed already. */
@@ -53,7 +53,7 @@ function sizeOf(payload: unknown, reply: FastifyReply): number {
 }
 
 function compressedStream(encoding: Encoding): Transform {
-  return encoding === 'br' ? createBrotliCompress(brotliOptions) : createGzip({ level: effort.level });
+  return encoding === 'br' ? createBrotliCompress(brotliOptions) : createGzip({ level: perRequestLevels.level });
 }
 
 function compress(
@@ -97,7 +97,7 @@ function compress(
     return;
   }
   const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-  compressBody(body, encoding, effort).then((out) => done(null, out), done);
+  compressBody(body, encoding, perRequestLevels).then((out) => done(null, out), done);
 }
 
 const decompressors: Record<string, () => Transform> = {
