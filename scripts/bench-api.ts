@@ -42,6 +42,7 @@ import {
   startNginx,
   writeResults,
   wrk,
+  wrkOptions,
   type WrkRun,
 } from './bench-support.js';
 import { freePort } from './support/free-port.js';
@@ -275,7 +276,7 @@ try {
   }
   const out = writeResults('bench-api', {
     when: new Date().toISOString(),
-    command: `wrk${load.newConnections ? " -H 'Connection: close'" : ''} -t${load.threads} -c${load.connections} -d${load.seconds}s --latency`,
+    command: ['wrk', ...wrkOptions(load)].map((arg) => (arg.includes(' ') ? `'${arg}'` : arg)).join(' '),
     settings: { ...load, rounds, warmupSeconds, cores, goals },
     machine: { ...machine, loadAverageAtEnd: loadavg().map((l) => round(l, 2)) },
     results,

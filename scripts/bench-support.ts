@@ -357,15 +357,29 @@ export interface WrkRun {
   loadAverage: number[];
 }
 
-/** One wrk run against `url` (installed by scripts/ensure-nginx.sh), its figures read from its
- * report; `newConnections` sends `Connection: close`, so that each request opens a connection. */
-export function wrk(
-  url: string,
-  options: { threads: number; connections: number; seconds: number; newConnections?: boolean },
-): WrkRun {
+export interface WrkLoad {
+  threads: number;
+  connections: number;
+  seconds: number;
+  /** Send `Connection: close`, so that each request opens a connection. */
+  newConnections?: boolean;
+}
+
+/** wrk's options for `load`, before the URL. */
+export function wrkOptions(load: WrkLoad): string[] {
+  return [
+    ...(load.newConnections === true ? ['-H', 'Connection: close'] : []),
+    `-t${load.threads}`,
+    `-c${load.connections}`,
+    `-d${load.seconds}s`,
+    '--latency',
+  ];
+}
+
+/** One wrk run against `url` (installed by scripts/ensure-nginx.sh), its figures read from its report. */
+export function wrk(url: string, options: WrkLoad): WrkRun {
   const loadAverage = loadavg().map((l) => round(l, 2));
-  const args = [`-t${options.threads}`, `-c${options.connections}`, `-d${options.seconds}s`, '--latency', url];
-  if (options.newConnections === true) args.unshift('-H', 'Connection: close');
+  const args = [...wrkOptions(options), url];
   const run = spawnSync('wrk', args, { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`wrk ${args.join(' ')} failed: ${run.stderr}`);
   const text = run.stdout;
