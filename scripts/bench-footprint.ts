@@ -12,6 +12,8 @@
  * WORKERS; with 1 the one process (no supervisor) is measured against the worker's goal.
  * BENCH_BURST_SECONDS (0) adds, after the reads, that many seconds of `wrk -t2 -c16` on each path:
  * a heavier warm-up, as many thousands of requests as the machine answers.
+ * Beside them it measures a bare process of the same node binary, running nothing but a timer:
+ * the floor no process of the server can go below (docs/performance.md#footprint).
  */
 import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -97,6 +99,7 @@ async function readAll(base: string, paths: string[]): Promise<void> {
 const dir = mkdtempSync(join(tmpdir(), 'chat-site-footprint-'));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
+let bare: ReturnType<typeof spawnGroup> | undefined;
 const server = spawnGroup('npm', ['start', '--silent'], {
   cwd: repoRoot,
   env: {
@@ -119,11 +122,15 @@ try {
     if (tries > 600 || server.child.exitCode !== null) throw new Error('npm start did not come up');
     await new Promise((wait) => setTimeout(wait, 100));
   }
+  const served = roles(server.child.pid ?? 0);
+  // The same binary the server runs, doing nothing: what Node.js itself holds.
+  const binary = readlinkSync(`/proc/${served.find((p) => p.role !== 'npm')?.pid}/exe`);
+  bare = spawnGroup(binary, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
   // At rest: a whole quiet window of the idle trim (IDLE_TRIM_SECONDS, 60 by default) has ended
   // after the last request, so each process has given back what its heap grew by.
   const settle = () => new Promise((wait) => setTimeout(wait, restMs));
   await settle();
-  const processes = roles(server.child.pid ?? 0);
+  const processes = [...served, { role: 'bare node', pid: bare.child.pid ?? 0 }];
   const atStart = processes.map((p) => ({ ...p, ...memoryOf(p.pid) }));
 
   const page = (await (await fetch(`${base}/v1/bulletin/page`)).json()) as { list: { id: number; content: string }[] };
@@ -152,7 +159,7 @@ try {
   let met = true;
   let metByPss = true;
   for (const [index, p] of afterReads.entries()) {
-    const goal = p.role === 'npm' ? undefined : goals[p.role as keyof typeof goals];
+    const goal = p.role === 'supervisor' || p.role === 'worker' ? goals[p.role] : undefined;
     if (goal !== undefined && p.rss > goal) met = false;
     if (goal !== undefined && p.pss > goal) metByPss = false;
     const start = atStart[index];
@@ -161,6 +168,13 @@ try {
     );
   }
   console.log(`\nGoals by RSS ${met ? 'met' : 'NOT met'}; by PSS ${metByPss ? 'met' : 'NOT met'}.`);
+  const floor = afterReads.find((p) => p.role === 'bare node');
+  if (floor !== undefined) {
+    console.log(
+      `A bare node process of the same binary holds ${floor.rss} MB of RSS (${floor.anon} anonymous, PSS ${floor.pss}): ` +
+        `no process of the server can hold less.`,
+    );
+  }
   const file = writeResults('footprint', {
     machine: machineFacts(),
     workers,
@@ -175,6 +189,7 @@ try {
   console.log(`Results: ${file}`);
   process.exitCode = met ? 0 : 1;
 } finally {
+  await bare?.stop();
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
