@@ -1,10 +1,17 @@
 /**
  * Scheduled announcements become public at their time on every server by themselves: nothing
  * is written then, so no change notice comes, and cached answers made before would keep them
- * hidden. So each server asks, once a second, whether a publication time has passed since it
- * last asked, and if so marks content as changed in its own cache: a scheduled announcement
- * appears within a second of its time, wherever and however it was scheduled. The same check
- * unpublishes and unpins the announcements whose end times have come (end-times.ts).
+ * hidden. So each server checks whether a publication time has passed since it last checked, and
+ * if so marks content as changed in its own cache: a scheduled announcement appears within a
+ * second of its time, wherever and however it was scheduled. The same check unpublishes and
+ * unpins the announcements whose end times have come (end-times.ts).
+ *
+ * A timer looks once a second, but a check asks the database only when it could find something:
+ * each check also reads the next time anything is due, and until that time comes or content
+ * changes (the change feed, db/changes.ts, which also brings other servers' writes) the timer
+ * does nothing: an idle server sends no queries and makes next to no garbage, which would fill
+ * the young generation's pages at rest (docs/performance.md#memory-at-rest). While the change
+ * feed cannot be trusted (PostgreSQL's LISTEN connection is down), every tick checks.
  *
  * It also empties the trash: at start and every `trashSweepMs` after, announcements deleted more
  * than 30 days ago are purged with their revisions, with nobody signed in (docs/console.md#trash).
@@ -26,9 +33,13 @@ export const scheduleCheckMs = 1000;
  * comes at most this late, and costs one delete an hour. */
 export const trashSweepMs = 60 * 60_000;
 
+const nothingToDo = Promise.resolve();
+
 export interface Schedule {
   /** Runs one check now (tests drive the schedule with it, and with the clock). */
   check(): Promise<void>;
+  /** What the timer runs: a check if anything could be due or may have changed, else nothing. */
+  tick(): Promise<void>;
   stop(): void;
 }
 
@@ -41,8 +52,13 @@ export function watchSchedule(
   let since = clock().toISOString();
   let sweptAt = -Infinity;
   let running: Promise<void> | undefined;
+  // What the last check that went through left: the content generation it saw, and when the
+  // next check has something to do (a publication, an end time, the trash sweep).
+  let seenGeneration: number | undefined;
+  let nextCheckMs = -Infinity;
   const once = async () => {
     const now = clock().toISOString();
+    nextCheckMs = -Infinity;
     try {
       const due = await visibleBulletins(db, now).select('id').where('created_at', '>', since).limit(1).execute();
       const ended = await endDueBulletins(db, now);
@@ -52,6 +68,12 @@ export function watchSchedule(
         sweptAt = clock().getTime();
         await emptyTrash(db, sweptAt);
       }
+      // Read before the query: a change committed after this reading moves the generation, and
+      // the next tick checks again.
+      const generation = changes.generation();
+      const next = await nextDueMs(db, now);
+      seenGeneration = generation;
+      nextCheckMs = Math.min(next, sweptAt + trashSweepMs);
     } catch (error) {
       log.error({ err: error }, 'looking for scheduled announcements, end times or an expired trash failed');
     }
@@ -60,8 +82,45 @@ export function watchSchedule(
     running ??= once().finally(() => (running = undefined));
     return running;
   };
-  const timer = setInterval(() => void check(), scheduleCheckMs).unref();
-  return { check, stop: () => clearInterval(timer) };
+  // Not async: a tick at rest makes no promise of its own.
+  const tick = () => {
+    const quiet =
+      running === undefined &&
+      changes.trustworthy() &&
+      changes.generation() === seenGeneration &&
+      clock().getTime() < nextCheckMs;
+    return quiet ? nothingToDo : check();
+  };
+  const timer = setInterval(() => void tick(), scheduleCheckMs).unref();
+  return { check, tick, stop: () => clearInterval(timer) };
+}
+
+/**
+ * When a check next finds something to do (ms): the first publication time after `now`, or the
+ * first end time (end-times.ts looks at the same rows). Infinity when nothing is scheduled.
+ */
+async function nextDueMs(db: Kysely<Database>, now: string): Promise<number> {
+  const publication = await db
+    .selectFrom('bulletins')
+    .select((eb) => eb.fn.min('created_at').as('at'))
+    .where('deleted_at', 'is', null)
+    .where('state', '=', 'published')
+    .where('created_at', '>', now)
+    .executeTakeFirst();
+  const unpublication = await db
+    .selectFrom('bulletins')
+    .select((eb) => eb.fn.min('unpublish_at').as('at'))
+    .where('deleted_at', 'is', null)
+    .where('state', '=', 'published')
+    .executeTakeFirst();
+  const unpinning = await db
+    .selectFrom('bulletins')
+    .select((eb) => eb.fn.min('unpin_at').as('at'))
+    .where('deleted_at', 'is', null)
+    .where('pinned', '=', 1)
+    .executeTakeFirst();
+  const times = [publication?.at, unpublication?.at, unpinning?.at].filter((at) => at != null);
+  return Math.min(...times.map((at) => Date.parse(at)));
 }
 
 async function emptyTrash(db: Kysely<Database>, nowMs: number): Promise<void> {
