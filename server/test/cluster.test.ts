@@ -89,12 +89,20 @@ async function servedBy(server: ServerProcess, path: string): Promise<number> {
   return (await logged(server, (line) => line.msg === 'request' && line.url === path)).pid;
 }
 
-/** Pages of every size from `from` on, one read each on its own connection; answers their
- * counts and the pids that served them. Different sizes, so that each has its own log line. */
-async function readPages(server: ServerProcess, from: number, reads: number) {
+let readsMade = 0;
+
+/**
+ * The first page of `size`, read on connections of its own at least `reads` times and until both
+ * workers have answered; answers the counts, first titles and the pids that served them. Each
+ * worker accepts connections for itself and the kernel does not hand them out by turns
+ * (docs/scaling.md#workers), so a few reads can all land on one; fails if 200 do. Each URL
+ * carries a number of its own (a parameter the route ignores), so that each has its own log line.
+ */
+async function readPages(server: ServerProcess, size: number, reads: number) {
   const answers: { count: number; firstTitle: string | undefined; pid: number }[] = [];
-  for (let size = from; size < from + reads; size++) {
-    const path = `/v1/bulletin/page?page_index=1&page_size=${size}`;
+  while (answers.length < reads || new Set(answers.map((answer) => answer.pid)).size < 2) {
+    assert.ok(answers.length < 200, `both workers answered within 200 reads: ${JSON.stringify(answers.slice(0, 5))}`);
+    const path = `/v1/bulletin/page?page_index=1&page_size=${size}&read=${++readsMade}`;
     const { status, body } = await getAlone(`${server.url}${path}`);
     assert.equal(status, 200);
     const page = JSON.parse(body) as BulletinPage;
@@ -161,10 +169,9 @@ describe('WORKERS=2', () => {
   });
 
   test('two workers serve; migrations, demo content and the start-up hint happen once', async () => {
-    const answers = await readPages(server, 1, 6);
+    const answers = await readPages(server, 15, 6);
     assert.ok(answers.every((answer) => answer.count === 12));
     const pids = new Set(answers.map((answer) => answer.pid));
-    assert.equal(pids.size, 2, 'both workers answered');
     assert.ok(!pids.has(server.child.pid ?? 0), 'the supervisor answers nothing itself');
     const once = (msg: string) => lines(server).filter((line) => line.msg.startsWith(msg)).length;
     assert.equal(once('loaded demo content'), 1);
@@ -215,8 +222,7 @@ describe('WORKERS=2', () => {
     };
     const before = await pageCount();
     const answers = await readPages(server, 40, 6);
-    assert.equal(new Set(answers.map((answer) => answer.pid)).size, 2, 'read through both workers');
-    assert.equal((await pageCount()) - before, 6, 'six reads, whichever worker answered them');
+    assert.equal((await pageCount()) - before, answers.length, 'every read, whichever worker answered it');
   });
 
   test('a write through one worker is in the very next read of every worker', async () => {
@@ -225,8 +231,7 @@ describe('WORKERS=2', () => {
     for (let round = 1; round <= 3; round++) {
       const title = `第 ${round} 次写入`;
       const id = await publish(server.url, title);
-      const answers = await readPages(server, 30 + round * 4, 4);
-      assert.equal(new Set(answers.map((answer) => answer.pid)).size, 2, 'read through both workers');
+      const answers = await readPages(server, 20, 4);
       for (const answer of answers) assert.equal(answer.firstTitle, title, `worker ${answer.pid} has the write`);
       const removed = await fetch(`${server.url}/v1/admin/bulletins/${id}`, { method: 'DELETE', headers: bearer });
       assert.equal(removed.status, 204);
@@ -243,9 +248,9 @@ describe('WORKERS=2', () => {
     await logged(server, (line) => line.msg === 'a worker died; starting another');
     assert.equal((await getAlone(`${server.url}/healthz`)).status, 200, 'the other worker answers');
     await logged(server, () => workerPids(server).length > before);
+    // Reading goes on until two workers have answered: the survivor and the new one.
     const answers = await readPages(server, 46, 4);
     assert.ok(!answers.some((answer) => answer.pid === victim));
-    assert.equal(new Set(answers.map((answer) => answer.pid)).size, 2, 'two workers again');
   });
 
   test('SIGHUP replaces the workers one by one without a failed request', async () => {
