@@ -32,8 +32,7 @@ export class LogDestination {
   /** A write is under way: what arrives meanwhile waits for the next one. */
   #writing = false;
   readonly #flushEveryMs: number;
-  /** Fires `flushEveryMs` after a line came to wait; made at the first, started again with refresh(). */
-  #timer: NodeJS.Timeout | undefined;
+  /** A timer is set to flush `flushEveryMs` after the first line that waits. */
   #timerRunning = false;
 
   constructor(
@@ -65,13 +64,10 @@ export class LogDestination {
   #startTimer(): void {
     if (this.#timerRunning) return;
     this.#timerRunning = true;
-    if (this.#timer !== undefined) this.#timer.refresh();
-    else {
-      this.#timer = setTimeout(() => {
-        this.#timerRunning = false;
-        this.flush();
-      }, this.#flushEveryMs).unref();
-    }
+    setTimeout(() => {
+      this.#timerRunning = false;
+      this.flush();
+    }, this.#flushEveryMs).unref();
   }
 
   /** Starts writing what waits, if anything does and no write is under way. */
