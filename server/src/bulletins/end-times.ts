@@ -9,6 +9,7 @@
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../accounts/repository.js';
 import type { Database } from '../db/schema.js';
+import { publishedBulletins } from './repository.js';
 
 /** Who the audit log names for these changes. */
 export const schedulerActor = 'scheduler';
@@ -18,12 +19,26 @@ export async function endDueBulletins(db: Kysely<Database>, now: string): Promis
   return (await unpublishDue(db, now)) + (await unpinDue(db, now));
 }
 
+/** The announcements an unpublish_at applies to, and those an unpin_at applies to. */
+const unpublishable = (db: Kysely<Database>) => publishedBulletins(db);
+const unpinnable = (db: Kysely<Database>) =>
+  db.selectFrom('bulletins').where('deleted_at', 'is', null).where('pinned', '=', 1);
+
+/** The first end time to come or overdue (ISO UTC), if any announcement has one. */
+export async function nextEndTime(db: Kysely<Database>): Promise<string | undefined> {
+  const unpublish = await unpublishable(db)
+    .select((eb) => eb.fn.min('unpublish_at').as('at'))
+    .executeTakeFirst();
+  const unpin = await unpinnable(db)
+    .select((eb) => eb.fn.min('unpin_at').as('at'))
+    .executeTakeFirst();
+  const times = [unpublish?.at, unpin?.at].filter((at) => at != null);
+  return times.length === 0 ? undefined : times.reduce((a, b) => (a < b ? a : b));
+}
+
 async function unpublishDue(db: Kysely<Database>, now: string): Promise<number> {
-  const due = await db
-    .selectFrom('bulletins')
+  const due = await unpublishable(db)
     .select(['id', 'title', 'unpublish_at'])
-    .where('deleted_at', 'is', null)
-    .where('state', '=', 'published')
     .where('unpublish_at', '<=', now)
     .execute();
   let made = 0;
@@ -48,13 +63,7 @@ async function unpublishDue(db: Kysely<Database>, now: string): Promise<number> 
 }
 
 async function unpinDue(db: Kysely<Database>, now: string): Promise<number> {
-  const due = await db
-    .selectFrom('bulletins')
-    .select(['id', 'title', 'unpin_at'])
-    .where('deleted_at', 'is', null)
-    .where('pinned', '=', 1)
-    .where('unpin_at', '<=', now)
-    .execute();
+  const due = await unpinnable(db).select(['id', 'title', 'unpin_at']).where('unpin_at', '<=', now).execute();
   let made = 0;
   for (const { id, title, unpin_at } of due) {
     const result = await db

@@ -22,13 +22,14 @@ export type BulletinPatch = Partial<BulletinInput>;
 
 type DbHandle = Kysely<Database>;
 
+/** Announcements published and not deleted, whether their publication time has come or not. */
+export function publishedBulletins(db: DbHandle) {
+  return db.selectFrom('bulletins').where('state', '=', 'published').where('deleted_at', 'is', null);
+}
+
 /** Announcements a visitor may see at `now`: published, not deleted, and due. */
 export function visibleBulletins(db: DbHandle, now = nowIso()) {
-  return db
-    .selectFrom('bulletins')
-    .where('state', '=', 'published')
-    .where('deleted_at', 'is', null)
-    .where('created_at', '<=', now);
+  return publishedBulletins(db).where('created_at', '<=', now);
 }
 
 /** Pinned first, then newest first; id breaks ties so paging is stable. */

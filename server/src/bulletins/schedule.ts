@@ -20,8 +20,8 @@ import type { Kysely } from 'kysely';
 import { recordAudit } from '../accounts/repository.js';
 import type { ContentChanges } from '../db/changes.js';
 import type { Database } from '../db/schema.js';
-import { endDueBulletins } from './end-times.js';
-import { visibleBulletins } from './repository.js';
+import { endDueBulletins, nextEndTime } from './end-times.js';
+import { publishedBulletins, visibleBulletins } from './repository.js';
 import { purgeExpired, trashCutoff } from './trash.js';
 
 interface Logger {
@@ -97,29 +97,14 @@ export function watchSchedule(
 
 /**
  * When a check next finds something to do (ms): the first publication time after `now`, or the
- * first end time (end-times.ts looks at the same rows). Infinity when nothing is scheduled.
+ * first end time (end-times.ts). Infinity when nothing is scheduled.
  */
 async function nextDueMs(db: Kysely<Database>, now: string): Promise<number> {
-  const publication = await db
-    .selectFrom('bulletins')
+  const publication = await publishedBulletins(db)
     .select((eb) => eb.fn.min('created_at').as('at'))
-    .where('deleted_at', 'is', null)
-    .where('state', '=', 'published')
     .where('created_at', '>', now)
     .executeTakeFirst();
-  const unpublication = await db
-    .selectFrom('bulletins')
-    .select((eb) => eb.fn.min('unpublish_at').as('at'))
-    .where('deleted_at', 'is', null)
-    .where('state', '=', 'published')
-    .executeTakeFirst();
-  const unpinning = await db
-    .selectFrom('bulletins')
-    .select((eb) => eb.fn.min('unpin_at').as('at'))
-    .where('deleted_at', 'is', null)
-    .where('pinned', '=', 1)
-    .executeTakeFirst();
-  const times = [publication?.at, unpublication?.at, unpinning?.at].filter((at) => at != null);
+  const times = [publication?.at, await nextEndTime(db)].filter((at) => at != null);
   return Math.min(...times.map((at) => Date.parse(at)));
 }
 
