@@ -46,9 +46,5 @@ export async function purgeBulletin(db: DbHandle, id: number): Promise<BulletinR
 /** Forgets every announcement deleted before `before`; answers those this call removed (when
  * several servers sweep at once, each row is answered to one of them). */
 export async function purgeExpired(db: DbHandle, before: string): Promise<BulletinRow[]> {
-  // On PostgreSQL a DELETE that removes nothing still fires the change trigger (one notice per
-  // statement), and every server would drop its cache each hour for nothing.
-  const expired = await db.selectFrom('bulletins').select('id').where('deleted_at', '<', before).limit(1).execute();
-  if (expired.length === 0) return [];
   return db.deleteFrom('bulletins').where('deleted_at', '<', before).returningAll().execute();
 }

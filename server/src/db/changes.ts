@@ -2,8 +2,9 @@
  * Knows when published content may have changed, so that cached answers can be dropped. Three
  * sources, because content can change from three places:
  * - this process's own writes (the admin API calls `changed()` once they are committed);
- * - other processes on the same PostgreSQL database: triggers (migration 0002) send a NOTIFY on
- *   every committed write to the content tables, which a dedicated connection LISTENs for;
+ * - other processes on the same PostgreSQL database: triggers (migrations.ts, 0012) send a NOTIFY
+ *   for every committed statement that changed rows of the content tables, which a dedicated
+ *   connection LISTENs for;
  * - other processes on the same SQLite file (servers, the admin command line): SQLite's
  *   `data_version` moves when another connection commits, and is read before each cached answer.
  * When it cannot know (the LISTEN connection is down), `trustworthy` is false and callers must

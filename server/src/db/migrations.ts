@@ -264,6 +264,39 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
         await fillContentText(db);
       },
     },
+    // 0003's triggers sent a notice for every statement on a content table, rows or none: an
+    // UPDATE that lost a race or a sweep that found nothing dropped every server's cache. These
+    // notify only for a statement that changed rows, which each trigger's transition table holds;
+    // PostgreSQL gives transition tables to single-event triggers only, hence one per event.
+    '0012_change_notices_for_rows': {
+      async up(db: Kysely<unknown>) {
+        if (dialect !== 'postgres') return;
+        await sql`
+          CREATE OR REPLACE FUNCTION chat_site_content_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF TG_OP = 'TRUNCATE' THEN
+              PERFORM pg_notify(${sql.lit(changeChannel)}, TG_TABLE_NAME);
+            ELSIF EXISTS (SELECT FROM changed_rows) THEN
+              PERFORM pg_notify(${sql.lit(changeChannel)}, TG_TABLE_NAME);
+            END IF;
+            RETURN NULL;
+          END $$`.execute(db);
+        // Each event's trigger, and the transition table it reads (TRUNCATE has none).
+        const events = { INSERT: 'NEW', UPDATE: 'NEW', DELETE: 'OLD', TRUNCATE: undefined };
+        for (const table of contentTables) {
+          // Dropped first, each of them, so that the migration can run again over itself.
+          await sql`DROP TRIGGER IF EXISTS ${sql.id(`${table}_changed`)} ON ${sql.table(table)}`.execute(db);
+          for (const [event, rows] of Object.entries(events)) {
+            const name = sql.id(`${table}_${event.toLowerCase()}_changed`);
+            const referencing = rows === undefined ? sql`` : sql`REFERENCING ${sql.raw(rows)} TABLE AS changed_rows`;
+            await sql`DROP TRIGGER IF EXISTS ${name} ON ${sql.table(table)}`.execute(db);
+            await sql`
+              CREATE TRIGGER ${name} AFTER ${sql.raw(event)} ON ${sql.table(table)} ${referencing}
+              FOR EACH STATEMENT EXECUTE FUNCTION chat_site_content_changed()`.execute(db);
+          }
+        }
+      },
+    },
   };
 }
 
