@@ -1,12 +1,11 @@
 /**
  * The built server with WORKERS=2: a supervisor and two workers on one port, each with its own
  * read cache. Which worker answers is read from the request log lines (their pid); each read
- * opens a connection of its own, which the supervisor hands to the workers in turn. Runs on
+ * opens a connection of its own, which either worker may accept (worker-logs.ts). Runs on
  * SQLite, and on PostgreSQL with TEST_POSTGRES_URL.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
 import { join } from 'node:path';
@@ -21,68 +20,8 @@ import {
   type TestDatabase,
 } from './helpers.js';
 import { uploadAcrossStop } from './stopping.js';
+import { getAlone, lines, logged } from './worker-logs.js';
 import { workerEnv, workerExecArgv, workersAccept } from '../src/cluster/supervisor.js';
-
-interface LogLine {
-  pid: number;
-  msg: string;
-  url?: string;
-  status?: number;
-}
-
-/** Each server's log lines parsed so far: parsed once each, as a busy server writes thousands. */
-const parsed = new WeakMap<string[], { upTo: number; lines: LogLine[] }>();
-
-function lines(server: Pick<ServerProcess, 'logs'>): LogLine[] {
-  const done = parsed.get(server.logs) ?? { upTo: 0, lines: [] };
-  parsed.set(server.logs, done);
-  for (const line of server.logs.slice(done.upTo)) {
-    try {
-      done.lines.push(JSON.parse(line) as LogLine);
-    } catch {
-      // not JSON: a stack trace, say
-    }
-  }
-  done.upTo = server.logs.length;
-  return done.lines;
-}
-
-/** Waits until the server has written a line that `check` accepts; answers it. */
-async function logged(server: ServerProcess, check: (line: LogLine) => boolean, limitMs = 20_000): Promise<LogLine> {
-  const parse = (text: string): LogLine | undefined => {
-    try {
-      return JSON.parse(text) as LogLine;
-    } catch {
-      return undefined; // not JSON: a stack trace, say
-    }
-  };
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, fail) => {
-    timer = setTimeout(
-      () => fail(new Error(`no such log line within ${limitMs} ms:\n${server.logs.join('\n')}`)),
-      limitMs,
-    );
-  });
-  try {
-    const text = await Promise.race([server.logged((line) => check(parse(line) ?? { pid: 0, msg: '' })), limit]);
-    return parse(text) as LogLine;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** A GET on a connection of its own, so that the supervisor picks the worker anew. */
-function getAlone(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((done, fail) => {
-    const req = request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
 
 /** The pid of the worker that answered `path` (each path asked once). */
 async function servedBy(server: ServerProcess, path: string): Promise<number> {

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { languages } from '@chat-site/contract';
-import { createTestDatabase, repoRoot, spawnServer, testEnv } from './helpers.js';
+import { createTestDatabase, repoRoot, spawnServer, testEnv, type ServerProcess } from './helpers.js';
+import { askEveryWorker } from './worker-logs.js';
 
 /** Loaded at their first use, never at start: what each costs is in docs/performance.md#footprint. */
 const notAtStart = [
@@ -30,7 +31,10 @@ const notAtStart = [
 
 /** Runs `use` against the built server with two workers, the demo content and the probe; the
  * probe's files are in the directory it is given once the server has stopped. */
-async function withProbedServer(use: (url: string) => Promise<void>, read: (probeDir: string) => void): Promise<void> {
+async function withProbedServer(
+  use: (server: ServerProcess) => Promise<void>,
+  read: (probeDir: string) => void,
+): Promise<void> {
   const database = await createTestDatabase();
   const probeDir = mkdtempSync(join(tmpdir(), 'chat-site-modules-'));
   try {
@@ -39,7 +43,7 @@ async function withProbedServer(use: (url: string) => Promise<void>, read: (prob
       { nodeArgs: ['--import', join(repoRoot, 'server/test/fixtures/module-probe.mjs')] },
     );
     try {
-      await use(server.url);
+      await use(server);
     } finally {
       assert.equal(await server.stop(), 0);
     }
@@ -52,7 +56,7 @@ async function withProbedServer(use: (url: string) => Promise<void>, read: (prob
 
 test('a worker starts without the modules only writes and rare paths need', async () => {
   await withProbedServer(
-    async (url) => assert.equal((await fetch(`${url}/healthz`)).status, 200),
+    async (server) => assert.equal((await fetch(`${server.url}/healthz`)).status, 200),
     (probeDir) => {
       const workers = readdirSync(probeDir).filter((name) => name.startsWith('worker-') && name.endsWith('.txt'));
       assert.equal(workers.length, 2, 'each worker wrote its list');
@@ -108,10 +112,10 @@ const visits = [
 test('no process builds an Intl date formatter or loads Node’s fetch answering a first visit in every language; workers run with the supervisor’s V8 and glibc settings', async () => {
   const answers: string[] = [];
   await withProbedServer(
-    async (url) => {
+    async (server) => {
+      // Each worker answers each path at least once.
       for (const path of visits) {
-        // Twice, so that each of the two workers is likely to answer it.
-        for (let twice = 0; twice < 2; twice++) answers.push(`${(await fetch(`${url}${path}`)).status} ${path}`);
+        for (const { status } of await askEveryWorker(server, path)) answers.push(`${status} ${path}`);
       }
     },
     (probeDir) => {

@@ -1,0 +1,107 @@
+/**
+ * Which worker did what, read from the built server's log lines (each carries its process's pid),
+ * and requests on connections of their own, so that each may land on either worker.
+ */
+import { request } from 'node:http';
+import type { ServerProcess } from './helpers.js';
+
+export interface LogLine {
+  pid: number;
+  msg: string;
+  url?: string;
+  status?: number;
+}
+
+/** Each server's log lines parsed so far: parsed once each, as a busy server writes thousands. */
+const parsed = new WeakMap<string[], { upTo: number; lines: LogLine[] }>();
+
+export function lines(server: Pick<ServerProcess, 'logs'>): LogLine[] {
+  const done = parsed.get(server.logs) ?? { upTo: 0, lines: [] };
+  parsed.set(server.logs, done);
+  for (const line of server.logs.slice(done.upTo)) {
+    try {
+      done.lines.push(JSON.parse(line) as LogLine);
+    } catch {
+      // not JSON: a stack trace, say
+    }
+  }
+  done.upTo = server.logs.length;
+  return done.lines;
+}
+
+/** A line as `logged` sees it: one that is not JSON comes with its text as `msg`. */
+function parseLine(text: string): LogLine {
+  try {
+    return JSON.parse(text) as LogLine;
+  } catch {
+    return { pid: 0, msg: text };
+  }
+}
+
+/** Waits until the server has written a line that `check` accepts (parseLine); answers it. */
+export async function logged(
+  server: ServerProcess,
+  check: (line: LogLine) => boolean,
+  limitMs = 20_000,
+): Promise<LogLine> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, fail) => {
+    timer = setTimeout(
+      () => fail(new Error(`no such log line within ${limitMs} ms:\n${server.logs.join('\n')}`)),
+      limitMs,
+    );
+  });
+  try {
+    return parseLine(await Promise.race([server.logged((line) => check(parseLine(line))), limit]));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Waits until the server writes a line from the `from`th on (counted in `server.logs`) that
+ * `check` accepts; answers it. */
+export async function loggedAfter(
+  server: ServerProcess,
+  from: number,
+  check: (line: LogLine) => boolean,
+  limitMs?: number,
+): Promise<LogLine> {
+  const earlier = server.logs.slice(0, from).map(parseLine).filter(check).length;
+  let seen = 0;
+  return logged(server, (line) => check(line) && ++seen > earlier, limitMs);
+}
+
+/** A GET on a connection of its own, which any worker may accept (docs/scaling.md#workers). */
+export function getAlone(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((done, fail) => {
+    const req = request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+/**
+ * Asks `path` on connections of its own until `workers` different processes have answered it,
+ * and fails after 100 asks: the kernel does not deal connections to the workers by turns, so a
+ * few asks can all land on one. Answers each ask's status and the pid that answered it.
+ */
+export async function askEveryWorker(
+  server: ServerProcess,
+  path: string,
+  workers = 2,
+): Promise<{ status: number; pid: number }[]> {
+  const answers: { status: number; pid: number }[] = [];
+  const answered = (line: LogLine) => line.msg === 'request' && line.url === path;
+  while (new Set(answers.map(({ pid }) => pid)).size < workers) {
+    if (answers.length === 100) throw new Error(`${workers} workers did not answer ${path} within 100 asks`);
+    const from = server.logs.length;
+    const { status } = await getAlone(`${server.url}${path}`);
+    const line = await loggedAfter(server, from, answered);
+    answers.push({ status, pid: line.pid });
+  }
+  return answers;
+}
