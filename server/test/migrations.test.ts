@@ -54,3 +54,22 @@ test('a migration that fails names itself and leaves the database as it found it
     await database.drop();
   }
 });
+
+test('a database a newer build has migrated is refused with a clear message, and left as it is', async () => {
+  const database = await createTestDatabase();
+  const db = connect(loadConfig(testEnv(database)).database);
+  try {
+    await migrate(db);
+    await sql`insert into kysely_migration (name, timestamp) values ('9999_from_a_newer_build', '2030-01-01T00:00:00.000Z')`.execute(
+      db.kysely,
+    );
+    await assert.rejects(
+      migrate(db),
+      /^Error: The database has had migration 9999_from_a_newer_build, which this build does not know: a newer build/,
+    );
+    assert.deepEqual((await doneMigrations(db)).slice(-2), [knownMigrations.at(-1), '9999_from_a_newer_build']);
+  } finally {
+    await db.close();
+    await database.drop();
+  }
+});

@@ -347,5 +347,13 @@ function report({ error, results }: MigrationResultSet): void {
   const failed = results?.find((result) => result.status === 'Error');
   if (error === undefined && failed === undefined) return;
   const reason = error instanceof Error ? error.message : String(error ?? '');
+  // Kysely's words for a database that has run a migration this build does not have.
+  const unknown = /previously executed migration (\S+) is missing/.exec(reason)?.[1];
+  if (unknown !== undefined) {
+    throw new Error(
+      `The database has had migration ${unknown}, which this build does not know: a newer build of the server ` +
+        'has run on it. Start that build or a newer one (docs/deploy.md#upgrades).',
+    );
+  }
   throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
 }
