@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
+import { sql } from 'kysely';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -20,7 +21,10 @@ import {
   type TestDatabase,
 } from './helpers.js';
 import { uploadAcrossStop } from './stopping.js';
-import { getAlone, lines, logged } from './worker-logs.js';
+import { getAlone, lines, logged, loggedAfter } from './worker-logs.js';
+import { loadConfig } from '../src/config.js';
+import { connect } from '../src/db/connect.js';
+import { knownMigrations } from '../src/db/migrations.js';
 import { workerEnv, workerExecArgv, workersAccept } from '../src/cluster/supervisor.js';
 
 /** The pid of the worker that answered `path` (each path asked once). */
@@ -254,6 +258,43 @@ describe('WORKERS=2', () => {
     );
     const listening = lines({ logs: server.logs.slice(logsBefore) }).filter((line) => line.msg === 'worker listening');
     assert.equal(listening.length, 2, 'two workers, no more, started');
+  });
+
+  test('SIGHUP runs the migrations of the build on disk first; when that fails the workers stay', async () => {
+    const db = connect(loadConfig(testEnv(database)).database);
+    const migrated = async () =>
+      (await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely)).rows.map(({ name }) => name);
+    try {
+      // The database has had a migration this build does not know, as if a newer build had run.
+      const newer = '9999_from_a_newer_build';
+      await sql`insert into kysely_migration (name, timestamp) values (${newer}, ${new Date().toISOString()})`.execute(
+        db.kysely,
+      );
+      let from = server.logs.length;
+      server.child.kill('SIGHUP');
+      const refused = await loggedAfter(server, from, (line) =>
+        line.msg.startsWith('the database could not be prepared'),
+      );
+      await loggedAfter(server, from, (line) =>
+        line.msg.includes(`migration ${newer}, which this build does not know`),
+      );
+      const started = lines({ logs: server.logs.slice(from) }).filter((line) => line.msg === 'worker listening');
+      assert.deepEqual(started, [], 'no new worker started');
+      assert.equal((await getAlone(`${server.url}/healthz`)).status, 200, 'the workers still serve');
+      assert.equal(refused.pid, server.child.pid, 'the supervisor says so');
+      await sql`delete from kysely_migration where name = ${newer}`.execute(db.kysely);
+
+      // A build whose newest migration the database has not had yet.
+      const newest = knownMigrations.at(-1) ?? '';
+      await sql`delete from kysely_migration where name = ${newest}`.execute(db.kysely);
+      from = server.logs.length;
+      server.child.kill('SIGHUP');
+      await loggedAfter(server, from, (line) => line.msg === 'workers replaced', 60_000);
+      assert.ok((await migrated()).includes(newest), `${newest} ran before the workers were replaced`);
+      assert.equal((await getAlone(`${server.url}/healthz`)).status, 200);
+    } finally {
+      await db.close();
+    }
   });
 });
 

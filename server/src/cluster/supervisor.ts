@@ -10,10 +10,18 @@ import { fileURLToPath } from 'node:url';
 import type { SupervisorLogger as Logger } from './log.js';
 import { isPeerMessage, type PeerMessage } from './peers.js';
 
+/** How a preparing child that sent nothing ended. */
+export interface PrepareFailure {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface SupervisorOptions {
   workers: number;
   shutdownTimeoutMs: number;
   log: Logger;
+  /** Migrates the database with the build on disk now, as a start does (cluster/start.ts). */
+  prepare(): Promise<PrepareFailure | undefined>;
 }
 
 /** A worker that lived this long was no crash loop: the next crash waits the shortest time again. */
@@ -73,7 +81,7 @@ export function workersAccept(env: NodeJS.ProcessEnv): boolean {
   return env.NODE_CLUSTER_SCHED_POLICY === undefined;
 }
 
-export function supervise({ workers, shutdownTimeoutMs, log }: SupervisorOptions): void {
+export function supervise({ workers, shutdownTimeoutMs, log, prepare }: SupervisorOptions): void {
   // Frozen at the first fork or setupPrimary().
   if (workersAccept(process.env)) cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: workerEntry, execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS) });
@@ -138,14 +146,24 @@ export function supervise({ workers, shutdownTimeoutMs, log }: SupervisorOptions
     return worker;
   };
 
-  /** SIGHUP: a new worker for each slot in turn, the old one stopped gracefully once the new one
-   * listens, so that the port always has workers and no request is dropped. */
+  /** SIGHUP: the database prepared by the build on disk (its migrations), then a new worker for
+   * each slot in turn, the old one stopped gracefully once the new one listens, so that the port
+   * always has workers and no request is dropped. */
   const roll = async () => {
     if (rolling || stopping || !up) {
       log.warn({ up, rolling, stopping }, 'SIGHUP ignored: the workers are starting, being replaced or stopping');
       return;
     }
     rolling = true;
+    log.info('preparing the database for new workers');
+    const failed = await prepare();
+    if (failed !== undefined || stopping) {
+      rolling = false;
+      if (failed !== undefined && !stopping) {
+        log.error(failed, 'the database could not be prepared for new workers; the workers stay as they are');
+      }
+      return;
+    }
     log.info({ workers }, 'replacing the workers one by one');
     for (const [slot, old] of inService) {
       if (stopping) break;
