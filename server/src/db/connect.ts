@@ -75,17 +75,47 @@ function openSqlite(path: string): SQLite.Database {
     keepPrivate(path);
   }
   const database = new SQLite(path);
-  // The busy timeout comes first: switching a new file to WAL needs its lock, which another
-  // server starting at the same moment may hold.
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
   // WAL lets several server processes read while one writes; a committed write survives a crash
   // of the process (synchronous=NORMAL only risks the last commits on power loss).
-  database.pragma('journal_mode = WAL');
+  if (onDisk) useWal(database, path);
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   // Made by an earlier build with the umask's mode: closed to others now.
   if (onDisk) for (const suffix of ['-wal', '-shm']) keepPrivate(`${path}${suffix}`);
   return database;
+}
+
+/** How long a statement waits for a lock another process holds. */
+const busyTimeoutMs = 5000;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Switches the file to WAL, which it then keeps: a file already in WAL needs nothing. Switching
+ * needs the file to itself, and SQLite answers SQLITE_BUSY at once, without the busy timeout,
+ * while another connection holds a write lock: several servers opening a new file at once, or one
+ * still migrating it. So the switch is tried again, with short pauses, for up to the busy timeout.
+ */
+function useWal(database: SQLite.Database, path: string): void {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (let pauseMs = 2; ; pauseMs = Math.min(pauseMs * 2, 100)) {
+    try {
+      if (database.pragma('journal_mode', { simple: true }) !== 'wal') database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+      if (Date.now() >= deadline) {
+        database.close();
+        throw new Error(
+          `${path} is locked: another process held its write lock for ${busyTimeoutMs / 1000} s, ` +
+            'and SQLite cannot switch a new file to WAL meanwhile',
+          { cause: error },
+        );
+      }
+    }
+    // The process is opening its database and has nothing else to do meanwhile.
+    Atomics.wait(sleeper, 0, 0, pauseMs);
+  }
 }
 
 /** chmod 0600 when others may read `path`; a file that is missing or someone else's is left. */
