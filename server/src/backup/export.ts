@@ -148,7 +148,7 @@ async function takeSnapshot(db: Db, scratch: string): Promise<Snapshot> {
     return { takenAt, migrations, tables, files };
   };
   const kysely = db.kysely as unknown as AnyDb;
-  if (db.dialect === 'sqlite') return kysely.transaction().execute(read);
+  if (db.dialect === 'sqlite') return kysely.transaction().setAccessMode('read only').execute(read);
   return kysely.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
 }
 

@@ -1,7 +1,18 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type LogEvent,
+  type SqliteDialectConfig,
+  type TransactionSettings,
+} from 'kysely';
 import type pgModule from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import { lazy } from '../lib/lazy.js';
@@ -47,7 +58,7 @@ export function connect(target: DatabaseTarget): Db {
     const database = openSqlite(target.path);
     const dataVersion = database.prepare('PRAGMA data_version').pluck();
     const kysely = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+      dialect: new WritingSqliteDialect({ database: withStatementCache(database) }),
       log,
     });
     return {
@@ -84,6 +95,32 @@ function openSqlite(path: string): SQLite.Database {
   // Made by an earlier build with the umask's mode: closed to others now.
   if (onDisk) for (const suffix of ['-wal', '-shm']) keepPrivate(`${path}${suffix}`);
   return database;
+}
+
+/**
+ * Kysely's SQLite dialect, whose transactions take the file's write lock as they begin (BEGIN
+ * IMMEDIATE), waiting the busy timeout for it, unless they are read only. A deferred transaction
+ * that reads and then writes would take the lock only at its first write; if another process had
+ * committed since the read, SQLite answers that write SQLITE_BUSY at once, without waiting, and
+ * the whole transaction fails. Read-only transactions (the backup's) stay deferred, so that
+ * writers go on beside them.
+ */
+class WritingSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new WritingSqliteDriver(this.#config);
+  }
+}
+
+class WritingSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
+    const begin = settings?.accessMode === 'read only' ? 'begin' : 'begin immediate';
+    await connection.executeQuery(CompiledQuery.raw(begin));
+  }
 }
 
 /** How long a statement waits for a lock another process holds. */
