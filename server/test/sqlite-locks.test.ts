@@ -5,7 +5,8 @@
  *   timeout while another connection holds the write lock, is tried again until the lock is let
  *   go (several servers starting on one new file meet this);
  * - a transaction that reads, then writes, holds the write lock from its start, so that no other
- *   process commits between its read and its write; a read-only one leaves writers free.
+ *   process commits between its read and its write; a read-only one leaves writers free;
+ * - any other write waits, up to the busy timeout, for a lock another process holds.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -156,6 +157,22 @@ test('a read-only transaction leaves other processes free to write', async () =>
     assert.equal(await read(), 1);
   } finally {
     await other.close();
+    await db.close();
+  }
+});
+
+test('a write waits for a write lock another process holds, and a transaction for its start', async () => {
+  const { path, db, read } = await counterFile('waits.db');
+  try {
+    let { released } = await holdWriteLock(path, 300);
+    // With no busy timeout both would fail at once with SQLITE_BUSY.
+    await sql`update counter set n = n + 1`.execute(db.kysely);
+    await released;
+    ({ released } = await holdWriteLock(path, 300));
+    await db.kysely.transaction().execute((trx) => sql`update counter set n = n + 1`.execute(trx));
+    await released;
+    assert.equal(await read(), 2);
+  } finally {
     await db.close();
   }
 });

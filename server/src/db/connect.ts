@@ -85,8 +85,8 @@ function openSqlite(path: string): SQLite.Database {
     closeSync(openSync(path, 'a', 0o600));
     keepPrivate(path);
   }
-  const database = new SQLite(path);
-  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  // better-sqlite3 sets SQLite's busy timeout from `timeout`.
+  const database = new SQLite(path, { timeout: busyTimeoutMs });
   // WAL lets several server processes read while one writes; a committed write survives a crash
   // of the process (synchronous=NORMAL only risks the last commits on power loss).
   if (onDisk) useWal(database, path);
