@@ -157,11 +157,14 @@ export function supervise({ workers, shutdownTimeoutMs, log, prepare }: Supervis
     rolling = true;
     log.info('preparing the database for new workers');
     const failed = await prepare();
-    if (failed !== undefined || stopping) {
+    if (stopping) {
+      // A stop came while the child prepared (it was sent the signal too): no new workers.
       rolling = false;
-      if (failed !== undefined && !stopping) {
-        log.error(failed, 'the database could not be prepared for new workers; the workers stay as they are');
-      }
+      return;
+    }
+    if (failed !== undefined) {
+      rolling = false;
+      log.error(failed, 'the database could not be prepared for new workers; the workers stay as they are');
       return;
     }
     log.info({ workers }, 'replacing the workers one by one');
