@@ -16,14 +16,19 @@ function servesAlone(): boolean {
   return workers === '' ? availableParallelism() === 1 : Number(workers) === 1;
 }
 
+/** The preparing child's role: `prepare` at a start, `prepare-again` for new workers on SIGHUP,
+ * when the server goes on serving whatever the child meets (cluster/start.ts). */
+const role = process.env.CHAT_SITE_ROLE;
+
 async function main(): Promise<void> {
-  if (process.env.CHAT_SITE_ROLE === 'prepare') return (await import('./serving.js')).run('prepare');
+  if (role === 'prepare' || role === 'prepare-again') return (await import('./serving.js')).run('prepare');
   if (cluster.isWorker) return (await import('./serving.js')).run('worker');
   if (servesAlone()) return (await import('./serving.js')).run('alone');
   return (await import('./cluster/start.js')).startSupervisor();
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Server failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  const failed = role === 'prepare-again' ? 'New workers not started' : 'Server failed to start';
+  process.stderr.write(`${failed}: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -1,5 +1,5 @@
 /**
- * The supervisor's start: a child process (the server's entry with CHAT_SITE_ROLE=prepare) reads
+ * The supervisor's start: a child process (the server's entry with CHAT_SITE_ROLE=prepare, or prepare-again on SIGHUP) reads
  * and checks the settings, migrates the database, loads the demo content and prints the start-up
  * hints, then tells the supervisor the few settings it needs and exits. Only then do the workers
  * start, and SIGHUP runs such a child again before it replaces them. So the supervisor, which
@@ -28,9 +28,10 @@ function isPrepared(message: unknown): message is Prepared {
 /** Runs the preparing child of the build on disk now; resolves with what it sent, or with how it
  * ended when it failed (its message is on the server's standard error). A stop asked for while it
  * runs goes to it too: a migration it cuts short is rolled back. */
-function prepare(): Promise<Prepared | PrepareFailure> {
+function prepare(again: boolean): Promise<Prepared | PrepareFailure> {
   return new Promise((done) => {
-    const child = fork(entry, [], { env: { ...process.env, CHAT_SITE_ROLE: 'prepare' }, stdio: 'inherit' });
+    const role = again ? 'prepare-again' : 'prepare';
+    const child = fork(entry, [], { env: { ...process.env, CHAT_SITE_ROLE: role }, stdio: 'inherit' });
     let prepared: Prepared | undefined;
     child.on('message', (message) => {
       if (isPrepared(message)) prepared = message;
@@ -45,7 +46,7 @@ function prepare(): Promise<Prepared | PrepareFailure> {
 }
 
 export async function startSupervisor(): Promise<void> {
-  const first = await prepare();
+  const first = await prepare(false);
   if (!isPrepared(first)) {
     // 2 for wrong settings, as with one process; 0 for a stop asked for while preparing.
     const { code, signal } = first;
@@ -54,7 +55,7 @@ export async function startSupervisor(): Promise<void> {
   const { workers, shutdownTimeoutMs, logLevel } = first;
   // SIGHUP prepares again before it starts new workers: a new build may bring migrations.
   const again = async () => {
-    const result = await prepare();
+    const result = await prepare(true);
     return isPrepared(result) ? undefined : result;
   };
   supervise({ workers, shutdownTimeoutMs, log: supervisorLogger(logLevel), prepare: again });
