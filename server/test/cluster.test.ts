@@ -21,37 +21,29 @@ import {
   type TestDatabase,
 } from './helpers.js';
 import { uploadAcrossStop } from './stopping.js';
-import { getAlone, lines, logged, loggedAfter } from './worker-logs.js';
+import { askEveryWorker, getAlone, lines, logged, loggedAfter } from './worker-logs.js';
 import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { knownMigrations } from '../src/db/migrations.js';
 import { workerEnv, workerExecArgv, workersAccept } from '../src/cluster/supervisor.js';
 
 /** The pid of the worker that answered `path` (each path asked once). */
-async function servedBy(server: ServerProcess, path: string): Promise<number> {
-  return (await logged(server, (line) => line.msg === 'request' && line.url === path)).pid;
-}
-
 let readsMade = 0;
 
 /**
  * The first page of `size`, read on connections of its own at least `reads` times and until both
- * workers have answered; answers the counts, first titles and the pids that served them. Each
- * worker accepts connections for itself and the kernel does not hand them out by turns
- * (docs/scaling.md#workers), so a few reads can all land on one; fails if 200 do. Each URL
- * carries a number of its own (a parameter the route ignores), so that each has its own log line.
+ * workers have answered (askEveryWorker, at most 200 reads); answers the counts, first titles and
+ * the pids that served them. Each URL carries a number of its own (a parameter the route ignores),
+ * so that each read has its own log line.
  */
 async function readPages(server: ServerProcess, size: number, reads: number) {
-  const answers: { count: number; firstTitle: string | undefined; pid: number }[] = [];
-  while (answers.length < reads || new Set(answers.map((answer) => answer.pid)).size < 2) {
-    assert.ok(answers.length < 200, `both workers answered within 200 reads: ${JSON.stringify(answers.slice(0, 5))}`);
-    const path = `/v1/bulletin/page?page_index=1&page_size=${size}&read=${++readsMade}`;
-    const { status, body } = await getAlone(`${server.url}${path}`);
+  const path = () => `/v1/bulletin/page?page_index=1&page_size=${size}&read=${++readsMade}`;
+  const answers = await askEveryWorker(server, path, { atLeast: reads, limit: 200 });
+  return answers.map(({ status, body, pid }) => {
     assert.equal(status, 200);
     const page = JSON.parse(body) as BulletinPage;
-    answers.push({ count: page.count, firstTitle: page.list[0]?.title, pid: await servedBy(server, path) });
-  }
-  return answers;
+    return { count: page.count, firstTitle: page.list[0]?.title, pid };
+  });
 }
 
 async function publish(url: string, title: string): Promise<number> {

@@ -85,23 +85,25 @@ export function getAlone(url: string): Promise<{ status: number; body: string }>
 }
 
 /**
- * Asks `path` on connections of its own until `workers` different processes have answered it,
- * and fails after 100 asks: the kernel does not deal connections to the workers by turns, so a
- * few asks can all land on one. Answers each ask's status and the pid that answered it.
+ * Asks `path` on connections of its own, at least `atLeast` times and until `workers` different
+ * processes have answered, and fails after `limit` asks: the kernel does not deal connections to
+ * the workers by turns, so a few asks can all land on one. `path` may be a function, called for
+ * each ask, when each ask needs a URL (and so a log line) of its own. Answers each ask's status,
+ * body and the pid that answered it, read from the request log.
  */
 export async function askEveryWorker(
   server: ServerProcess,
-  path: string,
-  workers = 2,
-): Promise<{ status: number; pid: number }[]> {
-  const answers: { status: number; pid: number }[] = [];
-  const answered = (line: LogLine) => line.msg === 'request' && line.url === path;
-  while (new Set(answers.map(({ pid }) => pid)).size < workers) {
-    if (answers.length === 100) throw new Error(`${workers} workers did not answer ${path} within 100 asks`);
+  path: string | (() => string),
+  { workers = 2, atLeast = 1, limit = 100 } = {},
+): Promise<{ status: number; body: string; pid: number }[]> {
+  const answers: { status: number; body: string; pid: number }[] = [];
+  while (answers.length < atLeast || new Set(answers.map(({ pid }) => pid)).size < workers) {
+    if (answers.length === limit) throw new Error(`${workers} workers did not answer within ${limit} asks`);
+    const url = typeof path === 'string' ? path : path();
     const from = server.logs.length;
-    const { status } = await getAlone(`${server.url}${path}`);
-    const line = await loggedAfter(server, from, answered);
-    answers.push({ status, pid: line.pid });
+    const { status, body } = await getAlone(`${server.url}${url}`);
+    const line = await loggedAfter(server, from, (line) => line.msg === 'request' && line.url === url);
+    answers.push({ status, body, pid: line.pid });
   }
   return answers;
 }
