@@ -45,6 +45,7 @@ test('a migration that fails names itself and leaves the database as it found it
       '0010_bulletin_revisions',
       '0011_bulletin_end_times',
       '0012_change_notices_for_rows',
+      '0013_change_notices_for_releases',
     ]);
     assert.ok((await tableNames(db)).includes('bulletins'));
     await migrate(db);

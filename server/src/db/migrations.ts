@@ -281,23 +281,35 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
             END IF;
             RETURN NULL;
           END $$`.execute(db);
-        // Each event's trigger, and the transition table it reads (TRUNCATE has none).
-        const events = { INSERT: 'NEW', UPDATE: 'NEW', DELETE: 'OLD', TRUNCATE: undefined };
         for (const table of contentTables) {
-          // Dropped first, each of them, so that the migration can run again over itself.
           await sql`DROP TRIGGER IF EXISTS ${sql.id(`${table}_changed`)} ON ${sql.table(table)}`.execute(db);
-          for (const [event, rows] of Object.entries(events)) {
-            const name = sql.id(`${table}_${event.toLowerCase()}_changed`);
-            const referencing = rows === undefined ? sql`` : sql`REFERENCING ${sql.raw(rows)} TABLE AS changed_rows`;
-            await sql`DROP TRIGGER IF EXISTS ${name} ON ${sql.table(table)}`.execute(db);
-            await sql`
-              CREATE TRIGGER ${name} AFTER ${sql.raw(event)} ON ${sql.table(table)} ${referencing}
-              FOR EACH STATEMENT EXECUTE FUNCTION chat_site_content_changed()`.execute(db);
-          }
+          await createChangeTriggers(db, table);
         }
       },
     },
+    // The update offer and the changelog answer from releases too. The servers wrote its rows only
+    // beside a notified change of install_packages, but a release's notes mended in psql went
+    // unseen by the other servers' caches until the next change.
+    '0013_change_notices_for_releases': {
+      async up(db: Kysely<unknown>) {
+        if (dialect === 'postgres') await createChangeTriggers(db, 'releases');
+      },
+    },
   };
+}
+
+/** 0012's change-notice triggers on `table`: one per event, each with the transition table it
+ * reads (TRUNCATE has none). Each is dropped first, so that a migration can run again over itself. */
+async function createChangeTriggers(db: Kysely<unknown>, table: string): Promise<void> {
+  const events = { INSERT: 'NEW', UPDATE: 'NEW', DELETE: 'OLD', TRUNCATE: undefined };
+  for (const [event, rows] of Object.entries(events)) {
+    const name = sql.id(`${table}_${event.toLowerCase()}_changed`);
+    const referencing = rows === undefined ? sql`` : sql`REFERENCING ${sql.raw(rows)} TABLE AS changed_rows`;
+    await sql`DROP TRIGGER IF EXISTS ${name} ON ${sql.table(table)}`.execute(db);
+    await sql`
+      CREATE TRIGGER ${name} AFTER ${sql.raw(event)} ON ${sql.table(table)} ${referencing}
+      FOR EACH STATEMENT EXECUTE FUNCTION chat_site_content_changed()`.execute(db);
+  }
 }
 
 /** The names of every migration this build knows, in order. */
@@ -317,7 +329,8 @@ export function migrationNames(): string[] {
   return [...knownMigrations];
 }
 
-/** The tables whose rows the public API answers from. */
+/** The tables whose rows the public API answers from, as 0003 and 0012 knew them (0013 adds
+ * releases). */
 const contentTables = ['bulletins', 'install_packages', 'settings', 'stored_files'];
 
 /** Brings the schema up to date; the file storage is needed when there are hosted files to move
