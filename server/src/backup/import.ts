@@ -22,7 +22,7 @@ import { createGunzip } from 'node:zlib';
 import { sql } from 'kysely';
 import tar from 'tar-stream';
 import type { Db } from '../db/connect.js';
-import { migrate, migrationNames } from '../db/migrations.js';
+import { knownMigrations, migrate } from '../db/migrations.js';
 import { IntakeError, type FileStorage } from '../storage/index.js';
 import {
   ArchiveError,
@@ -102,8 +102,7 @@ async function refuseNonEmpty(db: Db, storage: FileStorage): Promise<void> {
 
 /** The archive's schema must be this build's or an older one, and the target's no newer. */
 async function refuseSchema(db: Db, manifest: Manifest): Promise<void> {
-  const known = migrationNames();
-  const unknown = manifest.migrations.filter((name) => !known.includes(name));
+  const unknown = manifest.migrations.filter((name) => !knownMigrations.includes(name));
   if (unknown.length > 0) {
     throw new RestoreRefusedError(
       `the archive was made by a newer build (migrations ${unknown.join(', ')} are unknown here); restore with that build or a later one`,

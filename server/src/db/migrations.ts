@@ -312,7 +312,7 @@ async function createChangeTriggers(db: Kysely<unknown>, table: string): Promise
   }
 }
 
-/** The names of every migration this build knows, in order. */
+/** The names of every migration this build knows, in order (the same in both dialects). */
 export const knownMigrations: readonly string[] = Object.keys(migrations('sqlite', undefined)).sort();
 
 /** The known migrations the database has not had yet (none once `migrate` has run); throws when
@@ -322,11 +322,6 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
     (await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely)).rows.map((row) => row.name),
   );
   return knownMigrations.filter((name) => !applied.has(name));
-}
-
-/** Every migration's name, in order (the same in both dialects). */
-export function migrationNames(): string[] {
-  return [...knownMigrations];
 }
 
 /** The tables whose rows the public API answers from, as 0003 and 0012 knew them (0013 adds
