@@ -1,10 +1,10 @@
 /**
- * The supervisor's start: a child process (the server's entry with CHAT_SITE_ROLE=prepare, or prepare-again on SIGHUP) reads
+ * The supervisor's start: a child process (the server's entry with CHAT_SITE_ROLE=prepare) reads
  * and checks the settings, migrates the database, loads the demo content and prints the start-up
  * hints, then tells the supervisor the few settings it needs and exits. Only then do the workers
- * start, and SIGHUP runs such a child again before it replaces them. So the supervisor, which
- * lives as long as the server, never loads the app, the database drivers, the settings' schemas
- * or pino (docs/scaling.md#workers).
+ * start, and SIGHUP runs such a child again (CHAT_SITE_ROLE=prepare-again) before it replaces
+ * them. So the supervisor, which lives as long as the server, never loads the app, the database
+ * drivers, the settings' schemas or pino (docs/scaling.md#workers).
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
