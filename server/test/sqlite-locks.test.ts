@@ -15,8 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { connect } from '../src/db/connect.js';
+import type { Database } from '../src/db/schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chat-site-sqlite-open-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -81,7 +82,12 @@ test('a write lock held past the busy timeout fails the open with a message that
 /** A worker thread with a connection of its own to `path` that does not wait for locks (busy
  * timeout 0): on `write()` it adds 1 to counter.n and answers 'written', or 'busy' when another
  * connection holds the write lock. */
-async function otherWriter(path: string): Promise<{ write(): Promise<string>; close(): Promise<number> }> {
+interface OtherWriter {
+  write(): Promise<string>;
+  close(): Promise<number>;
+}
+
+async function otherWriter(path: string): Promise<OtherWriter> {
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
      const SQLite = require(workerData.driver);
@@ -107,25 +113,41 @@ async function otherWriter(path: string): Promise<{ write(): Promise<string>; cl
   };
 }
 
+/** counter.n, as `executor` (the connection or a transaction of it) sees it. */
+const countIn = async (executor: Kysely<Database>) =>
+  (await sql<{ n: number }>`select n from counter`.execute(executor)).rows[0]?.n;
+
 async function counterFile(name: string) {
   const path = join(dir, name);
   const db = connect({ kind: 'sqlite', path });
   await sql`create table counter (n integer not null)`.execute(db.kysely);
   await sql`insert into counter values (0)`.execute(db.kysely);
-  return {
-    path,
-    db,
-    read: async () => (await sql<{ n: number }>`select n from counter`.execute(db.kysely)).rows[0]?.n,
-  };
+  return { path, db, read: () => countIn(db.kysely) };
 }
 
-test('a transaction that reads, then writes, keeps other processes from writing in between', async () => {
-  const { path, db, read } = await counterFile('read-then-write.db');
-  const other = await otherWriter(path);
+/** Runs `check` on a new counter file beside another process's writer (otherWriter); closes both. */
+async function besideOtherWriter(
+  name: string,
+  check: (
+    file: Awaited<ReturnType<typeof counterFile>>,
+    other: Awaited<ReturnType<typeof otherWriter>>,
+  ) => Promise<void>,
+): Promise<void> {
+  const file = await counterFile(name);
+  const other = await otherWriter(file.path);
   try {
+    await check(file, other);
+  } finally {
+    await other.close();
+    await file.db.close();
+  }
+}
+
+test('a transaction that reads, then writes, keeps other processes from writing in between', () =>
+  besideOtherWriter('read-then-write.db', async ({ db, read }, other) => {
     let between = '';
     await db.kysely.transaction().execute(async (trx) => {
-      const n = (await sql<{ n: number }>`select n from counter`.execute(trx)).rows[0]?.n ?? 0;
+      const n = (await countIn(trx)) ?? 0;
       between = await other.write();
       // Had the other write gone in, this one would fail: SQLITE_BUSY, without waiting.
       await sql`update counter set n = ${n + 10}`.execute(trx);
@@ -133,33 +155,23 @@ test('a transaction that reads, then writes, keeps other processes from writing 
     assert.equal(between, 'busy', 'the other process waits for the transaction');
     assert.equal(await other.write(), 'written', 'and writes once it is done');
     assert.equal(await read(), 11);
-  } finally {
-    await other.close();
-    await db.close();
-  }
-});
+  }));
 
-test('a read-only transaction leaves other processes free to write', async () => {
-  const { path, db, read } = await counterFile('read-only.db');
-  const other = await otherWriter(path);
-  try {
+test('a read-only transaction leaves other processes free to write', () =>
+  besideOtherWriter('read-only.db', async ({ db, read }, other) => {
     const seen = await db.kysely
       .transaction()
       .setAccessMode('read only')
       .execute(async (trx) => {
-        const before = (await sql<{ n: number }>`select n from counter`.execute(trx)).rows[0]?.n;
+        const before = await countIn(trx);
         assert.equal(await other.write(), 'written');
         // One snapshot for the whole transaction, as the backup needs.
-        const after = (await sql<{ n: number }>`select n from counter`.execute(trx)).rows[0]?.n;
+        const after = await countIn(trx);
         return [before, after];
       });
     assert.deepEqual(seen, [0, 0]);
     assert.equal(await read(), 1);
-  } finally {
-    await other.close();
-    await db.close();
-  }
-});
+  }));
 
 test('a write waits for a write lock another process holds, and a transaction for its start', async () => {
   const { path, db, read } = await counterFile('waits.db');
