@@ -27,7 +27,6 @@ import { connect } from '../src/db/connect.js';
 import { knownMigrations } from '../src/db/migrations.js';
 import { workerEnv, workerExecArgv, workersAccept } from '../src/cluster/supervisor.js';
 
-/** The pid of the worker that answered `path` (each path asked once). */
 let readsMade = 0;
 
 /**

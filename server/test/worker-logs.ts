@@ -98,7 +98,10 @@ export async function askEveryWorker(
 ): Promise<{ status: number; body: string; pid: number }[]> {
   const answers: { status: number; body: string; pid: number }[] = [];
   while (answers.length < atLeast || new Set(answers.map(({ pid }) => pid)).size < workers) {
-    if (answers.length === limit) throw new Error(`${workers} workers did not answer within ${limit} asks`);
+    if (answers.length === limit) {
+      const asked = typeof path === 'string' ? path : 'their paths';
+      throw new Error(`${workers} workers did not answer ${asked} within ${limit} asks`);
+    }
     const url = typeof path === 'string' ? path : path();
     const from = server.logs.length;
     const { status, body } = await getAlone(`${server.url}${url}`);
