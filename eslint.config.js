@@ -36,7 +36,7 @@ export default tseslint.config(
   },
   {
     // An ES import of node:http loads Node's fetch into every server process: its values come
-    // from server/src/lib/node-http.ts (docs/performance.md#built-in-modules).
+    // from server/src/lib/node-http.ts (docs/memory.md#built-in-modules).
     files: ['server/src/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -182,7 +182,7 @@ try {
       for (const subject of order) {
         // Warmed before each run, not once: a server process that rested for a whole idle-trim
         // window while the others were measured has given memory back, and serves its next
-        // burst's first second or so slower (docs/performance.md#memory-at-rest).
+        // burst's first second or so slower (docs/memory.md#memory-at-rest).
         if (warmupSeconds > 0) wrk(`${subject.url}${subject.pathOf(target)}`, { ...load, seconds: warmupSeconds });
         const run = wrk(`${subject.url}${subject.pathOf(target)}`, load);
         for (const log of logs) truncateSync(log);

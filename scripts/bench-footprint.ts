@@ -15,7 +15,7 @@
  * Beside them it measures a bare process of the same node binary, running nothing but a timer:
  * the floor no process of the server can go below (docs/performance.md#footprint). Then it
  * measures once more BENCH_LATER_SECONDS (60) later with nothing asked meanwhile: a process that
- * keeps working at rest grows between the two (docs/performance.md#memory-at-rest), and the goals
+ * keeps working at rest grows between the two (docs/memory.md#memory-at-rest), and the goals
  * hold the larger of the two.
  */
 import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // a worker's start) and TypeBox (373), into a few files in server/dist/vendor, and points the
 // compiled server and contract (server/dist, packages/contract/dist) at them. Node keeps a few
 // kilobytes of bookkeeping for every module it loads, for the life of the process: one worker at
-// rest after reads held about 6 MB less this way (docs/performance.md#few-module-files). The
+// rest after reads held about 6 MB less this way (docs/memory.md#few-module-files). The
 // server's own files stay one module each, so their stack traces and import.meta.url are as
 // written. Run after `tsc -b server`; running it again changes nothing.
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

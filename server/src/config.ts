@@ -396,7 +396,7 @@ export function isHttpUrl(value: string): boolean {
 
 export function isTimeZone(zone: string): boolean {
   // Names known without a formatter need none: one costs a process about 8 MB
-  // (docs/performance.md#footprint). Links such as Asia/Kolkata still ask Intl.
+  // (docs/memory.md#dates-without-intl). Links such as Asia/Kolkata still ask Intl.
   if (localTimeName(zone) !== undefined) return true;
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });

@@ -1,4 +1,4 @@
-/** A server process at rest gives back what its heap grew by (docs/performance.md#memory-at-rest). */
+/** A server process at rest gives back what its heap grew by (docs/memory.md#memory-at-rest). */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';

@@ -1,7 +1,7 @@
 /**
  * The log's destination (docs/monitoring.md#logs): lines go out in batches, a lone line within
  * the flush time, lines that came during a write after it, and at rest no timer wakes the
- * process (docs/performance.md#memory-at-rest). Written to a real file.
+ * process (docs/memory.md#memory-at-rest). Written to a real file.
  */
 import assert from 'node:assert/strict';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';

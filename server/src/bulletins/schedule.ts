@@ -10,7 +10,7 @@
  * each check also reads the next time anything is due, and until that time comes or content
  * changes (the change feed, db/changes.ts, which also brings other servers' writes) the timer
  * does nothing: an idle server sends no queries and makes next to no garbage, which would fill
- * the young generation's pages at rest (docs/performance.md#memory-at-rest). While the change
+ * the young generation's pages at rest (docs/memory.md#memory-at-rest). While the change
  * feed cannot be trusted (PostgreSQL's LISTEN connection is down), every tick checks.
  *
  * It also empties the trash: at start and every `trashSweepMs` after, announcements deleted more

@@ -35,7 +35,7 @@ const workerEntry = fileURLToPath(new URL('../server.js', import.meta.url));
 
 /**
  * The Node options of a worker: this process's, and V8 settings of its own for each the operator
- * has not chosen (docs/performance.md#the-young-generation, docs/performance.md#footprint):
+ * has not chosen (docs/memory.md#the-young-generation, docs/performance.md#footprint):
  * - a young generation of a fixed 16 MB. Left to grow by itself from a small start it sometimes
  *   stays small, and such a worker answers cached reads about a quarter slower for its whole
  *   life; started at 16 MB but left to grow, it doubled to 32 MB and held about 20 MB more after

@@ -118,7 +118,7 @@ export const uploadAdminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
   };
 
   /** Made at the first upload, so that a server nobody uploads to never creates UPLOAD_DIR nor
-   * loads @tus/server (docs/performance.md#footprint). */
+   * loads @tus/server (docs/memory.md#what-keeps-a-worker-under-90-mb). */
   const tusServer = (): Promise<Server> => (tus ??= createTusServer());
   const createTusServer = async (): Promise<Server> => {
     const [{ FileStore }, { Server }] = await Promise.all([import('@tus/file-store'), import('@tus/server')]);

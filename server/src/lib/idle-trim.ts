@@ -1,6 +1,6 @@
 /**
  * Gives back, once a server process has been quiet for a while, the memory its last burst of
- * requests left in V8's heap (docs/performance.md#memory-at-rest). V8 keeps what a burst made
+ * requests left in V8's heap (docs/memory.md#memory-at-rest). V8 keeps what a burst made
  * it commit: the young generation's second semi-space, old-space pages of garbage, bytecode no
  * longer run, and outside the heap the dead Buffers only a collection frees. Nothing reclaims it
  * while no JavaScript allocates, so a worker that served a few thousand reads holds about 45 MB

@@ -3,7 +3,7 @@
  * event loop (docs/monitoring.md#logs). Lines wait until 8 kB are due or 200 ms have passed since
  * the first of them, then go in one write, so a busy server spends one system call on about 40
  * request lines. The 200 ms timer runs only while lines wait: a server at rest wakes for nothing
- * (docs/performance.md#memory-at-rest). pino's own destination (sonic-boom) measured the byte
+ * (docs/memory.md#memory-at-rest). pino's own destination (sonic-boom) measured the byte
  * length of its whole pending buffer again for every line, which cost about as much as making
  * the line; this one only keeps the lines in a list.
  * What waits is written synchronously when the process exits (a stop on SIGTERM ends with

@@ -2,7 +2,7 @@
  * node:http as require() gives it. An `import` of a built-in module makes Node read every one of
  * its exports, and node:http's WebSocket, CloseEvent and MessageEvent are lazy exports that load
  * undici (Node's fetch) with web streams and more into every server process that never fetches
- * (docs/performance.md#built-in-modules). Types still come from `import type`.
+ * (docs/memory.md#built-in-modules). Types still come from `import type`.
  */
 import type * as Http from 'node:http';
 import { createRequire } from 'node:module';

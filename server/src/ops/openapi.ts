@@ -4,7 +4,7 @@
  * Swagger UI served from the server's own node_modules (docs/admin-api.md#api-documentation).
  * The document is made at its first request, on a Fastify instance of its own that is given every
  * route's options, so that no worker loads @fastify/swagger and its YAML writer to start
- * (docs/performance.md#the-api-document).
+ * (docs/memory.md#the-api-document).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

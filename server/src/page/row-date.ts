@@ -2,7 +2,7 @@
  * A row's date as the site's script writes it (the contract's `formatDate`) in each of the site's
  * languages, written out here for the server's early rows: the contract asks an
  * `Intl.DateTimeFormat` for zh-TW and en, which would cost each worker about 8 MB of ICU data
- * (docs/performance.md#footprint). server/test/row-date.test.ts holds these to the contract's
+ * (docs/memory.md#dates-without-intl). server/test/row-date.test.ts holds these to the contract's
  * output, day by day.
  */
 import { formatDate } from '@chat-site/contract';

@@ -4,7 +4,7 @@
  * parsed (docs/architecture.md#compression). The read cache's answers come compressed already
  * (lib/read-cache.ts) and go out as they are. In place of @fastify/compress, whose check for a
  * fetch Response loaded Node's fetch into every worker at its first answer
- * (docs/performance.md#built-in-modules).
+ * (docs/memory.md#built-in-modules).
  */
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream';

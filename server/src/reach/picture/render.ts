@@ -1,7 +1,7 @@
 /**
  * A share picture drawn: satori lays the card out and writes its text as SVG paths, resvg turns
  * the SVG into a PNG. Both load the first time a picture is drawn, not when the server starts
- * (docs/performance.md#footprint).
+ * (docs/memory.md#what-keeps-a-worker-under-90-mb).
  */
 import type * as ResvgModule from '@resvg/resvg-js';
 import type * as SatoriModule from 'satori';
