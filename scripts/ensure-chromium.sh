@@ -7,12 +7,5 @@ set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 fc-list :lang=zh 2>/dev/null | grep -q . || missing+=(fonts-noto-cjk)
-[ ${#missing[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" -ne 0 ]; then
-  echo "Missing ${missing[*]} and this is not root: run 'apt-get install -y ${missing[*]}' first" >&2
-  exit 1
-fi
-echo "Installing Debian's ${missing[*]}…" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >&2
-apt-get install -y -qq "${missing[@]}" >&2
+. "$(dirname "$0")/install-from-debian.sh"
+install_from_debian "${missing[@]}"

@@ -7,12 +7,5 @@ missing=()
 [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 command -v curl >/dev/null || missing+=(curl)
 command -v wrk >/dev/null || missing+=(wrk)
-[ ${#missing[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" -ne 0 ]; then
-  echo "Missing ${missing[*]} and this is not root: run 'apt-get install -y ${missing[*]}' first" >&2
-  exit 1
-fi
-echo "Installing Debian's ${missing[*]}…" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >&2
-apt-get install -y -qq "${missing[@]}" >&2
+. "$(dirname "$0")/install-from-debian.sh"
+install_from_debian "${missing[@]}"

@@ -16,14 +16,7 @@ containers=()
 command -v podman >/dev/null || containers+=(podman)
 command -v runc >/dev/null || containers+=(runc)
 command -v debootstrap >/dev/null || containers+=(debootstrap)
-[ $((${#missing[@]} + ${#containers[@]})) -eq 0 ] && exit 0
-if [ "$(id -u)" -ne 0 ]; then
-  echo "Missing ${missing[*]} ${containers[*]} and this is not root: run 'apt-get install -y ${missing[*]} ${containers[*]}' first" >&2
-  exit 1
-fi
-echo "Installing Debian's ${missing[*]} ${containers[*]}…" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >&2
+. "$(dirname "$0")/install-from-debian.sh"
 # Without recommends: promtool is all the tests use of prometheus (no node exporter, no service).
-[ ${#missing[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-[ ${#containers[@]} -eq 0 ] || apt-get install -y -qq "${containers[@]}" >&2
+install_from_debian --no-install-recommends "${missing[@]}"
+install_from_debian "${containers[@]}"

@@ -12,16 +12,7 @@ find_bin() {
   return 1
 }
 
-install_postgres() {
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "PostgreSQL is not installed and this is not root: run 'apt-get install -y postgresql' first" >&2
-    exit 1
-  fi
-  echo "Installing Debian's postgresql package…" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq postgresql >&2
-}
+. "$(dirname "$0")/install-from-debian.sh"
 
 # PostgreSQL refuses to run as root: as root the cluster belongs to the postgres user.
 as_owner() {
@@ -33,7 +24,7 @@ dir=${2:?cluster directory}
 case "$cmd" in
   start)
     port=${3:?port}
-    bin=$(find_bin || { install_postgres; find_bin; })
+    bin=$(find_bin || { install_from_debian postgresql; find_bin; })
     rm -rf "$dir" && mkdir -p "$dir"
     [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
     as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
