@@ -10,7 +10,7 @@ started=$SECONDS
 step() { printf '\n=== %s (at %d s)\n' "$*" $((SECONDS - started)); }
 
 # However the run ends: stop the PostgreSQL cluster, then fail the run if any process that a test
-# started is still running, naming it (docs/architecture.md#how-tests-start-and-stop-processes).
+# started is still running, naming it (docs/testing.md#how-tests-start-and-stop-processes).
 pg_dir=""
 finish() {
   local status=$?

@@ -7,7 +7,7 @@
  * script, is no longer below it (what a test started and lost track of is handed to init, or to a
  * subreaper above the script), and runs in the repository or in one of the tests' temporary
  * directories (`$TMPDIR/chat-site-*`). Each one is named, then killed, and the exit code is 1.
- * See docs/architecture.md#how-tests-start-and-stop-processes.
+ * See docs/testing.md#how-tests-start-and-stop-processes.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';

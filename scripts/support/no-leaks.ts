@@ -2,7 +2,7 @@
  * Loaded with `--import` by the test scripts (package.json): a test file whose process is still
  * alive a while after its last test fails, naming what holds it open (a
  * server, a browser, a child process, a socket, a timer), instead of hanging the whole run.
- * See docs/architecture.md#how-tests-start-and-stop-processes.
+ * See docs/testing.md#how-tests-start-and-stop-processes.
  */
 import type { ChildProcess } from 'node:child_process';
 import { Server, Socket } from 'node:net';

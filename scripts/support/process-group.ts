@@ -3,7 +3,7 @@
  * process group of its own, so that stopping one stops everything it started: npm's shell, a
  * supervisor's workers, a server run as another user by scripts/deploy-check.sh. Signalling the
  * direct child alone is not enough: npm does not pass SIGTERM on to `node scripts/start.mjs`,
- * which then outlives the test with its workers. See docs/architecture.md#how-tests-start-and-stop-processes.
+ * which then outlives the test with its workers. See docs/testing.md#how-tests-start-and-stop-processes.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
  * each time: a SQLite file in a new temporary directory, or a new database on a PostgreSQL
  * cluster, TEST_POSTGRES_URL's (scripts/test.sh starts one) or, when that is unset and a test
  * needs PostgreSQL anyway, a throwaway cluster of its own (scripts/pg-cluster.sh).
- * See docs/architecture.md#the-test-databases.
+ * See docs/testing.md#the-test-databases.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

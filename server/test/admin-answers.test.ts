@@ -1,6 +1,6 @@
 /**
  * The admin API answers in the shapes of packages/contract/src/admin, which the console reads
- * (docs/architecture.md#the-admin-wire-types): per area, real answers of this server pass their
+ * (docs/admin-api.md#the-admin-wire-types): per area, real answers of this server pass their
  * schema, and the same answer with a field taken out does not, so the check can fail. On SQLite,
  * and on PostgreSQL with TEST_POSTGRES_URL.
  */

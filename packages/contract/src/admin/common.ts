@@ -1,4 +1,4 @@
-/** Pieces every admin area's schemas share (docs/architecture.md#the-admin-wire-types). */
+/** Pieces every admin area's schemas share (docs/admin-api.md#the-admin-wire-types). */
 import { Type } from 'typebox';
 
 /** Ids fit a 32-bit signed integer in both databases. */

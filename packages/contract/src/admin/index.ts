@@ -1,5 +1,5 @@
 /**
- * The admin API's requests and answers (docs/architecture.md#the-admin-wire-types): the server
+ * The admin API's requests and answers (docs/admin-api.md#the-admin-wire-types): the server
  * validates and documents with these schemas, the console reads their `Static` types (imported
  * as types only, so no TypeBox reaches its bundle), the tests check real answers against them.
  */
