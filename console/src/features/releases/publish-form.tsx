@@ -4,6 +4,7 @@ import { Button } from '../../ui/button';
 import { Field, inputClass } from '../../ui/field';
 import { Problem } from '../../ui/status';
 import { osExtensions, osLabels, usePublishRelease, type NewRelease, type Os } from './api';
+import { releaseProblems, type ReleaseProblems } from './release-checks';
 import { ReleaseConfirm } from './release-confirm';
 
 type Source = 'file' | 'url';
@@ -28,8 +29,16 @@ export function PublishForm({
   const [confirming, setConfirming] = useState(false);
   const [fields, setFields] = useState({ url: '', version: '', notes: '', releasedAt: '', minOs: '', signature: '' });
   const [force, setForce] = useState(false);
-  const set = (name: keyof typeof fields) => (event: { target: { value: string } }) =>
+  const [problems, setProblems] = useState<ReleaseProblems>({});
+  const set = (name: keyof typeof fields) => (event: { target: { value: string } }) => {
     setFields((old) => ({ ...old, [name]: event.target.value }));
+    setProblems(({ [name as keyof ReleaseProblems]: _, ...rest }) => rest);
+  };
+  // A problem is said under its field, tied to it for screen readers (ui/field.tsx).
+  const marks = (name: keyof ReleaseProblems) => ({
+    'aria-invalid': problems[name] !== undefined,
+    ...(problems[name] !== undefined && { 'aria-describedby': `${id}-${name}-error` }),
+  });
   // 取消发布 closes this form: whatever it was doing stops, and nothing is published.
   const cancelled = useRef(new AbortController());
   useEffect(() => {
@@ -49,12 +58,18 @@ export function PublishForm({
     if (fields.signature.trim() !== '') made.signature = fields.signature.trim();
     return made;
   };
+  // Every field is checked before the confirm step; the first one wrong takes focus.
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setConfirming(true);
+    const found = releaseProblems({ source, file, url: fields.url, version: fields.version });
+    setProblems(found);
+    const first = (['file', 'url', 'version'] as const).find((name) => found[name] !== undefined);
+    if (first === undefined) setConfirming(true);
+    else document.getElementById(`${id}-${first}`)?.focus();
   };
   return (
     <form
+      noValidate
       onSubmit={submit}
       aria-label={`发布 ${osLabels[os]} 新版本`}
       className="flex flex-col gap-3 border-t border-line pt-3"
@@ -68,30 +83,47 @@ export function PublishForm({
           ] as const
         ).map(([value, label]) => (
           <label key={value} className="flex items-center gap-1.5">
-            <input type="radio" name={`${id}-source`} checked={source === value} onChange={() => setSource(value)} />
+            <input
+              type="radio"
+              name={`${id}-source`}
+              checked={source === value}
+              onChange={() => {
+                setSource(value);
+                setProblems({});
+              }}
+            />
             {label}
           </label>
         ))}
       </fieldset>
       {source === 'file' ? (
-        <Field id={`${id}-file`} label="安装包文件" hint={`支持 ${osExtensions[os]}；大文件分块上传，断线后可继续`}>
+        <Field
+          id={`${id}-file`}
+          label="安装包文件"
+          hint={`支持 ${osExtensions[os]}；大文件分块上传，断线后可继续`}
+          error={problems.file}
+        >
           <input
             id={`${id}-file`}
             type="file"
             accept={osExtensions[os]}
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            onChange={(event) => {
+              setFile(event.target.files?.[0] ?? null);
+              setProblems(({ file: _, ...rest }) => rest);
+            }}
+            {...marks('file')}
             className={inputClass}
           />
         </Field>
       ) : (
-        <Field id={`${id}-url`} label="下载地址">
+        <Field id={`${id}-url`} label="下载地址" error={problems.url}>
           <input
             id={`${id}-url`}
             type="url"
-            required
             placeholder="https://"
             value={fields.url}
             onChange={set('url')}
+            {...marks('url')}
             className={inputClass}
           />
         </Field>
@@ -106,11 +138,13 @@ export function PublishForm({
         id={`${id}-version`}
         label="版本号"
         hint={os === 'android' && source === 'file' ? '留空则从 APK 读取；填写时必须与 APK 一致' : undefined}
+        error={problems.version}
       >
         <input
           id={`${id}-version`}
           value={fields.version}
           onChange={set('version')}
+          {...marks('version')}
           maxLength={64}
           className={inputClass}
         />

@@ -1,0 +1,74 @@
+/** The release form as a new operator meets it (docs/console.md#releases-settings-and-numbers):
+ * its fields checked beside them before any confirm, what closing it and stopping an upload are
+ * called, the lowest supported version's format, and an APK's own version. Chromium against
+ * the built server, axe 0. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { axeViolations } from './support/axe.js';
+import { launchBrowser } from './support/browser.js';
+import { addOperator, signIn } from './support/console.js';
+import { openPage } from './support/page-helpers.js';
+import { shootBothThemes } from './support/shots.js';
+import { startServer, type RunningServer } from './support/server.js';
+
+let server: RunningServer;
+let browser: Browser;
+before(async () => {
+  server = await startServer();
+  addOperator(server, 'alice', 'admin', 'alice-password-1');
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function releasesScreen(t: { after: (fn: () => Promise<void>) => void }) {
+  const open = await openPage(browser, 'desktop', { prerendered: true });
+  t.after(() => open.close());
+  await signIn(open.page, server, 'alice', 'alice-password-1');
+  open.problems.length = 0;
+  await open.page.getByRole('link', { name: '版本发布' }).click();
+  await open.page.getByRole('heading', { name: '版本发布', level: 1 }).waitFor();
+  return open;
+}
+
+describe('the release form', () => {
+  test('fields are checked beside them before the confirm step', async (t) => {
+    const { page, problems } = await releasesScreen(t);
+    const android = page.getByRole('article', { name: 'Android' });
+    await android.getByRole('button', { name: '发布新版本' }).click();
+    const form = android.getByRole('form', { name: '发布 Android 新版本' });
+    await form.getByLabel('版本号').fill('9.9.9');
+    await form.getByRole('button', { name: '发布', exact: true }).click();
+    // No confirm: the file field says what is missing and takes focus.
+    const file = form.getByLabel('安装包文件');
+    await form.getByText('请选择安装包文件').waitFor();
+    assert.equal(await page.getByRole('alertdialog').count(), 0, 'no confirm before the fields are right');
+    assert.equal(await file.getAttribute('aria-invalid'), 'true');
+    assert.ok(await file.evaluate((element) => element === document.activeElement), 'the wrong field has focus');
+    assert.deepEqual(await axeViolations(page), []);
+    await shootBothThemes(page, 'console-release-form', 'no-file');
+
+    await form.getByRole('radio', { name: '外部地址' }).check();
+    await form.getByLabel('下载地址').fill('ftp://not a url');
+    await form.getByLabel('版本号').fill('abc');
+    await form.getByRole('button', { name: '发布', exact: true }).click();
+    await form.getByText('请填写以 https:// 或 http:// 开头的完整下载地址').waitFor();
+    await form.getByText('“abc”不是版本号：请用数字和点，如 5.2.0（可带 -beta 等后缀）').waitFor();
+    assert.equal(await form.getByLabel('版本号').getAttribute('aria-invalid'), 'true');
+    assert.equal(await form.getByLabel('下载地址').getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByRole('alertdialog').count(), 0);
+    assert.deepEqual(await axeViolations(page), []);
+    await shootBothThemes(page, 'console-release-form', 'bad-url-version');
+
+    // Put right, the confirm comes.
+    await form.getByLabel('下载地址').fill('https://dl.example.com/xingliao-9.9.9.apk');
+    assert.equal(await form.getByLabel('下载地址').getAttribute('aria-invalid'), 'false');
+    await form.getByLabel('版本号').fill('9.9.9');
+    await form.getByRole('button', { name: '发布', exact: true }).click();
+    await page.getByRole('alertdialog', { name: '发布 Android 9.9.9？' }).waitFor();
+    assert.deepEqual(problems, []);
+  });
+});
