@@ -72,3 +72,51 @@ describe('the release form', () => {
     assert.deepEqual(problems, []);
   });
 });
+
+describe('closing the release form', () => {
+  test('取消 closes it, 停止上传 stops an upload and says nothing was published; no 取消发布', async (t) => {
+    const { page, problems } = await releasesScreen(t);
+    const ios = page.getByRole('article', { name: 'iOS' });
+    await ios.getByRole('button', { name: '发布新版本' }).click();
+    const form = ios.getByRole('form', { name: '发布 iOS 新版本' });
+    await form.waitFor();
+    // 取消发布 means taking something off the site in a Chinese console: nothing here says it.
+    assert.equal(await page.getByText('取消发布').count(), 0);
+    assert.equal(await form.getByRole('button', { name: '取消', exact: true }).count(), 1);
+    assert.deepEqual(await axeViolations(page), []);
+    await shootBothThemes(page, 'console-release-form', 'form-open');
+    await form.getByRole('button', { name: '取消', exact: true }).click();
+    await form.waitFor({ state: 'detached' });
+    const opener = ios.getByRole('button', { name: '发布新版本' });
+    await page.waitForFunction(() => document.activeElement?.textContent === '发布新版本');
+    assert.ok(await opener.isVisible());
+
+    // An upload held half way: its button says 停止上传, and stopping it says what became of it.
+    let held = () => {};
+    const holding = new Promise<void>((done) => (held = done));
+    await page.route('**/v1/admin/uploads/*', async (route) => {
+      if (route.request().method() === 'PATCH') {
+        held();
+        await new Promise((done) => setTimeout(done, 5_000));
+      }
+      await route.continue().catch(() => undefined);
+    });
+    await opener.click();
+    await form.getByLabel('安装包文件').setInputFiles({
+      name: 'xingliao-7.0.0.ipa',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(64 * 1024)]),
+    });
+    await form.getByLabel('版本号').fill('7.0.0');
+    await form.getByRole('button', { name: '发布', exact: true }).click();
+    await page.getByRole('alertdialog', { name: '发布 iOS 7.0.0？' }).getByRole('button', { name: '发布' }).click();
+    await holding;
+    await form.getByRole('button', { name: '停止上传' }).click();
+    await page.getByText('已停止上传，iOS 没有发布新版本', { exact: true }).waitFor();
+    await form.waitFor({ state: 'detached' });
+    await shootBothThemes(page, 'console-release-form', 'upload-stopped');
+    assert.deepEqual(await axeViolations(page), []);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    assert.deepEqual(problems, []);
+  });
+});

@@ -16,13 +16,19 @@ export function PublishForm({
   current,
   timeZone,
   onDone,
+  onClose,
 }: {
   os: Os;
   current: string | null;
   timeZone: string;
   onDone: () => void;
+  /** 取消 closed the form; `stoppedUpload` when it stopped a package upload on its way. */
+  onClose: (stoppedUpload: boolean) => void;
 }) {
   const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  // The button that opened the form is gone: focus starts at the form's first choice.
+  useEffect(() => formRef.current?.querySelector<HTMLInputElement>('input:checked')?.focus(), []);
   const [source, setSource] = useState<Source>('file');
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -39,7 +45,8 @@ export function PublishForm({
     'aria-invalid': problems[name] !== undefined,
     ...(problems[name] !== undefined && { 'aria-describedby': `${id}-${name}-error` }),
   });
-  // 取消发布 closes this form: whatever it was doing stops, and nothing is published.
+  // 取消 (停止上传 while a package uploads) closes this form: whatever it was doing stops, and
+  // nothing is published.
   const cancelled = useRef(new AbortController());
   useEffect(() => {
     const controller = new AbortController();
@@ -69,6 +76,7 @@ export function PublishForm({
   };
   return (
     <form
+      ref={formRef}
       noValidate
       onSubmit={submit}
       aria-label={`发布 ${osLabels[os]} 新版本`}
@@ -205,10 +213,11 @@ export function PublishForm({
           })
         }
       />
-      <div>
+      <div className="flex gap-2">
         <Button type="submit" tone="primary" disabled={publish.isPending}>
           {publish.isPending ? '发布中…' : '发布'}
         </Button>
+        <Button onClick={() => onClose(progress !== null)}>{progress !== null ? '停止上传' : '取消'}</Button>
       </div>
     </form>
   );
