@@ -3,6 +3,7 @@
  * given up; the publish time kept when untouched; a scheduled one in the future tense; the
  * public page after publishing. Chromium against the built server, axe 0. */
 import assert from 'node:assert/strict';
+import { anyWallClock } from '@chat-site/contract';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { adminApi } from './support/admin-api.js';
@@ -90,5 +91,51 @@ describe('the editor', () => {
     await shootBothThemes(page, 'console-editor-save', 'save-timed-out');
     assert.deepEqual(await axeViolations(page), []);
     await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+
+  test('a save that leaves the publish time alone keeps it to the second', async (t) => {
+    const { page, problems } = await console_(t);
+    // 12:02:34 an hour ago, as a script or an older save may have stored it.
+    const publishAt = `${anyWallClock(Date.now() - 3_600_000, 'Asia/Shanghai').slice(0, 17)}34`;
+    const { id } = await adminApi<{ id: number }>(server, 'POST', '/bulletins', {
+      title: '秒不动',
+      content: '<p>正文</p>',
+      state: 'published',
+      publish_at: publishAt,
+    });
+    await page.goto(`${server.url}/admin/bulletins/${id}`);
+    await page.getByLabel('标题').fill('秒不动（改）');
+    await page.getByRole('button', { name: '保存修改' }).click();
+    await page.getByText('修改已保存', { exact: true }).waitFor();
+    const saved = await adminApi<{ publish_at: string; title: string }>(server, 'GET', `/bulletins/${id}`);
+    assert.equal(saved.title, '秒不动（改）');
+    assert.equal(saved.publish_at, publishAt, 'the publish time untouched');
+    // Moved by hand, it is the minute typed.
+    const field = page.getByLabel('发布时间');
+    const moved = `${publishAt.slice(0, 11).replace(' ', 'T')}${publishAt.slice(11, 13)}:00`;
+    await field.fill(moved);
+    await page.getByRole('button', { name: '保存修改' }).click();
+    await page.getByText('修改已保存', { exact: true }).nth(1).waitFor();
+    const again = await adminApi<{ publish_at: string }>(server, 'GET', `/bulletins/${id}`);
+    assert.equal(again.publish_at, `${moved.replace('T', ' ')}:00`);
+    assert.deepEqual(problems, []);
+  });
+
+  test('a scheduled announcement says when it will be published, in the future tense', async (t) => {
+    const { page, problems } = await console_(t);
+    const publishAt = anyWallClock(Date.now() + 2 * 3_600_000, 'Asia/Shanghai');
+    await adminApi(server, 'POST', '/bulletins', {
+      title: '明天的活动',
+      content: '<p>正文</p>',
+      state: 'published',
+      publish_at: publishAt,
+    });
+    await page.goto(`${server.url}/admin/bulletins?filter=scheduled`);
+    const row = page.getByRole('listitem').filter({ hasText: '明天的活动' });
+    await row.getByText(`将于 ${publishAt.slice(0, 16)} 发布`).waitFor();
+    assert.equal(await row.getByText('发布于').count(), 0, 'no past tense for a time to come');
+    assert.deepEqual(await axeViolations(page), []);
+    await shootBothThemes(page, 'console-editor-save', 'scheduled-row');
+    assert.deepEqual(problems, []);
   });
 });

@@ -93,12 +93,18 @@ export function draftFor(
   action: Action,
   now: string,
   toStored: (html: string) => string,
+  saved?: AdminBulletin,
 ): { draft: BulletinDraft } | { problem: Problem } {
+  // A field holds minutes: a time left as it was is sent as stored, seconds and all, so a save
+  // that did not touch it does not move it (nor the audit say it changed).
+  const wire = (value: string, stored: string | null | undefined) =>
+    stored != null && value === toFieldTime(stored) ? stored : fromFieldTime(value);
   const title = values.title.trim();
   if (title === '') return { problem: { field: 'title', text: '请填写标题' } };
   const tooLong = titleLengthProblem(title);
   if (tooLong !== undefined) return { problem: { field: 'title', text: tooLong } };
-  const when = values.when === '' ? null : fromFieldTime(values.when);
+  const shownPublishAt = saved === undefined || saved.status === 'draft' ? undefined : saved.publish_at;
+  const when = values.when === '' ? null : wire(values.when, shownPublishAt);
   if (action === 'schedule' && (when === null || when <= now)) {
     return { problem: { field: 'when', text: '定时发布需要一个将来的发布时间' } };
   }
@@ -108,7 +114,7 @@ export function draftFor(
   const ends = { unpublishAt: values.unpublishAt, unpinAt: values.pinned ? values.unpinAt : '' };
   const endProblem = endTimeProblem(ends, publishAt ?? now, now);
   if (endProblem !== undefined) return { problem: { field: problemFields[endProblem.field], text: endProblem.text } };
-  const end = (value: string) => (value === '' ? null : fromFieldTime(value));
+  const end = (value: string, stored: string | null | undefined) => (value === '' ? null : wire(value, stored));
   return {
     draft: {
       title,
@@ -116,8 +122,8 @@ export function draftFor(
       topup: values.pinned ? 1 : 0,
       state: action === 'draft' ? 'draft' : 'published',
       publish_at: publishAt,
-      unpublish_at: end(ends.unpublishAt),
-      unpin_at: end(ends.unpinAt),
+      unpublish_at: end(ends.unpublishAt, saved?.unpublish_at),
+      unpin_at: end(ends.unpinAt, saved?.unpin_at),
     },
   };
 }
