@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { adminApi } from './support/admin-api.js';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
 import { addOperator, signIn } from './support/console.js';
@@ -117,6 +118,41 @@ describe('closing the release form', () => {
     await shootBothThemes(page, 'console-release-form', 'upload-stopped');
     assert.deepEqual(await axeViolations(page), []);
     await page.unrouteAll({ behavior: 'ignoreErrors' });
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe('what the release card says', () => {
+  test('最低支持版本 gives its format, the oldest-system example reads as one, the notes are shown', async (t) => {
+    await adminApi(server, 'POST', '/releases', {
+      os: 'mac',
+      url: 'https://dl.example.com/xingliao-5.3.0.dmg',
+      version: '5.3.0',
+      notes: '修复了登录问题\n新增深色模式',
+    });
+    const { page, problems } = await releasesScreen(t);
+    const mac = page.getByRole('article', { name: 'Mac' });
+    await mac.getByText('5.3.0', { exact: true }).first().waitFor();
+    await mac.getByText(/修复了登录问题\s*新增深色模式/).waitFor();
+
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/admin/min-versions/')) sent.push(request.url());
+    });
+    const minVersion = mac.getByRole('form', { name: 'Mac 最低支持版本' });
+    await minVersion.getByText('数字和点，如 5.2.0。低于此版本的应用检查更新时会被要求强制更新').waitFor();
+    await minVersion.getByLabel('最低支持版本').fill('版本五');
+    await minVersion.getByRole('button', { name: '保存' }).click();
+    await minVersion.getByText('“版本五”不是版本号：请用数字和点，如 5.2.0（可带 -beta 等后缀）').waitFor();
+    assert.equal(await minVersion.getByLabel('最低支持版本').getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(sent, [], 'nothing sent');
+
+    await mac.getByRole('button', { name: '发布新版本' }).click();
+    const oldest = mac.getByRole('form', { name: '发布 Mac 新版本' }).getByLabel('最低系统版本');
+    // An example, not a value: it says so.
+    assert.equal(await oldest.getAttribute('placeholder'), '如 macOS 11');
+    assert.deepEqual(await axeViolations(page), []);
+    await shootBothThemes(page, 'console-release-form', 'card-notes-min-version');
     assert.deepEqual(problems, []);
   });
 });

@@ -176,7 +176,7 @@ export function PublishForm({
             value={fields.minOs}
             onChange={set('minOs')}
             maxLength={64}
-            placeholder={{ android: 'Android 8.0', ios: 'iOS 13', windows: 'Windows 10', mac: 'macOS 11' }[os]}
+            placeholder={`如 ${{ android: 'Android 8.0', ios: 'iOS 13', windows: 'Windows 10', mac: 'macOS 11' }[os]}`}
             className={inputClass}
           />
         </Field>

@@ -75,6 +75,8 @@ function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
           <dd>{current.released_at === null ? '—' : shortTime(current.released_at)}</dd>
           <dt className="text-muted">最低系统</dt>
           <dd>{current.min_os ?? '—'}</dd>
+          <dt className="text-muted">更新说明</dt>
+          <dd className="line-clamp-4 whitespace-pre-line">{current.notes ?? '—'}</dd>
           <dt className="text-muted">下载来源</dt>
           <dd>
             {servedLabels[current.served_from]} ·{' '}
