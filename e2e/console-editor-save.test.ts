@@ -139,3 +139,24 @@ describe('the editor', () => {
     assert.deepEqual(problems, []);
   });
 });
+
+describe('the public site from the console', () => {
+  test('after 发布 the editor offers 在网站上查看; the header links to the site', async (t) => {
+    const { page, problems } = await console_(t);
+    await page.goto(`${server.url}/admin/bulletins/new`);
+    const site = page.getByRole('banner').getByRole('link', { name: /查看网站/ });
+    assert.equal(await site.getAttribute('href'), '/');
+    assert.equal(await site.getAttribute('target'), '_blank');
+    await page.getByLabel('标题').fill('新版本上线');
+    await page.getByRole('button', { name: '发布', exact: true }).click();
+    await page.getByText('已发布', { exact: true }).first().waitFor();
+    const view = page.getByRole('link', { name: /在网站上查看/ });
+    await view.waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await shootBothThemes(page, 'console-editor-save', 'published-view-on-site');
+    const [opened] = await Promise.all([page.context().waitForEvent('page'), view.click()]);
+    await opened.getByRole('heading', { name: '新版本上线' }).first().waitFor();
+    await opened.close();
+    assert.deepEqual(problems, []);
+  });
+});

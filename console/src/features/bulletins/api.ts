@@ -41,6 +41,9 @@ export const saveBulletin = (id: number, draft: BulletinDraft, version: number) 
     timeoutMs: saveTimeoutMs,
   });
 
+/** Where a visitor reads it on the public site (the site's hash route, web/src/config/paths.ts). */
+export const publicAddress = (id: number) => `/#/announcement/${id}`;
+
 export const removeBulletin = (id: number) => call<undefined>(`/bulletins/${id}`, { method: 'DELETE' });
 
 export const restoreBulletin = (id: number) => call<AdminBulletin>(`/bulletins/${id}/restore`, { method: 'POST' });

@@ -9,7 +9,7 @@ import { useLeaveGuard } from '../../lib/leave-guard';
 import { useOperator } from '../../lib/session';
 import { LoadProblem } from '../../ui/load-problem';
 import { PinnedBadge, Problem, StatusBadge, Waiting } from '../../ui/status';
-import { bulletinKeys, getBulletin, useDeleteBulletin, type AdminBulletin } from './api';
+import { bulletinKeys, getBulletin, publicAddress, useDeleteBulletin, type AdminBulletin } from './api';
 import { readKept, useAutosave, type Kept } from './autosave';
 import { EditorButtons } from './editor-buttons';
 import { EditorDialogs, type EditorDialog } from './editor-dialogs';
@@ -101,6 +101,16 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
         </h1>
         {status !== undefined && <StatusBadge status={status} />}
         {saved?.topup === 1 && <PinnedBadge />}
+        {status === 'published' && saved !== undefined && (
+          <a
+            href={publicAddress(saved.id)}
+            target="_blank"
+            rel="noopener"
+            className="text-sm text-brand-ink underline underline-offset-4"
+          >
+            在网站上查看<span className="sr-only">（在新标签页打开）</span>
+          </a>
+        )}
         {isDirty && <span className="text-xs text-muted">有未保存的修改</span>}
       </div>
       {kept !== undefined && (
