@@ -15,6 +15,8 @@ export async function shootBothThemes(page: Page, dir: string, name: string): Pr
         root.classList.toggle('light', !dark);
         root.style.colorScheme = dark ? 'dark' : 'light';
       }, theme === 'dark');
+      // Buttons fade their colours (transition): the shot waits for them to settle.
+      await page.waitForTimeout(400);
       await page.screenshot({ path: join('.tmp', dir, `${name}-${width}-${theme}.png`), fullPage: true });
     }
   }
