@@ -4,7 +4,7 @@ import { Button } from '../../ui/button';
 import { Field, inputClass } from '../../ui/field';
 import { Problem } from '../../ui/status';
 import { osExtensions, osLabels, usePublishRelease, type NewRelease, type Os } from './api';
-import { releaseProblems, type ReleaseProblems } from './release-checks';
+import { apkVersionFound, apkVersionSentence, releaseProblems, type ReleaseProblems } from './release-checks';
 import { ReleaseConfirm } from './release-confirm';
 
 type Source = 'file' | 'url';
@@ -64,6 +64,14 @@ export function PublishForm({
     if (force) made.force_update = true;
     if (fields.signature.trim() !== '') made.signature = fields.signature.trim();
     return made;
+  };
+  // A version the APK contradicts: the APK's own goes into the field, said beside it.
+  const takeApkVersion = (error: Error) => {
+    const found = apkVersionFound(error);
+    if (found === undefined) return;
+    setFields((old) => ({ ...old, version: found }));
+    setProblems({ version: apkVersionSentence(fields.version.trim(), found) });
+    document.getElementById(`${id}-version`)?.focus();
   };
   // Every field is checked before the confirm step; the first one wrong takes focus.
   const submit = (event: FormEvent) => {
@@ -197,7 +205,9 @@ export function PublishForm({
           />
         </Field>
       )}
-      {publish.isError && <Problem>发布失败：{publish.error.message}</Problem>}
+      {publish.isError && apkVersionFound(publish.error) === undefined && (
+        <Problem>发布失败：{publish.error.message}</Problem>
+      )}
       <ReleaseConfirm
         os={os}
         from={current}
@@ -205,12 +215,15 @@ export function PublishForm({
         open={confirming}
         onOpenChange={setConfirming}
         onConfirm={() =>
-          publish.mutate({
-            release: release(),
-            ...(source === 'file' && { file }),
-            onProgress: setProgress,
-            signal: cancelled.current.signal,
-          })
+          publish.mutate(
+            {
+              release: release(),
+              ...(source === 'file' && { file }),
+              onProgress: setProgress,
+              signal: cancelled.current.signal,
+            },
+            { onError: takeApkVersion },
+          )
         }
       />
       <div className="flex gap-2">

@@ -1,4 +1,5 @@
 import { isAppVersion } from '@chat-site/contract';
+import { ApiError } from '../../lib/api';
 
 /** What the publish form holds when 发布 is pressed. */
 export interface ReleaseDraft {
@@ -37,3 +38,13 @@ function isDownloadAddress(text: string): boolean {
     return false;
   }
 }
+
+/** The APK's own version when the server refused the one typed for it (its `found`). */
+export function apkVersionFound(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.field !== 'version') return undefined;
+  const found = error.body.found;
+  return typeof found === 'string' && found !== '' ? found : undefined;
+}
+
+export const apkVersionSentence = (typed: string, found: string) =>
+  `这个 APK 的版本是 ${found}，不是 ${typed}：已填入 ${found}，确认无误后再点“发布”`;
