@@ -160,3 +160,28 @@ describe('the public site from the console', () => {
     assert.deepEqual(problems, []);
   });
 });
+
+describe('the preview', () => {
+  test('the desktop width is drawn whole, scaled to the box, not cut', async (t) => {
+    const { page, problems } = await console_(t);
+    await page.goto(`${server.url}/admin/bulletins/new`);
+    await page.getByLabel('标题').fill('预览缩放');
+    await page.getByRole('button', { name: '预览' }).click();
+    const dialog = page.getByRole('dialog', { name: '预览' });
+    await dialog.getByRole('button', { name: '桌面' }).click();
+    await page.frameLocator('iframe[title="公告预览"]').getByRole('heading', { name: '预览缩放' }).waitFor();
+    await dialog.getByText(/^桌面宽度 1280 像素，按 \d+% 缩小显示$/).waitFor();
+    const region = await dialog.getByRole('region', { name: '预览画面' }).boundingBox();
+    const frame = await dialog.locator('iframe[title="公告预览"]').boundingBox();
+    assert.ok(region !== null && frame !== null);
+    assert.ok(frame.x >= region.x && frame.x + frame.width <= region.x + region.width + 0.5, 'the whole page shows');
+    assert.ok(frame.width < 1280 && frame.width > region.width - 40, `scaled to the box: ${frame.width} in ${region.width}`);
+    const sideways = await dialog
+      .getByRole('region', { name: '预览画面' })
+      .evaluate((element) => element.scrollWidth > element.clientWidth);
+    assert.equal(sideways, false, 'nothing to scroll sideways');
+    assert.deepEqual(await axeViolations(page), []);
+    await shootBothThemes(page, 'console-editor-save', 'preview-desktop');
+    assert.deepEqual(problems, []);
+  });
+});
