@@ -35,7 +35,11 @@ before(async () => {
   await save({ state: 'published', publish_at: null });
   await save({ state: 'draft' });
   await save({ state: 'published', publish_at: later, content: '<p>改过</p>' });
-  const revisions = await adminApi<{ list: { id: number; version: number }[] }>(server, 'GET', `/bulletins/${id}/revisions`);
+  const revisions = await adminApi<{ list: { id: number; version: number }[] }>(
+    server,
+    'GET',
+    `/bulletins/${id}/revisions`,
+  );
   const first = revisions.list.find((revision) => revision.version === 1);
   assert.ok(first !== undefined);
   await adminApi(server, 'POST', `/bulletins/${id}/revisions/${first.id}/restore`, { version });

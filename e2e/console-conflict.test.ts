@@ -85,7 +85,10 @@ for (const viewport of ['phone', 'desktop'] as const) {
       assert.equal(await bob.page.getByLabel('标题').inputValue(), '甲的标题', 'the editor shows what was saved');
       // alice's body, replaced by bob's, is in 历史版本 as the dialog said.
       await bob.page.getByRole('button', { name: '历史版本' }).click();
-      await bob.page.getByRole('list', { name: '版本列表' }).getByText(/第 2 版/).waitFor();
+      await bob.page
+        .getByRole('list', { name: '版本列表' })
+        .getByText(/第 2 版/)
+        .waitFor();
     });
 
     test('the same account in two tabs is told it saved in another tab', async (t) => {

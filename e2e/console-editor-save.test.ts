@@ -175,7 +175,10 @@ describe('the preview', () => {
     const frame = await dialog.locator('iframe[title="公告预览"]').boundingBox();
     assert.ok(region !== null && frame !== null);
     assert.ok(frame.x >= region.x && frame.x + frame.width <= region.x + region.width + 0.5, 'the whole page shows');
-    assert.ok(frame.width < 1280 && frame.width > region.width - 40, `scaled to the box: ${frame.width} in ${region.width}`);
+    assert.ok(
+      frame.width < 1280 && frame.width > region.width - 40,
+      `scaled to the box: ${frame.width} in ${region.width}`,
+    );
     const sideways = await dialog
       .getByRole('region', { name: '预览画面' })
       .evaluate((element) => element.scrollWidth > element.clientWidth);

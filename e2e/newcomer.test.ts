@@ -22,7 +22,12 @@ const admin = (env: Record<string, string>, cwd: string, node = process.execPath
   return spawnSync(
     node,
     [join(repoRoot, 'server/dist/admin.js'), 'users', 'add', 'alice', '--role', 'admin', '--password-stdin'],
-    { cwd, env: { ...clean, STORAGE_URL: `file:${join(dir, 'files')}`, ...env }, input: 'alice-password-1\n', encoding: 'utf8' },
+    {
+      cwd,
+      env: { ...clean, STORAGE_URL: `file:${join(dir, 'files')}`, ...env },
+      input: 'alice-password-1\n',
+      encoding: 'utf8',
+    },
   );
 };
 

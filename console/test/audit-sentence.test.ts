@@ -70,5 +70,8 @@ test('publishing, scheduling and taking back read as such; a restore names its v
     '把公告《端午节放假》恢复到了第 3 版：改了标题',
   );
   const long = '很'.repeat(60);
-  assert.equal(auditSentence(entry('bulletin.create', '9', null, { title: long })), `新建了公告《${'很'.repeat(24)}…》`);
+  assert.equal(
+    auditSentence(entry('bulletin.create', '9', null, { title: long })),
+    `新建了公告《${'很'.repeat(24)}…》`,
+  );
 });

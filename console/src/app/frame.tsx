@@ -54,7 +54,12 @@ export function Frame({ operator, children }: { operator: Operator; children: Re
             运营后台
           </Link>
           {/* The public site, opened beside the console (docs/console.md#screens). */}
-          <a href="/" target="_blank" rel="noopener" className="text-sm text-brand-ink underline-offset-4 hover:underline">
+          <a
+            href="/"
+            target="_blank"
+            rel="noopener"
+            className="text-sm text-brand-ink underline-offset-4 hover:underline"
+          >
             查看网站<span className="sr-only">（在新标签页打开）</span> ↗
           </a>
           <MainNav items={items} location={location} onClick={go} />

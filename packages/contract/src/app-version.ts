@@ -2,8 +2,7 @@
  * dotted numbers with an optional leading "v", an optional pre-release tag after "-" and build
  * metadata after "+". The server parses with it; the console checks fields with it before
  * sending them. */
-export const appVersionPattern =
-  /^v?(\d{1,9}(?:\.\d{1,9}){0,7})(?:-([0-9A-Za-z.-]{1,64}))?(?:\+[0-9A-Za-z.-]*)?$/i;
+export const appVersionPattern = /^v?(\d{1,9}(?:\.\d{1,9}){0,7})(?:-([0-9A-Za-z.-]{1,64}))?(?:\+[0-9A-Za-z.-]*)?$/i;
 
 export function isAppVersion(text: string): boolean {
   return appVersionPattern.test(text.trim());

@@ -115,7 +115,8 @@ export function auditSentence(entry: AuditEntry): string {
     case 'bulletin.update': {
       const oldTitle = text(record(before).title);
       const newTitle = text(record(after).title);
-      const renamed = oldTitle !== '' && newTitle !== '' && oldTitle !== newTitle ? `（原标题${shownTitle(before)}）` : '';
+      const renamed =
+        oldTitle !== '' && newTitle !== '' && oldTitle !== newTitle ? `（原标题${shownTitle(before)}）` : '';
       return statusSentence(before, after, target, changes) ?? `修改了${titled(after, target)}${renamed}${listed}`;
     }
     case 'bulletin.remove':
