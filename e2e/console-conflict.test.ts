@@ -116,3 +116,23 @@ for (const viewport of ['phone', 'desktop'] as const) {
     });
   });
 }
+
+describe('a tab left open', () => {
+  test("learns within seconds of another's save and delete, and says who", async (t) => {
+    const id = await create('留在后台的标签页');
+    const alice = await editor(t, 'alice', id, 'desktop', false);
+    const bob = await editor(t, 'bob', id, 'desktop', false);
+    await saveTitleAndBody(bob.page, '乙改过的标题', '乙的正文');
+    await bob.page.getByText('修改已保存').first().waitFor();
+    const notice = alice.page.getByRole('status').filter({ hasText: '保存了这条公告' });
+    await notice.getByText(/^bob 于 .* 保存了这条公告（现在是第 2 版）。$/).waitFor({ timeout: 10_000 });
+    assert.deepEqual(await axeViolations(alice.page), []);
+    await shootBothThemes(alice.page, 'console-conflict', 'saved-elsewhere');
+    await notice.getByRole('button', { name: '载入已保存的版本' }).click();
+    assert.equal(await alice.page.getByLabel('标题').inputValue(), '乙改过的标题');
+    await notice.waitFor({ state: 'detached' });
+
+    await adminApi(server, 'DELETE', `/bulletins/${id}`);
+    await alice.page.getByText('这条公告已被删除，可在回收站恢复。这里的内容尚未保存。').waitFor({ timeout: 10_000 });
+  });
+});

@@ -16,6 +16,7 @@ import { EditorDialogs, type EditorDialog } from './editor-dialogs';
 import { EditorFields, type BodyText } from './editor-fields';
 import { valuesOf, type EditorValues } from './editor-form';
 import { toEditorHtml } from './html-paths';
+import { RemoteChangeNotice, useRemoteChange } from './remote-changes';
 import { RestoreOffer } from './restore-offer';
 import { useEditorSave } from './use-editor-save';
 
@@ -92,6 +93,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
     onError: (error) => form.setError('root', { message: `删除失败：${error.message}` }),
   });
 
+  const change = useRemoteChange(saved?.id, saved?.version, save.isPending || remove.isPending);
   const status = saved?.status;
   return (
     <section aria-labelledby="editor-heading" className="mx-auto flex max-w-4xl flex-col gap-5">
@@ -113,6 +115,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
         )}
         {isDirty && <span className="text-xs text-muted">有未保存的修改</span>}
       </div>
+      <RemoteChangeNotice change={change} me={me} onLoad={show} />
       {kept !== undefined && (
         <RestoreOffer
           at={kept.at}
