@@ -9,6 +9,7 @@ import { axeViolations } from './support/axe.js';
 import { contextOptions, launchBrowser } from './support/browser.js';
 import { addOperator, signIn } from './support/console.js';
 import { adminApi } from './support/admin-api.js';
+import { shootBothThemes } from './support/shots.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 let server: RunningServer;
@@ -67,9 +68,13 @@ for (const viewport of ['phone', 'desktop'] as const) {
       const dialog = bob.page.getByRole('dialog', { name: '保存冲突：这条公告已被 alice 修改' });
       await dialog.waitFor();
       await dialog.getByText(/alice 于 .* 保存过它。现在是第 2 版。不同的部分：标题、正文。/).waitFor();
+      // What 用我的 replaces is not lost, and the dialog says where it stays.
+      const kept = '选“用我的”的部分会替换已保存的内容；已保存的第 2 版不会丢失，仍在“历史版本”中，可随时查看或恢复。';
+      await dialog.getByText(kept).waitFor();
       assert.deepEqual(await axeViolations(bob.page), []);
       const scheme = viewport === 'phone' ? 'dark' : 'light';
       await bob.page.screenshot({ path: join('.tmp', 'console-messages', `conflict-${viewport}-${scheme}.png`) });
+      if (viewport === 'desktop') await shootBothThemes(bob.page, 'console-conflict', 'kept-in-history');
 
       await dialog.getByRole('radio', { name: '用已保存的标题' }).check();
       await dialog.getByRole('button', { name: '按所选保存' }).click();
@@ -78,6 +83,12 @@ for (const viewport of ['phone', 'desktop'] as const) {
       assert.equal(saved.Title, '甲的标题');
       assert.match(saved.Content, /乙的正文/);
       assert.equal(await bob.page.getByLabel('标题').inputValue(), '甲的标题', 'the editor shows what was saved');
+      // alice's body, replaced by bob's, is in 历史版本 as the dialog said.
+      await bob.page.getByRole('button', { name: '历史版本' }).click();
+      await bob.page
+        .getByRole('list', { name: '版本列表' })
+        .getByText(/第 2 版/)
+        .waitFor();
     });
 
     test('the same account in two tabs is told it saved in another tab', async (t) => {
@@ -105,3 +116,23 @@ for (const viewport of ['phone', 'desktop'] as const) {
     });
   });
 }
+
+describe('a tab left open', () => {
+  test("learns within seconds of another's save and delete, and says who", async (t) => {
+    const id = await create('留在后台的标签页');
+    const alice = await editor(t, 'alice', id, 'desktop', false);
+    const bob = await editor(t, 'bob', id, 'desktop', false);
+    await saveTitleAndBody(bob.page, '乙改过的标题', '乙的正文');
+    await bob.page.getByText('修改已保存').first().waitFor();
+    const notice = alice.page.getByRole('status').filter({ hasText: '保存了这条公告' });
+    await notice.getByText(/^bob 于 .* 保存了这条公告（现在是第 2 版）。$/).waitFor({ timeout: 10_000 });
+    assert.deepEqual(await axeViolations(alice.page), []);
+    await shootBothThemes(alice.page, 'console-conflict', 'saved-elsewhere');
+    await notice.getByRole('button', { name: '载入已保存的版本' }).click();
+    assert.equal(await alice.page.getByLabel('标题').inputValue(), '乙改过的标题');
+    await notice.waitFor({ state: 'detached' });
+
+    await adminApi(server, 'DELETE', `/bulletins/${id}`);
+    await alice.page.getByText('这条公告已被删除，可在回收站恢复。这里的内容尚未保存。').waitFor({ timeout: 10_000 });
+  });
+});

@@ -15,6 +15,7 @@ import { axeViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
 import { addOperator, signIn } from './support/console.js';
 import { openPage } from './support/page-helpers.js';
+import { shootBothThemes } from './support/shots.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
 
 let server: RunningServer;
@@ -137,8 +138,12 @@ describe('the console: releases, settings, numbers', () => {
     await form.getByLabel('版本号').fill('5.2.0');
     await form.getByRole('button', { name: '发布' }).click();
     await page.getByRole('alertdialog', { name: '发布 Android 5.2.0？' }).getByRole('button', { name: '发布' }).click();
-    await form.getByText('发布失败：版本号填写有误，请检查后重试', { exact: true }).waitFor();
+    // What the APK says is said, and put in the field.
+    await form.getByText('这个 APK 的版本是 5.1.0，不是 5.2.0：已填入 5.1.0，确认无误后再点“发布”').waitFor();
+    assert.equal(await form.getByLabel('版本号').inputValue(), '5.1.0');
     assert.equal((await publicEntry('android'))?.version, '5.0.1');
+    assert.deepEqual(await axeViolations(page), []);
+    await shootBothThemes(page, 'console-releases', 'apk-version-found');
 
     await form.getByRole('radio', { name: '外部地址' }).check();
     await form.getByLabel('下载地址').fill('https://dl.example.com/xingliao-6.0.0.apk');

@@ -222,7 +222,7 @@ describe('nothing lost', () => {
     assert.deepEqual(csp, []);
   });
 
-  test('取消发布 during a package upload stops it: nothing published, nothing stored', async (t) => {
+  test('停止上传 during a package upload stops it: nothing published, nothing stored', async (t) => {
     const { page } = await openConsole(t);
     const files = readdirSync(new URL(server.env.STORAGE_URL ?? '').pathname, { recursive: true }).sort();
     const before = await adminGet<{ platforms: { os: string; history: unknown[] }[] }>('/releases');
@@ -257,9 +257,10 @@ describe('nothing lost', () => {
         (response.request().method() === 'DELETE' && response.url().includes('/v1/admin/uploads/')) ||
         (response.request().method() === 'POST' && response.url().endsWith('/v1/admin/releases')),
     );
-    await windows.getByRole('button', { name: '取消发布' }).click();
+    await windows.getByRole('button', { name: '停止上传' }).click();
     release();
     const answer = await outcome;
+    await page.getByText('已停止上传，Windows 没有发布新版本', { exact: true }).waitFor();
     assert.equal(answer.request().method(), 'DELETE', 'the upload was terminated, not published');
     assert.equal(answer.status(), 204);
     assert.deepEqual(readdirSync(uploadDir), [], 'no staged upload left');

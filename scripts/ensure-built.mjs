@@ -8,13 +8,17 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// With NODE_ENV=production the install has no build tools (npm ci --omit=dev, so no esbuild):
-// what `npm run build` left is used as it is (docs/deploy.md).
-const production = process.env.NODE_ENV === 'production';
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+// An install without development packages (npm ci --omit=dev) has no build tools, with or
+// without NODE_ENV=production: what `npm run build` left is used as it is (docs/deploy.md), and
+// nothing here loads esbuild, whose absence would end in a stack trace.
+const buildTools = ['esbuild', 'typescript', 'vite'].every((name) =>
+  existsSync(join(root, 'node_modules', name, 'package.json')),
+);
+const production = process.env.NODE_ENV === 'production' || !buildTools;
 const { adminBundle, bundleAdmin } = production ? {} : await import('./bundle-admin.mjs');
 const { bundleVendor } = production ? {} : await import('./bundle-vendor.mjs');
-
-const root = fileURLToPath(new URL('..', import.meta.url));
 const run = (args, cwd = root) =>
   execFileSync(process.execPath, args, { cwd, stdio: ['ignore', process.stderr, process.stderr] });
 
@@ -60,4 +64,13 @@ export async function ensureBuilt() {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url) && !production) await ensureBuilt();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (!production) await ensureBuilt();
+  else if (!existsSync(join(root, 'server/dist/admin.js'))) {
+    process.stderr.write(
+      'This install has no build tools (npm ci --omit=dev) and no build: run `npm ci && npm run build` ' +
+        'where the development packages are installed, then copy the built tree (docs/deploy.md).\n',
+    );
+    process.exit(1);
+  }
+}

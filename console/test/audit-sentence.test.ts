@@ -53,3 +53,25 @@ test('settings name the fields as the forms do', () => {
     ['使用 CDN', 'CDN 地址'],
   );
 });
+
+test('publishing, scheduling and taking back read as such; a restore names its version', () => {
+  const draft = { title: '端午放假', status: 'draft', publish_at: '2026-11-26 09:00:00', content: 'a' };
+  const published = { ...draft, status: 'published', publish_at: '2026-11-26 10:00:00' };
+  const scheduled = { ...draft, status: 'scheduled', publish_at: '2026-12-01 08:30:00', content: 'b' };
+  assert.equal(auditSentence(entry('bulletin.update', '7', draft, published)), '发布了公告《端午放假》');
+  assert.equal(
+    auditSentence(entry('bulletin.update', '7', draft, scheduled)),
+    '定时发布公告《端午放假》，定于 2026-12-01 08:30，并改了正文',
+  );
+  assert.equal(auditSentence(entry('bulletin.update', '7', published, draft)), '把公告《端午放假》撤回为草稿');
+  const restored = { ...published, title: '端午节放假', restored_from: 41, restored_version: 3 };
+  assert.equal(
+    auditSentence(entry('bulletin.revision.restore', '7', published, restored)),
+    '把公告《端午节放假》恢复到了第 3 版：改了标题',
+  );
+  const long = '很'.repeat(60);
+  assert.equal(
+    auditSentence(entry('bulletin.create', '9', null, { title: long })),
+    `新建了公告《${'很'.repeat(24)}…》`,
+  );
+});

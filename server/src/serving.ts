@@ -14,6 +14,7 @@ import { supervisorNoticedClose, workerPeers } from './cluster/peers.js';
 import type { Prepared } from './cluster/start.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { connect, type Db } from './db/connect.js';
+import { databaseName, databaseUrlToType } from './db/database-names.js';
 import { migrate } from './db/migrations.js';
 import { loadDemoContent } from './demo/load.js';
 import { trimWhenIdle } from './lib/idle-trim.js';
@@ -75,7 +76,12 @@ async function prepare(config: ServerConfig, db: Db, log: Logger): Promise<void>
   if (config.demoContent && (await loadDemoContent(db.kysely, storage)))
     log.info('loaded demo content into the empty database');
   if ((await countUsers(db.kysely)) === 0) {
-    log.info('no operator accounts yet: create one with `npm run admin -- users add NAME --role admin`');
+    // Run as written, the command must reach this server's database, not the default file.
+    const url = databaseUrlToType(config.database);
+    log.info(
+      `no operator accounts yet in ${databaseName(config.database)}: create one with ` +
+        `\`DATABASE_URL='${url}' npm run admin -- users add NAME --role admin\``,
+    );
   }
 }
 

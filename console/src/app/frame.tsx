@@ -53,6 +53,15 @@ export function Frame({ operator, children }: { operator: Operator; children: Re
           <Link href="/bulletins" onClick={go('/bulletins')} className="me-2 text-base font-semibold">
             运营后台
           </Link>
+          {/* The public site, opened beside the console (docs/console.md#screens). */}
+          <a
+            href="/"
+            target="_blank"
+            rel="noopener"
+            className="text-sm text-brand-ink underline-offset-4 hover:underline"
+          >
+            查看网站<span className="sr-only">（在新标签页打开）</span> ↗
+          </a>
           <MainNav items={items} location={location} onClick={go} />
           <div className="ms-auto flex min-w-0 items-center gap-2">
             <span

@@ -31,13 +31,21 @@ export interface CallOptions {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Gives up when no answer came in this long: the call fails with a sentence saying so, rather
+   * than keeping the screen waiting for a server that does not answer. */
+  timeoutMs?: number;
 }
+
+/** How long a save waits for its answer (docs/console.md#when-the-server-is-away). */
+export const saveTimeoutMs = 15_000;
 
 /** Calls /v1/admin`path` and answers its JSON body (undefined for 204). */
 export async function call<T>(
   path: string,
-  { method = 'GET', body, headers = {}, signal }: CallOptions = {},
+  { method = 'GET', body, headers = {}, signal, timeoutMs }: CallOptions = {},
 ): Promise<T> {
+  const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+  const stop = timeout === undefined ? signal : signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
   let response: Response;
   try {
     response = await fetch(`/v1/admin${path}`, {
@@ -50,10 +58,13 @@ export async function call<T>(
       body: body === undefined ? null : JSON.stringify(body),
       credentials: 'same-origin',
       cache: 'no-store',
-      signal: signal ?? null,
+      signal: stop ?? null,
     });
   } catch (error) {
     if (signal?.aborted === true) throw error;
+    if (timeout?.aborted === true && timeoutMs !== undefined) {
+      throw new ApiError(0, `服务器 ${timeoutMs / 1000} 秒内没有回应（可能仍在处理），请稍后重试`);
+    }
     throw new ApiError(0, '无法连接服务器，请检查网络后重试');
   }
   if (response.status === 204) return undefined as T;

@@ -117,7 +117,8 @@ export const revisionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
         action: 'bulletin.revision.restore',
         target: id,
         before: toAdminBulletin(before, zone),
-        after: { ...current, restored_from: row.id },
+        // The revision's version, which the console's history shows (第 N 版), names it in the log.
+        after: { ...current, restored_from: row.id, restored_version: Number(row.version) },
       });
       return reply.header('etag', `"${current.version}"`).send(current);
     },

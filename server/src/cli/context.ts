@@ -10,6 +10,7 @@ import {
   type FileSettings,
 } from '../config.js';
 import { connect, type Db } from '../db/connect.js';
+import { databaseName } from '../db/database-names.js';
 import { migrate } from '../db/migrations.js';
 import type { Database } from '../db/schema.js';
 import { storageFor, type FileStorage } from '../storage/index.js';
@@ -23,6 +24,13 @@ export class UsageError extends Error {
  * works on a fresh database) and closes it once the work is done, whether or not it failed. */
 export async function withDb<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
   return withFiles((db) => work(db));
+}
+
+/** Which database the commands work on, for a line that says so: with no DATABASE_URL it is
+ * the default file, which is the server's only when the server has no DATABASE_URL either. */
+export function databaseInUse(): string {
+  const name = databaseName(fromEnvironment(() => loadDatabaseTarget(process.env)));
+  return process.env.DATABASE_URL ? name : `${name} (DATABASE_URL is not set: the default)`;
 }
 
 /** The file storage named by STORAGE_URL and its limits, as the server reads them. */

@@ -14,7 +14,7 @@ import {
   setPassword,
 } from '../accounts/repository.js';
 import { toWireTime } from '../lib/time.js';
-import { timeZone, UsageError, withDb } from './context.js';
+import { databaseInUse, timeZone, UsageError, withDb } from './context.js';
 import { print, printJson, printTable } from './output.js';
 
 const cliActor = 'cli';
@@ -46,7 +46,7 @@ export function registerUserCommands(group: Command): void {
         return true;
       });
       if (!added) throw new UsageError(`there is already an account named ${name}`);
-      print(`added ${name} (${options.role})`);
+      print(`added ${name} (${options.role}) to ${databaseInUse()}`);
     });
 
   group

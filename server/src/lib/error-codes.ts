@@ -44,6 +44,9 @@ export const adminErrorFields = {
   field: Type.Optional(Type.String({ description: 'The field at fault, as `api_addrs[1].addr`' })),
   limit: Type.Optional(Type.Integer({ description: 'The limit crossed: characters, entries or bytes' })),
   size: Type.Optional(Type.Integer({ description: 'The size sent, in bytes' })),
+  found: Type.Optional(
+    Type.String({ description: "What the server found in place of the value sent: an APK's own version" }),
+  ),
 };
 
 /** The code a refusal gets when nothing more precise is known: by its status alone. */

@@ -9,6 +9,8 @@ export interface ErrorDetail {
   limit?: number;
   /** The size of what was sent, in bytes, when known. */
   size?: number;
+  /** What the server found in place of the value sent: an APK's own version. */
+  found?: string;
 }
 
 /** A client mistake the handler spotted itself; the error handler answers it as {status, msg}. */

@@ -16,7 +16,9 @@ export function supportedNode(version: string): boolean {
 if (!supportedNode(process.versions.node)) {
   process.stderr.write(
     `This server needs Node.js ${oldest.major}.${oldest.minor} or newer (24 recommended); this is Node.js ${process.versions.node}.\n` +
-      'Install a supported Node.js, or run it through npm (npm start, npm run admin), which uses the one the project pins.\n',
+      'Install a supported Node.js (docs/deploy.md#nodejs). In a checkout with its development packages, npm start and\n' +
+      'npm run admin use the Node.js the project pins; an install without them (npm ci --omit=dev) has none, so there\n' +
+      'only an installed Node.js will do.\n',
   );
   process.exit(2);
 }

@@ -254,6 +254,8 @@ async function apkVersionOf(
     throw badRequest(
       `body/version: ${given} is not the version of ${name}, whose manifest says ${manifest.versionName} ` +
         `(versionCode ${manifest.versionCode}, ${manifest.packageName}); leave version out to take the APK's own`,
+      // The console says what the APK says and fills it in (docs/console.md#releases-settings-and-numbers).
+      { found: manifest.versionName },
     );
   }
   if (manifest.versionName.length > 64) {

@@ -4,17 +4,17 @@
  * pre-release tag after "-", which sorts below the same numbers without one (5.0.0-beta <
  * 5.0.0). Missing parts count as 0 (5.1 = 5.1.0). Build metadata after "+" is ignored.
  */
+import { appVersionPattern } from '@chat-site/contract';
+
 export interface ParsedVersion {
   numbers: number[];
   /** The pre-release tag, or undefined for a release. */
   tag: string | undefined;
 }
 
-const versionPattern = /^v?(\d{1,9}(?:\.\d{1,9}){0,7})(?:-([0-9A-Za-z.-]{1,64}))?(?:\+[0-9A-Za-z.-]*)?$/i;
-
 /** Undefined when the text is not a version this reads. */
 export function parseVersion(text: string): ParsedVersion | undefined {
-  const match = versionPattern.exec(text.trim());
+  const match = appVersionPattern.exec(text.trim());
   if (match === null) return undefined;
   return { numbers: (match[1] ?? '').split('.').map(Number), tag: match[2] };
 }

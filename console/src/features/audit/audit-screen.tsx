@@ -1,11 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
 import { useDocumentTitle } from '../../lib/document-title';
 import { call } from '../../lib/api';
 import { Pager } from '../../ui/pager';
 import { LoadProblem } from '../../ui/load-problem';
 import { Waiting } from '../../ui/status';
 import { AuditFilterForm, useAuditFilters } from './audit-filters';
-import { auditSentence, type AuditEntry } from './audit-sentence';
+import { auditLink, auditSentence, type AuditEntry } from './audit-sentence';
 
 const size = 20;
 
@@ -47,8 +48,9 @@ export function AuditScreen() {
               <p className="text-sm">
                 <span className="font-semibold">{entry.actor}</span> {auditSentence(entry)}
               </p>
-              <p className="mt-1 text-xs text-muted">
+              <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-muted">
                 <time>{entry.at}</time>
+                <EntryLink entry={entry} />
               </p>
               <details className="mt-2 text-xs">
                 <summary className="cursor-pointer text-muted">原始记录</summary>
@@ -76,5 +78,16 @@ export function AuditScreen() {
       )}
       <Pager page={page} pages={pages} onPage={(next) => update({ page: next })} />
     </section>
+  );
+}
+
+/** The announcement, releases or settings an entry is about, one click away. */
+function EntryLink({ entry }: { entry: AuditEntry }) {
+  const link = auditLink(entry);
+  if (link === undefined) return null;
+  return (
+    <Link href={link.href} className="text-brand-ink underline underline-offset-4">
+      {link.label}
+    </Link>
   );
 }

@@ -36,7 +36,16 @@ export const actionLabels: Record<string, string> = {
 const platforms: Record<string, string> = { android: 'Android', ios: 'iOS', windows: 'Windows', mac: 'Mac' };
 
 /** Fields a record carries that are bookkeeping, not something the operator changed. */
-const bookkeeping = new Set(['id', 'version', 'updated_at', 'created_at', 'created_by', 'updated_by']);
+const bookkeeping = new Set([
+  'id',
+  'version',
+  'updated_at',
+  'created_at',
+  'created_by',
+  'updated_by',
+  'restored_from',
+  'restored_version',
+]);
 
 /** Labels the audit shows beyond the forms' own (console/src/lib/field-labels.ts). */
 const extraLabels: Record<string, string> = {
@@ -61,9 +70,36 @@ export function changedFields(before: unknown, after: unknown): string[] {
     .map((key) => extraLabels[key] ?? fieldLabel(key));
 }
 
+/** A title longer than this is cut with … in the sentence; 原始记录 keeps it whole. */
+export const sentenceTitleLength = 24;
+
+const shortTitle = (title: string) => {
+  const characters = [...title];
+  return characters.length <= sentenceTitleLength ? title : `${characters.slice(0, sentenceTitleLength).join('')}…`;
+};
+
 const titled = (value: unknown, fallback: string) => {
   const title = text(record(value).title);
-  return title === '' ? `编号 ${fallback} 的公告` : `公告《${title}》`;
+  return title === '' ? `编号 ${fallback} 的公告` : `公告《${shortTitle(title)}》`;
+};
+
+/** A save that published, scheduled or took back an announcement says so first; the other
+ * fields it changed follow. Undefined for a save that left its status alone. */
+function statusSentence(before: unknown, after: unknown, target: string, changes: string[]): string | undefined {
+  const was = text(record(before).status);
+  const now = text(record(after).status);
+  if (was === now || now === '') return undefined;
+  const rest = changes.filter((label) => label !== '状态' && label !== '发布时间');
+  const also = rest.length === 0 ? '' : `，并改了${rest.join('、')}`;
+  const name = titled(after, target);
+  if (now === 'published') return `发布了${name}${also}`;
+  if (now === 'scheduled') return `定时发布${name}，定于 ${text(record(after).publish_at).slice(0, 16)}${also}`;
+  return `把${name}撤回为草稿${also}`;
+}
+
+const shownTitle = (value: unknown) => {
+  const title = text(record(value).title);
+  return title === '' ? '' : `《${shortTitle(title)}》`;
 };
 
 const platform = (os: unknown) => platforms[text(os)] ?? text(os);
@@ -79,8 +115,9 @@ export function auditSentence(entry: AuditEntry): string {
     case 'bulletin.update': {
       const oldTitle = text(record(before).title);
       const newTitle = text(record(after).title);
-      const renamed = oldTitle !== '' && newTitle !== '' && oldTitle !== newTitle ? `（原标题《${oldTitle}》）` : '';
-      return `修改了${titled(after, target)}${renamed}${listed}`;
+      const renamed =
+        oldTitle !== '' && newTitle !== '' && oldTitle !== newTitle ? `（原标题${shownTitle(before)}）` : '';
+      return statusSentence(before, after, target, changes) ?? `修改了${titled(after, target)}${renamed}${listed}`;
     }
     case 'bulletin.remove':
       return `删除了${titled(before, target)}`;
@@ -88,8 +125,12 @@ export function auditSentence(entry: AuditEntry): string {
       return `从回收站恢复了${titled(after, target)}`;
     case 'bulletin.purge':
       return `彻底删除了${titled(before, target)}`;
-    case 'bulletin.revision.restore':
-      return `把${titled(after, target)}恢复到了一个历史版本${listed}`;
+    case 'bulletin.revision.restore': {
+      // Named as 历史版本 names it; entries written before the version was kept say less.
+      const version = text(record(after).restored_version);
+      const which = version === '' ? '一个历史版本' : `第 ${version} 版`;
+      return `把${titled(after, target)}恢复到了${which}${listed}`;
+    }
     case 'bulletin.duplicate':
       return `复制出了${titled(after, target)}`;
     case 'bulletin.unpublish':
@@ -131,4 +172,17 @@ export function auditSentence(entry: AuditEntry): string {
     default:
       return `${actionLabels[action] ?? action}（${target}）`;
   }
+}
+
+/** Where the console shows what an entry is about: the announcement (the trash for a deleted
+ * one), or the releases; none for what is gone or has no screen. */
+export function auditLink(entry: AuditEntry): { href: string; label: string } | undefined {
+  const { action, target } = entry;
+  if (action === 'bulletin.remove') return { href: '/bulletins/trash', label: '查看回收站' };
+  if (action.startsWith('bulletin.') && action !== 'bulletin.purge' && /^\d+$/.test(target)) {
+    return { href: `/bulletins/${target}`, label: '打开公告' };
+  }
+  if (action.startsWith('release.')) return { href: '/releases', label: '查看版本发布' };
+  if (action === 'appconfig.set' || action === 'region.set') return { href: '/settings', label: '查看设置' };
+  return undefined;
 }

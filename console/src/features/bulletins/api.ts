@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { call } from '../../lib/api';
+import { call, saveTimeoutMs } from '../../lib/api';
 import type {
   AdminBulletin,
   AdminBulletinPage,
@@ -32,10 +32,17 @@ export const getBulletin = (id: number, signal?: AbortSignal) =>
 export type BulletinDraft = BulletinCreateBody & Required<Pick<BulletinCreateBody, 'topup' | 'state' | 'publish_at'>>;
 
 export const createBulletin = (draft: BulletinDraft) =>
-  call<BulletinCreated>('/bulletins', { method: 'POST', body: draft });
+  call<BulletinCreated>('/bulletins', { method: 'POST', body: draft, timeoutMs: saveTimeoutMs });
 
 export const saveBulletin = (id: number, draft: BulletinDraft, version: number) =>
-  call<AdminBulletin>(`/bulletins/${id}`, { method: 'PUT', body: { ...draft, version } });
+  call<AdminBulletin>(`/bulletins/${id}`, {
+    method: 'PUT',
+    body: { ...draft, version },
+    timeoutMs: saveTimeoutMs,
+  });
+
+/** Where a visitor reads it on the public site (the site's hash route, web/src/config/paths.ts). */
+export const publicAddress = (id: number) => `/#/announcement/${id}`;
 
 export const removeBulletin = (id: number) => call<undefined>(`/bulletins/${id}`, { method: 'DELETE' });
 

@@ -82,6 +82,12 @@ export function ConflictDialog({
             </div>
           </fieldset>
         ))}
+        {parts.some((part) => (choice[part] ?? 'mine') === 'mine') && (
+          <p className="rounded-lg bg-surface-2 px-3 py-2 text-sm">
+            选“用我的”的部分会替换已保存的内容；已保存的第 {current.version}{' '}
+            版不会丢失，仍在“历史版本”中，可随时查看或恢复。
+          </p>
+        )}
       </div>
       <div className="flex flex-wrap justify-end gap-2">
         <Button onClick={onClose}>继续编辑</Button>

@@ -9,6 +9,7 @@ export function EditorButtons({
   status,
   saved,
   busy,
+  saving,
   onRun,
   onDialog,
 }: {
@@ -16,6 +17,8 @@ export function EditorButtons({
   /** It exists on the server: it has a history and can be deleted. */
   saved: boolean;
   busy: boolean;
+  /** A save is on its way: said beside the buttons, which wait for it. */
+  saving: boolean;
   onRun: (action: Action) => void;
   onDialog: (dialog: EditorDialog) => void;
 }) {
@@ -33,6 +36,9 @@ export function EditorButtons({
       </Button>
       <Button onClick={() => onDialog('preview')}>预览</Button>
       {saved && <Button onClick={() => onDialog('history')}>历史版本</Button>}
+      <span role="status" className="self-center text-sm text-muted">
+        {saving ? '正在保存…' : ''}
+      </span>
       {saved && (
         <Button tone="danger" className="sm:ms-auto" disabled={busy} onClick={() => onDialog('delete')}>
           删除

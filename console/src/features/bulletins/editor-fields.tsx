@@ -1,6 +1,7 @@
 import { useController, useFormContext, useWatch } from 'react-hook-form';
 import { Field, inputClass } from '../../ui/field';
-import type { EditorValues } from './editor-form';
+import { bulletinTitleMaxLength } from '@chat-site/contract';
+import { titleLength, titleLengthProblem, type EditorValues } from './editor-form';
 import { EndTimeFields, TimeField } from './end-time-fields';
 import { RichText } from './rich-text';
 
@@ -18,12 +19,20 @@ export function EditorFields({ body, timeZone }: { body: BodyText; timeZone: str
   const { errors } = formState;
   const html = useController({ control, name: 'html' });
   const pinned = useWatch({ control, name: 'pinned' });
+  const title = useWatch({ control, name: 'title' });
+  // A title over the limit is said as it is typed or pasted, and the save refuses it: nothing is
+  // cut without the operator seeing it.
+  const titleError = errors.title?.message ?? titleLengthProblem(title);
   return (
     <>
-      <Field id="bulletin-title" label="标题" error={errors.title?.message}>
+      <Field
+        id="bulletin-title"
+        label="标题"
+        hint={`${titleLength(title)}/${bulletinTitleMaxLength}`}
+        error={titleError}
+      >
         <input
           id="bulletin-title"
-          maxLength={200}
           {...register('title')}
           onKeyDown={(event) => {
             // Enter goes on to the body, as in a writing app; while an input method is
@@ -33,7 +42,8 @@ export function EditorFields({ body, timeZone }: { body: BodyText; timeZone: str
             document.getElementById('bulletin-body')?.focus();
           }}
           className={inputClass}
-          aria-invalid={errors.title !== undefined}
+          aria-invalid={titleError !== undefined}
+          aria-describedby={titleError === undefined ? 'bulletin-title-hint' : 'bulletin-title-error'}
         />
       </Field>
       <div className="flex flex-col gap-1.5">

@@ -3,6 +3,7 @@
  * sends it, and to the body a save sends (docs/console.md#writing-an-announcement). No React and
  * no DOM here: the HTML conversions (html-paths.ts) come in as arguments.
  */
+import { bulletinTitleMaxLength } from '@chat-site/contract';
 import { fromFieldTime, toFieldTime } from '../../lib/wire-time';
 import type { AdminBulletin, BulletinDraft } from './api';
 
@@ -92,10 +93,18 @@ export function draftFor(
   action: Action,
   now: string,
   toStored: (html: string) => string,
+  saved?: AdminBulletin,
 ): { draft: BulletinDraft } | { problem: Problem } {
+  // A field holds minutes: a time left as it was is sent as stored, seconds and all, so a save
+  // that did not touch it does not move it (nor the audit say it changed).
+  const wire = (value: string, stored: string | null | undefined) =>
+    stored != null && value === toFieldTime(stored) ? stored : fromFieldTime(value);
   const title = values.title.trim();
   if (title === '') return { problem: { field: 'title', text: '请填写标题' } };
-  const when = values.when === '' ? null : fromFieldTime(values.when);
+  const tooLong = titleLengthProblem(title);
+  if (tooLong !== undefined) return { problem: { field: 'title', text: tooLong } };
+  const shownPublishAt = saved === undefined || saved.status === 'draft' ? undefined : saved.publish_at;
+  const when = values.when === '' ? null : wire(values.when, shownPublishAt);
   if (action === 'schedule' && (when === null || when <= now)) {
     return { problem: { field: 'when', text: '定时发布需要一个将来的发布时间' } };
   }
@@ -105,7 +114,7 @@ export function draftFor(
   const ends = { unpublishAt: values.unpublishAt, unpinAt: values.pinned ? values.unpinAt : '' };
   const endProblem = endTimeProblem(ends, publishAt ?? now, now);
   if (endProblem !== undefined) return { problem: { field: problemFields[endProblem.field], text: endProblem.text } };
-  const end = (value: string) => (value === '' ? null : fromFieldTime(value));
+  const end = (value: string, stored: string | null | undefined) => (value === '' ? null : wire(value, stored));
   return {
     draft: {
       title,
@@ -113,8 +122,8 @@ export function draftFor(
       topup: values.pinned ? 1 : 0,
       state: action === 'draft' ? 'draft' : 'published',
       publish_at: publishAt,
-      unpublish_at: end(ends.unpublishAt),
-      unpin_at: end(ends.unpinAt),
+      unpublish_at: end(ends.unpublishAt, saved?.unpublish_at),
+      unpin_at: end(ends.unpinAt, saved?.unpin_at),
     },
   };
 }
@@ -125,4 +134,14 @@ export function savedNotice(action: Action, saved: AdminBulletin, wasPublished: 
   if (action === 'publish') return '已发布';
   if (action === 'schedule') return `已定时，将于 ${saved.publish_at.slice(0, 16)} 发布`;
   return '修改已保存';
+}
+
+/** Characters as the server counts them: code points, so an emoji is one. */
+export const titleLength = (title: string) => [...title.trim()].length;
+
+/** A title over the limit is said, never cut (docs/console.md#writing-an-announcement). */
+export function titleLengthProblem(title: string): string | undefined {
+  const length = titleLength(title);
+  if (length <= bulletinTitleMaxLength) return undefined;
+  return `标题最多 ${bulletinTitleMaxLength} 个字，现在有 ${length} 个字，请删减 ${length - bulletinTitleMaxLength} 个字`;
 }

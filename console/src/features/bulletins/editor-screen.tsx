@@ -9,13 +9,14 @@ import { useLeaveGuard } from '../../lib/leave-guard';
 import { useOperator } from '../../lib/session';
 import { LoadProblem } from '../../ui/load-problem';
 import { PinnedBadge, Problem, StatusBadge, Waiting } from '../../ui/status';
-import { bulletinKeys, getBulletin, useDeleteBulletin, type AdminBulletin } from './api';
+import { bulletinKeys, getBulletin, publicAddress, useDeleteBulletin, type AdminBulletin } from './api';
 import { readKept, useAutosave, type Kept } from './autosave';
 import { EditorButtons } from './editor-buttons';
 import { EditorDialogs, type EditorDialog } from './editor-dialogs';
 import { EditorFields, type BodyText } from './editor-fields';
 import { valuesOf, type EditorValues } from './editor-form';
 import { toEditorHtml } from './html-paths';
+import { RemoteChangeNotice, useRemoteChange } from './remote-changes';
 import { RestoreOffer } from './restore-offer';
 import { useEditorSave } from './use-editor-save';
 
@@ -92,6 +93,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
     onError: (error) => form.setError('root', { message: `删除失败：${error.message}` }),
   });
 
+  const change = useRemoteChange(saved?.id, saved?.version, save.isPending || remove.isPending);
   const status = saved?.status;
   return (
     <section aria-labelledby="editor-heading" className="mx-auto flex max-w-4xl flex-col gap-5">
@@ -101,8 +103,19 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
         </h1>
         {status !== undefined && <StatusBadge status={status} />}
         {saved?.topup === 1 && <PinnedBadge />}
+        {status === 'published' && saved !== undefined && (
+          <a
+            href={publicAddress(saved.id)}
+            target="_blank"
+            rel="noopener"
+            className="text-sm text-brand-ink underline underline-offset-4"
+          >
+            在网站上查看<span className="sr-only">（在新标签页打开）</span>
+          </a>
+        )}
         {isDirty && <span className="text-xs text-muted">有未保存的修改</span>}
       </div>
+      <RemoteChangeNotice change={change} me={me} onLoad={show} />
       {kept !== undefined && (
         <RestoreOffer
           at={kept.at}
@@ -127,6 +140,7 @@ function BulletinEditor({ initial, timeZone }: { initial: AdminBulletin | undefi
             status={status}
             saved={saved !== undefined}
             busy={save.isPending || remove.isPending}
+            saving={save.isPending}
             onRun={run}
             onDialog={setDialog}
           />

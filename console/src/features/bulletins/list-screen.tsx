@@ -7,7 +7,7 @@ import { Pager } from '../../ui/pager';
 import { SearchForm } from '../../ui/search-form';
 import { LoadProblem } from '../../ui/load-problem';
 import { PinnedBadge, StatusBadge, Waiting } from '../../ui/status';
-import { bulletinKeys, listBulletins, pageSize, type ListFilter } from './api';
+import { bulletinKeys, listBulletins, pageSize, type AdminBulletin, type ListFilter } from './api';
 import { RowActions } from './row-actions';
 
 const filters: { value: ListFilter; label: string }[] = [
@@ -110,10 +110,7 @@ export function BulletinListScreen() {
                 <span className="flex flex-wrap items-center gap-2 text-xs text-muted">
                   <StatusBadge status={bulletin.status} />
                   {bulletin.topup === 1 && <PinnedBadge />}
-                  <span>
-                    {bulletin.status === 'draft' ? '更新于 ' : '发布于 '}
-                    <time>{shortTime(bulletin.status === 'draft' ? bulletin.updated_at : bulletin.publish_at)}</time>
-                  </span>
+                  <RowTime bulletin={bulletin} />
                 </span>
               </Link>
               <RowActions bulletin={bulletin} />
@@ -124,4 +121,18 @@ export function BulletinListScreen() {
       <Pager page={page} pages={pages} onPage={(next) => update({ page: next })} />
     </section>
   );
+}
+
+/** When it was saved (a draft), went public, or will: a scheduled one is said in the future
+ * tense, as the notice of its save says it (docs/console.md#scheduling). */
+function RowTime({ bulletin }: { bulletin: AdminBulletin }) {
+  if (bulletin.status === 'draft') {
+    return (
+      <span>
+        更新于 <time>{shortTime(bulletin.updated_at)}</time>
+      </span>
+    );
+  }
+  const at = <time>{shortTime(bulletin.publish_at)}</time>;
+  return bulletin.status === 'scheduled' ? <span>将于 {at} 发布</span> : <span>发布于 {at}</span>;
 }

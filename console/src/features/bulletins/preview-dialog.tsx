@@ -5,6 +5,7 @@ import { Button } from '../../ui/button';
 import { Close, Modal } from '../../ui/dialog';
 
 const widths = { phone: 375, desktop: 1280 } as const;
+const frameHeight = 720;
 type Width = keyof typeof widths;
 
 export interface PreviewBulletin {
@@ -29,6 +30,9 @@ export function PreviewDialog({
   const [theme, setTheme] = useState<ConsoleTheme>(consoleTheme);
   const [width, setWidth] = useState<Width>('phone');
   const frame = useRef<HTMLIFrameElement>(null);
+  // A state, not a ref: the dialog's content mounts after this component's effects have run.
+  const [box, setBox] = useState<HTMLDivElement | null>(null);
+  const scale = useFitScale(box, widths.desktop);
 
   useEffect(() => {
     if (!open) return;
@@ -86,24 +90,52 @@ export function PreviewDialog({
           <Button className="ms-auto">关闭</Button>
         </Close>
       </div>
-      {/* Focusable, so a keyboard can scroll a desktop-wide frame on a narrow screen. */}
+      {width === 'desktop' && scale < 1 && (
+        <p className="text-xs text-muted">桌面宽度 1280 像素，按 {Math.round(scale * 100)}% 缩小显示</p>
+      )}
+      {/* Focusable, so a keyboard can scroll the frame where it is taller than the screen. */}
       <div
+        ref={setBox}
         tabIndex={0}
         role="region"
         aria-label="预览画面"
         className="overflow-auto rounded-xl border border-line bg-surface-2 p-1 sm:p-2"
       >
-        <iframe
-          ref={frame}
-          title="公告预览"
-          src="/admin/preview.html"
-          // A phone is at most 375 px wide, narrower where the screen is (the console on a phone);
-          // a desktop is 1280 px, scrolled sideways on a smaller screen.
-          width={widths[width]}
-          height={720}
-          className={`mx-auto block rounded-lg bg-bg ring-1 ring-line ${width === 'phone' ? 'w-full max-w-[375px]' : 'max-w-none'}`}
-        />
+        {/* A desktop's 1280 px page is drawn whole, scaled down to the box, never cut. */}
+        <div
+          className="mx-auto"
+          style={width === 'desktop' ? { width: widths.desktop * scale, height: frameHeight * scale } : undefined}
+        >
+          <iframe
+            ref={frame}
+            title="公告预览"
+            src="/admin/preview.html"
+            // A phone is at most 375 px wide, narrower where the screen is (the console on a phone).
+            width={widths[width]}
+            height={frameHeight}
+            style={width === 'desktop' ? { transform: `scale(${scale})`, transformOrigin: '0 0' } : undefined}
+            className={`mx-auto block rounded-lg bg-bg ring-1 ring-line ${width === 'phone' ? 'w-full max-w-[375px]' : 'max-w-none'}`}
+          />
+        </div>
       </div>
     </Modal>
   );
+}
+
+/** How much a `width`-wide page is scaled to fit the box's inner width (1 when it fits). */
+function useFitScale(element: HTMLDivElement | null, width: number): number {
+  const [scale, setScale] = useState(1);
+  useEffect(() => {
+    if (element === null) return;
+    const measure = () => {
+      const style = getComputedStyle(element);
+      const inner = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      setScale(Math.min(1, inner / width));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [element, width]);
+  return scale;
 }

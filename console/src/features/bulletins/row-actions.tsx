@@ -1,13 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { AdminBulletin } from './api';
+import { publicAddress, type AdminBulletin } from './api';
 import { DeleteDialog } from './delete-dialog';
 import { useRowActions } from './use-row-actions';
 
 const itemClass =
   'flex min-h-10 w-full items-center px-3 text-start text-sm whitespace-nowrap text-fg hover:bg-surface-2 focus-visible:bg-surface-2';
-
-/** Where a visitor reads it on the public site (the site's hash route, web/src/config/paths.ts). */
-const publicAddress = (id: number) => `/#/announcement/${id}`;
 
 /**
  * A row's actions behind one button, so they fit a phone: 置顶 or 取消置顶, 复制, 在网站上查看 for a

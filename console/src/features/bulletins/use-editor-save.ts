@@ -76,7 +76,7 @@ export function useEditorSave({
   /** A button: only these save or publish, never Enter in a field (docs/console.md#writing-an-announcement). */
   const run = (action: Action) => {
     form.clearErrors();
-    const outcome = draftFor(form.getValues(), action, wallClockNow(timeZone), storedHtml);
+    const outcome = draftFor(form.getValues(), action, wallClockNow(timeZone), storedHtml, saved);
     if ('problem' in outcome) {
       const { field, text } = outcome.problem;
       form.setError(field ?? 'root', { message: text }, { shouldFocus: field === 'title' });

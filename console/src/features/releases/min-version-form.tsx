@@ -1,8 +1,10 @@
+import { isAppVersion } from '@chat-site/contract';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/button';
 import { inputClass } from '../../ui/field';
 import { Problem } from '../../ui/status';
 import { osLabels, useSetMinVersion, type Os } from './api';
+import { versionFormatHint } from './release-checks';
 
 /** A platform's lowest supported version (最低支持版本): the apps below it are told the update is
  * forced (docs/releases.md#update-checks). Empty clears it. */
@@ -10,8 +12,16 @@ export function MinVersionForm({ os, minVersion }: { os: Os; minVersion: string 
   const id = useId();
   const [value, setValue] = useState(minVersion ?? '');
   const save = useSetMinVersion(os);
+  const [problem, setProblem] = useState<string>();
+  // The format is checked here, beside the field, before the server is asked.
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const given = value.trim();
+    if (given !== '' && !isAppVersion(given)) {
+      setProblem(versionFormatHint(given));
+      document.getElementById(id)?.focus();
+      return;
+    }
     save.mutate(value);
   };
   const unchanged = value.trim() === (minVersion ?? '');
@@ -24,10 +34,14 @@ export function MinVersionForm({ os, minVersion }: { os: Os; minVersion: string 
         <input
           id={id}
           value={value}
-          onChange={(event) => setValue(event.target.value)}
+          onChange={(event) => {
+            setValue(event.target.value);
+            setProblem(undefined);
+          }}
           maxLength={64}
           placeholder="如 5.2.0；留空为不限制"
-          aria-describedby={`${id}-hint`}
+          aria-invalid={problem !== undefined}
+          aria-describedby={problem === undefined ? `${id}-hint` : `${id}-hint ${id}-error`}
           className={inputClass}
         />
         <Button type="submit" disabled={save.isPending || unchanged}>
@@ -35,8 +49,13 @@ export function MinVersionForm({ os, minVersion }: { os: Os; minVersion: string 
         </Button>
       </div>
       <p id={`${id}-hint`} className="text-xs text-muted">
-        低于此版本的应用检查更新时会被要求强制更新
+        数字和点，如 5.2.0。低于此版本的应用检查更新时会被要求强制更新
       </p>
+      {problem !== undefined && (
+        <p id={`${id}-error`} role="alert" className="text-sm text-danger">
+          {problem}
+        </p>
+      )}
       {save.isError && <Problem>保存失败：{save.error.message}</Problem>}
     </form>
   );

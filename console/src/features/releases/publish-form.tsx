@@ -4,6 +4,7 @@ import { Button } from '../../ui/button';
 import { Field, inputClass } from '../../ui/field';
 import { Problem } from '../../ui/status';
 import { osExtensions, osLabels, usePublishRelease, type NewRelease, type Os } from './api';
+import { apkVersionFound, apkVersionSentence, releaseProblems, type ReleaseProblems } from './release-checks';
 import { ReleaseConfirm } from './release-confirm';
 
 type Source = 'file' | 'url';
@@ -15,22 +16,37 @@ export function PublishForm({
   current,
   timeZone,
   onDone,
+  onClose,
 }: {
   os: Os;
   current: string | null;
   timeZone: string;
   onDone: () => void;
+  /** 取消 closed the form; `stoppedUpload` when it stopped a package upload on its way. */
+  onClose: (stoppedUpload: boolean) => void;
 }) {
   const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  // The button that opened the form is gone: focus starts at the form's first choice.
+  useEffect(() => formRef.current?.querySelector<HTMLInputElement>('input:checked')?.focus(), []);
   const [source, setSource] = useState<Source>('file');
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [fields, setFields] = useState({ url: '', version: '', notes: '', releasedAt: '', minOs: '', signature: '' });
   const [force, setForce] = useState(false);
-  const set = (name: keyof typeof fields) => (event: { target: { value: string } }) =>
+  const [problems, setProblems] = useState<ReleaseProblems>({});
+  const set = (name: keyof typeof fields) => (event: { target: { value: string } }) => {
     setFields((old) => ({ ...old, [name]: event.target.value }));
-  // 取消发布 closes this form: whatever it was doing stops, and nothing is published.
+    setProblems(({ [name as keyof ReleaseProblems]: _, ...rest }) => rest);
+  };
+  // A problem is said under its field, tied to it for screen readers (ui/field.tsx).
+  const marks = (name: keyof ReleaseProblems) => ({
+    'aria-invalid': problems[name] !== undefined,
+    ...(problems[name] !== undefined && { 'aria-describedby': `${id}-${name}-error` }),
+  });
+  // 取消 (停止上传 while a package uploads) closes this form: whatever it was doing stops, and
+  // nothing is published.
   const cancelled = useRef(new AbortController());
   useEffect(() => {
     const controller = new AbortController();
@@ -49,12 +65,27 @@ export function PublishForm({
     if (fields.signature.trim() !== '') made.signature = fields.signature.trim();
     return made;
   };
+  // A version the APK contradicts: the APK's own goes into the field, said beside it.
+  const takeApkVersion = (error: Error) => {
+    const found = apkVersionFound(error);
+    if (found === undefined) return;
+    setFields((old) => ({ ...old, version: found }));
+    setProblems({ version: apkVersionSentence(fields.version.trim(), found) });
+    document.getElementById(`${id}-version`)?.focus();
+  };
+  // Every field is checked before the confirm step; the first one wrong takes focus.
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setConfirming(true);
+    const found = releaseProblems({ source, file, url: fields.url, version: fields.version });
+    setProblems(found);
+    const first = (['file', 'url', 'version'] as const).find((name) => found[name] !== undefined);
+    if (first === undefined) setConfirming(true);
+    else document.getElementById(`${id}-${first}`)?.focus();
   };
   return (
     <form
+      ref={formRef}
+      noValidate
       onSubmit={submit}
       aria-label={`发布 ${osLabels[os]} 新版本`}
       className="flex flex-col gap-3 border-t border-line pt-3"
@@ -68,30 +99,47 @@ export function PublishForm({
           ] as const
         ).map(([value, label]) => (
           <label key={value} className="flex items-center gap-1.5">
-            <input type="radio" name={`${id}-source`} checked={source === value} onChange={() => setSource(value)} />
+            <input
+              type="radio"
+              name={`${id}-source`}
+              checked={source === value}
+              onChange={() => {
+                setSource(value);
+                setProblems({});
+              }}
+            />
             {label}
           </label>
         ))}
       </fieldset>
       {source === 'file' ? (
-        <Field id={`${id}-file`} label="安装包文件" hint={`支持 ${osExtensions[os]}；大文件分块上传，断线后可继续`}>
+        <Field
+          id={`${id}-file`}
+          label="安装包文件"
+          hint={`支持 ${osExtensions[os]}；大文件分块上传，断线后可继续`}
+          error={problems.file}
+        >
           <input
             id={`${id}-file`}
             type="file"
             accept={osExtensions[os]}
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            onChange={(event) => {
+              setFile(event.target.files?.[0] ?? null);
+              setProblems(({ file: _, ...rest }) => rest);
+            }}
+            {...marks('file')}
             className={inputClass}
           />
         </Field>
       ) : (
-        <Field id={`${id}-url`} label="下载地址">
+        <Field id={`${id}-url`} label="下载地址" error={problems.url}>
           <input
             id={`${id}-url`}
             type="url"
-            required
             placeholder="https://"
             value={fields.url}
             onChange={set('url')}
+            {...marks('url')}
             className={inputClass}
           />
         </Field>
@@ -106,11 +154,13 @@ export function PublishForm({
         id={`${id}-version`}
         label="版本号"
         hint={os === 'android' && source === 'file' ? '留空则从 APK 读取；填写时必须与 APK 一致' : undefined}
+        error={problems.version}
       >
         <input
           id={`${id}-version`}
           value={fields.version}
           onChange={set('version')}
+          {...marks('version')}
           maxLength={64}
           className={inputClass}
         />
@@ -134,7 +184,7 @@ export function PublishForm({
             value={fields.minOs}
             onChange={set('minOs')}
             maxLength={64}
-            placeholder={{ android: 'Android 8.0', ios: 'iOS 13', windows: 'Windows 10', mac: 'macOS 11' }[os]}
+            placeholder={`如 ${{ android: 'Android 8.0', ios: 'iOS 13', windows: 'Windows 10', mac: 'macOS 11' }[os]}`}
             className={inputClass}
           />
         </Field>
@@ -155,7 +205,9 @@ export function PublishForm({
           />
         </Field>
       )}
-      {publish.isError && <Problem>发布失败：{publish.error.message}</Problem>}
+      {publish.isError && apkVersionFound(publish.error) === undefined && (
+        <Problem>发布失败：{publish.error.message}</Problem>
+      )}
       <ReleaseConfirm
         os={os}
         from={current}
@@ -163,18 +215,22 @@ export function PublishForm({
         open={confirming}
         onOpenChange={setConfirming}
         onConfirm={() =>
-          publish.mutate({
-            release: release(),
-            ...(source === 'file' && { file }),
-            onProgress: setProgress,
-            signal: cancelled.current.signal,
-          })
+          publish.mutate(
+            {
+              release: release(),
+              ...(source === 'file' && { file }),
+              onProgress: setProgress,
+              signal: cancelled.current.signal,
+            },
+            { onError: takeApkVersion },
+          )
         }
       />
-      <div>
+      <div className="flex gap-2">
         <Button type="submit" tone="primary" disabled={publish.isPending}>
           {publish.isPending ? '发布中…' : '发布'}
         </Button>
+        <Button onClick={() => onClose(progress !== null)}>{progress !== null ? '停止上传' : '取消'}</Button>
       </div>
     </form>
   );

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useDocumentTitle } from '../../lib/document-title';
 import type { ScreenProps } from '../../lib/screen';
 import { shortTime } from '../../lib/wire-time';
 import { Button } from '../../ui/button';
 import { LoadProblem } from '../../ui/load-problem';
 import { Problem, Waiting } from '../../ui/status';
+import { useNotify } from '../../ui/toasts';
 import { formatSize, listReleases, osLabels, releasesKey, type Card, type Release, useRollBack } from './api';
 import { MinVersionForm } from './min-version-form';
 import { PublishForm } from './publish-form';
@@ -41,16 +42,26 @@ export function ReleasesScreen({ operator }: ScreenProps) {
 function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
   const [publishing, setPublishing] = useState(false);
   const headingId = useId();
+  const notify = useNotify();
+  const opener = useRef<HTMLButtonElement>(null);
   const { current } = card;
+  // Closed by 取消 or 停止上传: focus goes back to 发布新版本, and a stopped upload says so.
+  const close = (stoppedUpload: boolean) => {
+    setPublishing(false);
+    if (stoppedUpload) notify({ text: `已停止上传，${osLabels[card.os]} 没有发布新版本` });
+    requestAnimationFrame(() => opener.current?.focus());
+  };
   return (
     <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4">
       <div className="flex items-center justify-between gap-2">
         <h2 id={headingId} className="text-lg font-semibold">
           {osLabels[card.os]}
         </h2>
-        <Button tone={publishing ? 'ghost' : 'primary'} onClick={() => setPublishing(!publishing)}>
-          {publishing ? '取消发布' : '发布新版本'}
-        </Button>
+        {!publishing && (
+          <Button ref={opener} tone="primary" onClick={() => setPublishing(true)}>
+            发布新版本
+          </Button>
+        )}
       </div>
       {current === null ? (
         <p className="text-sm text-muted">当前没有提供安装包</p>
@@ -64,6 +75,8 @@ function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
           <dd>{current.released_at === null ? '—' : shortTime(current.released_at)}</dd>
           <dt className="text-muted">最低系统</dt>
           <dd>{current.min_os ?? '—'}</dd>
+          <dt className="text-muted">更新说明</dt>
+          <dd className="line-clamp-4 whitespace-pre-line">{current.notes ?? '—'}</dd>
           <dt className="text-muted">下载来源</dt>
           <dd>
             {servedLabels[current.served_from]} ·{' '}
@@ -87,6 +100,7 @@ function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
           current={current?.version ?? null}
           timeZone={timeZone}
           onDone={() => setPublishing(false)}
+          onClose={close}
         />
       )}
       <History card={card} />

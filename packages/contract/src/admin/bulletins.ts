@@ -3,6 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { Flag, paging, Timestamp } from '../canonical.js';
 import { Nullable, PageIndex } from './common.js';
+import { bulletinTitleMaxLength } from '../bulletin-limits.js';
 
 export const bulletinStatuses = ['draft', 'scheduled', 'published'] as const;
 export type BulletinStatus = (typeof bulletinStatuses)[number];
@@ -46,7 +47,7 @@ export const AdminBulletinQuery = Type.Object({
 export const AdminBulletinPage = Type.Object({ count: Type.Integer(), list: Type.Array(AdminBulletin) });
 export type AdminBulletinPage = Static<typeof AdminBulletinPage>;
 
-const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const Title = Type.String({ minLength: 1, maxLength: bulletinTitleMaxLength, pattern: '\\S' });
 const Content = Type.String({ maxLength: 1_000_000 });
 const State = Type.Union([Type.Literal('draft'), Type.Literal('published')]);
 /** When it becomes public; null: now. */
