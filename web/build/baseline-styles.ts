@@ -19,6 +19,13 @@ const unknownValues: [RegExp, string][] = [
   [/\d(?:dvh|svh|lvh|dvw|svw|lvw|cqw|cqh|cqi|cqb)\b/, 'viewport and container units (Chromium 108, Safari 15.4)'],
   [/\bfit-content\b|\binset:/, 'inset, fit-content (Chromium 87)'],
 ];
+const unknownProperties: Record<string, string> = {
+  'padding-inline': 'logical shorthands (Chromium 87, Safari 14.1)',
+  'padding-block': 'logical shorthands (Chromium 87, Safari 14.1)',
+  'margin-inline': 'logical shorthands (Chromium 87, Safari 14.1)',
+  'margin-block': 'logical shorthands (Chromium 87, Safari 14.1)',
+  inset: 'inset (Chromium 87, Safari 14.1)',
+};
 const unknownSelectors: [RegExp, string][] = [
   [/:(?:is|where|has)\(/, ':is(), :where(), :has() (Chromium 88, Safari 14)'],
   [/:focus-visible\b/, ':focus-visible (Chromium 86, Safari 15.4)'],
@@ -34,6 +41,8 @@ export function baselineStyleProblems(css: string): string[] {
     if (node.type === 'atrule' && node.name in unknownAtRules) note(unknownAtRules[node.name] ?? '', `@${node.name} ${node.params}`);
     if (node.type === 'rule')
       for (const [pattern, what] of unknownSelectors) if (pattern.test(node.selector)) note(what, node.selector);
+    if (node.type === 'decl' && node.prop in unknownProperties && !hasFallback(node))
+      note(unknownProperties[node.prop] ?? '', `${node.prop}: ${node.value}`);
     if (node.type === 'decl' && !hasFallback(node))
       for (const [pattern, what] of unknownValues) if (pattern.test(node.value)) note(what, `${node.prop}: ${node.value}`);
   });

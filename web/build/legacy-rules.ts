@@ -46,10 +46,36 @@ const expandAll = selectorParser((selectors) => {
   }
 });
 
+/** The two-sided logical shorthands (Chromium 87, Safari 14.1), as their physical sides: the site
+ * is written left to right only. Lightning CSS leaves those whose value holds a var(). */
+const logicalSides: Record<string, [string, string]> = {
+  'padding-inline': ['padding-left', 'padding-right'],
+  'padding-block': ['padding-top', 'padding-bottom'],
+  'margin-inline': ['margin-left', 'margin-right'],
+  'margin-block': ['margin-top', 'margin-bottom'],
+};
+
+/** A value's words outside any parentheses (`calc(1px * 2) 3px` is two). */
+function topLevelWords(value: string): string[] {
+  const words: string[] = [];
+  let depth = 0;
+  let word = '';
+  for (const char of value.trim()) {
+    depth += char === '(' ? 1 : char === ')' ? -1 : 0;
+    if (depth === 0 && /\s/.test(char)) {
+      if (word) words.push(word);
+      word = '';
+    } else word += char;
+  }
+  if (word) words.push(word);
+  return words;
+}
+
 /**
  * Rewrites for the oldest engines served what Lightning CSS leaves
  * (docs/behaviour.md#the-oldest-browsers-served): :is() and :where() written out, 100dvh as
- * 100vh (the whole window, toolbars included), :focus-visible as :focus. And it leaves out what has no equivalent there
+ * 100vh (the whole window, toolbars included), :focus-visible as :focus, the logical shorthands
+ * as physical sides. And it leaves out what has no equivalent there
  * and only refines the design: rules behind :has() (the language picker's focus ring) and
  * container queries (a package hash in two even lines, which runs on as one wrapped line).
  */
@@ -70,6 +96,15 @@ export const legacyRules: PostcssPlugin = {
     rule.selector = rule.selector.replace(/:focus-visible\b/g, ':focus');
   },
   Declaration: (declaration) => {
+    const sides = logicalSides[declaration.prop];
+    if (sides) {
+      // padding-inline: a b is padding-left: a, padding-right: b; one value is both.
+      const [first = '', second = first] = topLevelWords(declaration.value);
+      declaration.cloneBefore({ prop: sides[0], value: first });
+      declaration.cloneBefore({ prop: sides[1], value: second });
+      declaration.remove();
+      return;
+    }
     if (/\d(?:d|s|l)v(?:h|w)\b/.test(declaration.value))
       declaration.value = declaration.value.replace(/(\d)(?:d|s|l)v([hw])\b/g, '$1v$2');
   },
