@@ -87,7 +87,11 @@ for (const build of oldChromiums) {
     });
 
     test('the download screen shows the four downloads, side by side when wide', async () => {
-      const seen = await visit(page, '/#/download', `document.querySelectorAll('li[data-platform] a[aria-label]').length === 4`);
+      const seen = await visit(
+        page,
+        '/#/download',
+        `document.querySelectorAll('li[data-platform] a[aria-label]').length === 4`,
+      );
       assert.deepEqual(seen.cards.map((card) => card.platform).sort(), ['android', 'ios', 'mac', 'windows']);
       for (const { href } of seen.cards) {
         // The server's own download addresses answer; the stores' are theirs.

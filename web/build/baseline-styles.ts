@@ -1,4 +1,4 @@
-import postcss, { type AtRule, type ChildNode } from 'postcss';
+import postcss, { type AtRule, type ChildNode, type Node } from 'postcss';
 
 /**
  * CSS the oldest engines served do not know (docs/behaviour.md#the-oldest-browsers-served), each
@@ -38,13 +38,15 @@ export function baselineStyleProblems(css: string): string[] {
   const note = (what: string, where: string) => problems.push(`${what}: ${where.slice(0, 120)}`);
   postcss.parse(css).walk((node: ChildNode) => {
     if (insideSupports(node)) return;
-    if (node.type === 'atrule' && node.name in unknownAtRules) note(unknownAtRules[node.name] ?? '', `@${node.name} ${node.params}`);
+    if (node.type === 'atrule' && node.name in unknownAtRules)
+      note(unknownAtRules[node.name] ?? '', `@${node.name} ${node.params}`);
     if (node.type === 'rule')
       for (const [pattern, what] of unknownSelectors) if (pattern.test(node.selector)) note(what, node.selector);
     if (node.type === 'decl' && node.prop in unknownProperties && !hasFallback(node))
       note(unknownProperties[node.prop] ?? '', `${node.prop}: ${node.value}`);
     if (node.type === 'decl' && !hasFallback(node))
-      for (const [pattern, what] of unknownValues) if (pattern.test(node.value)) note(what, `${node.prop}: ${node.value}`);
+      for (const [pattern, what] of unknownValues)
+        if (pattern.test(node.value)) note(what, `${node.prop}: ${node.value}`);
   });
   return problems;
 }
@@ -56,7 +58,7 @@ export function assertBaselineStyles(css: string): void {
 }
 
 function insideSupports(node: ChildNode): boolean {
-  for (let parent = node.parent; parent && parent.type !== 'root'; parent = parent.parent)
+  for (let parent: Node | undefined = node.parent; parent && parent.type !== 'root'; parent = parent.parent)
     if (parent.type === 'atrule' && (parent as AtRule).name === 'supports') return true;
   return false;
 }

@@ -8,7 +8,8 @@ const baselineEcmaVersion = 2019;
 
 /** Modules load one another with `import()` and read `import.meta`, both ES2020 but both in the
  * baseline engines (Chromium 63 and 64, Safari 11.1 and 12): read as plain calls and names. */
-const moduleSyntax = (code: string) => code.replace(/\bimport\s*\(/g, '__import(').replace(/\bimport\.meta\b/g, '__meta');
+const moduleSyntax = (code: string) =>
+  code.replace(/\bimport\s*\(/g, '__import(').replace(/\bimport\.meta\b/g, '__meta');
 
 /** Fails the build when `code`, compiled for the baseline, still holds syntax past it: an old
  * engine would refuse the whole script. */
@@ -16,6 +17,8 @@ export function assertBaselineSyntax(code: string, name: string, sourceType: 'sc
   try {
     parse(sourceType === 'module' ? moduleSyntax(code) : code, { ecmaVersion: baselineEcmaVersion, sourceType });
   } catch (error) {
-    throw new Error(`${name} has syntax the oldest browsers served cannot parse: ${String(error)}`);
+    throw new Error(`${name} has syntax the oldest browsers served cannot parse: ${String(error)}`, {
+      cause: error,
+    });
   }
 }

@@ -13,5 +13,7 @@ export const optimization = { inlineConst: { mode: 'all', pass: 2 } } as const;
 
 /** React's shim for React 17 and older, replaced by the site's own use of React 19's hook. */
 export const siteAliases = {
-  'use-sync-external-store/shim/index.js': fileURLToPath(new URL('../src/lib/use-sync-external-store.ts', import.meta.url)),
+  'use-sync-external-store/shim/index.js': fileURLToPath(
+    new URL('../src/lib/use-sync-external-store.ts', import.meta.url),
+  ),
 };

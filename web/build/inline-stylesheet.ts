@@ -1,5 +1,5 @@
 import type { Plugin } from 'vite';
-import { legacyDir } from './legacy-build';
+import { legacyDir } from './legacy-dir';
 
 /**
  * The site's one stylesheet goes inside index.html rather than beside it, where it would be a

@@ -7,10 +7,8 @@ import { build, type Plugin } from 'vite';
 import { baselineScriptTargets } from './baseline';
 import { assertBaselineSyntax } from './baseline-syntax';
 import { conditions, optimization, siteAliases } from './build-options';
+import { legacyDir } from './legacy-dir';
 import { legacyStylesheet } from './legacy-stylesheet';
-
-/** Where the legacy files go, apart from the site's own (the service worker skips them). */
-export const legacyDir = 'assets/legacy';
 
 /** The two files an old engine loads in place of the site's own, by their built paths. */
 export interface LegacyAssets {

@@ -19,8 +19,8 @@ function expand(selector: Selector): Selector[] {
   const parent = found.parent;
   if (parent?.parent?.type === 'pseudo' && parent.parent.value.toLowerCase() === ':not') {
     // :not(:is(a, b)) is :not(a):not(b), each simple as an old engine's :not() needs.
-    const not = parent.parent;
-    const nots = found.nodes.map((item) => selectorParser.pseudo({ value: ':not', nodes: [item.clone()] }));
+    const not = parent.parent as Pseudo;
+    const nots = found.nodes.map((item) => selectorParser.pseudo({ value: ':not', nodes: [item.clone() as Selector] }));
     nots.forEach((each) => not.parent?.insertBefore(not, each));
     not.remove();
     return expand(selector);

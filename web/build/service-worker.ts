@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
-import { legacyDir } from './legacy-build';
+import { legacyDir } from './legacy-dir.js';
 
 /**
  * The site's service worker, written at build time beside the built files as /sw.js.
