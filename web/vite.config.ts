@@ -1,17 +1,15 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { conditions, optimization } from './build/build-options';
+import { conditions, optimization, siteAliases } from './build/build-options';
 import { devSiteConfig } from './build/dev-site-config';
 import { deferredEntry, inlineBootScripts } from './build/early-scripts';
 import { inlineFavicon } from './build/inline-favicon';
 import { inlineStylesheet } from './build/inline-stylesheet';
+import { legacyBuild } from './build/legacy-build';
 import { precompress } from './build/precompress';
 import { prerenderPages } from './build/prerender';
 import { serviceWorker } from './build/service-worker';
-
-const resolvePath = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /** The entry and every module it imports, in one chunk. Left alone, Rolldown moves what the entry
  * shares with the lazy screens (React, the catalog loader, storage) into a chunk of its own, which
@@ -19,15 +17,20 @@ const resolvePath = (path: string) => fileURLToPath(new URL(path, import.meta.ur
  * docs/performance.md#the-first-load-budget. */
 const entryGroup = { name: 'index', test: /\/src\/main\.tsx$/ };
 
+/** The site again for the oldest engines it serves, loaded only by them:
+ * docs/behaviour.md#the-oldest-browsers-served. */
+const legacy = legacyBuild();
+
 // The page's boot sequence, which these plugins build: docs/architecture.md#boot-sequence.
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
-    inlineBootScripts(),
+    inlineBootScripts(legacy.assets),
     inlineStylesheet(),
     inlineFavicon(),
     deferredEntry(),
+    legacy.plugin,
     serviceWorker(),
     precompress(),
     prerenderPages(),
@@ -35,7 +38,7 @@ export default defineConfig({
   ],
   resolve: {
     conditions,
-    alias: { 'use-sync-external-store/shim/index.js': resolvePath('src/lib/use-sync-external-store.ts') },
+    alias: siteAliases,
   },
   // Illustrations stay separate files: cached on their own, and lazy below the fold.
   // One stylesheet, inlined into the page (inlineStylesheet): no chunk may list a CSS file of its

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import type { OutputChunk } from 'rolldown';
 import { build } from 'vite';
+import { baselineScriptTargets } from './baseline';
+import { assertBaselineSyntax } from './baseline-syntax';
 import { conditions, optimization } from './build-options';
 
 /**
@@ -8,7 +10,8 @@ import { conditions, optimization } from './build-options';
  * scripts written inline into the page (early-scripts.ts), and the scripts that draw a screen
  * from the early answers (prerender.ts). It imports the site's own modules for the rules it
  * shares with the site, and shares no chunk with the site's script, which runs after it. With
- * `outDir` it is written there, under assets/ with its hash; without, only returned.
+ * `outDir` it is written there, under assets/ with its hash; without, only returned. Compiled for
+ * the oldest engines served, as they run it too: docs/behaviour.md#the-oldest-browsers-served.
  */
 export async function buildClassicScript(
   root: string,
@@ -27,7 +30,7 @@ export async function buildClassicScript(
       emptyOutDir: false,
       copyPublicDir: false,
       modulePreload: false,
-      target: 'es2022',
+      target: baselineScriptTargets,
       rolldownOptions: {
         input: resolve(root, entry),
         output: { format: 'iife', entryFileNames: 'assets/[name]-[hash].js' },
@@ -40,5 +43,6 @@ export async function buildClassicScript(
   );
   const script = chunks.find((chunk): chunk is OutputChunk => chunk.type === 'chunk' && chunk.isEntry);
   if (script === undefined) throw new Error(`${entry} was not built`);
+  assertBaselineSyntax(script.code, entry, 'script');
   return script;
 }

@@ -1,6 +1,7 @@
 import { entryScriptsMetaName } from '@chat-site/contract';
 import type { Plugin } from 'vite';
 import { buildClassicScript } from './classic-script';
+import type { LegacyAssets } from './legacy-build';
 
 /** The boot scripts, as index.html names them, each built from its TypeScript source. */
 const bootScripts = ['boot.ts', 'boot-route.ts'];
@@ -11,9 +12,10 @@ const bootScripts = ['boot.ts', 'boot-route.ts'];
  * that blocks rendering. Minified, as every byte of them is in every page before its first paint.
  * The server allows them by their hashes in its CSP (server/src/page/inline-hashes.ts). In
  * development too, where a classic script could not import the modules they share with the site.
- * The sequence: docs/architecture.md#boot-sequence.
+ * The sequence: docs/architecture.md#boot-sequence. They name the legacy build's files
+ * (`legacy`), which they load in an old engine (src/lib/old-engine.ts).
  */
-export function inlineBootScripts(): Plugin {
+export function inlineBootScripts(legacy: () => Promise<LegacyAssets>): Plugin {
   let root = '';
   return {
     name: 'inline-boot-scripts',
@@ -24,10 +26,12 @@ export function inlineBootScripts(): Plugin {
       order: 'pre',
       handler: async (html) => {
         let page = html;
+        const { script, stylesheet } = await legacy();
+        const define = { __LEGACY_SCRIPT__: JSON.stringify(script), __LEGACY_STYLESHEET__: JSON.stringify(stylesheet) };
         for (const name of bootScripts) {
           const tag = `<script src="/src/${name}"></script>`;
           if (!page.includes(tag)) throw new Error(`index.html has no ${tag} to inline`);
-          const { code } = await buildClassicScript(root, `src/${name}`);
+          const { code } = await buildClassicScript(root, `src/${name}`, { define });
           if (/<\/script/i.test(code)) throw new Error(`${name} cannot be inlined: it contains </script`);
           page = page.replace(tag, () => `<script>${code.trim()}</script>`);
         }

@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite';
+import { legacyDir } from './legacy-dir';
 
 /**
  * The site's one stylesheet goes inside index.html rather than beside it, where it would be a
@@ -15,7 +16,9 @@ export function inlineStylesheet(): Plugin {
       handler: (html, context) => {
         let page = html;
         for (const asset of Object.values(context.bundle ?? {})) {
-          if (asset.type !== 'asset' || !asset.fileName.endsWith('.css')) continue;
+          // The legacy stylesheet stays a file: only an old engine fetches it (legacy-build.ts).
+          if (asset.type !== 'asset' || !asset.fileName.endsWith('.css') || asset.fileName.startsWith(legacyDir))
+            continue;
           const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${asset.fileName}"[^>]*>`);
           if (!link.test(page)) continue;
           const css = String(asset.source);

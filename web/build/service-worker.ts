@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
+import { legacyDir } from './legacy-dir.js';
 
 /**
  * The site's service worker, written at build time beside the built files as /sw.js.
@@ -29,8 +30,10 @@ export const cachePrefix = 'chat-site-shell-';
 const isPage = (path: string) => /^index(\.[\w-]+)?\.html$/.test(path);
 
 /** Files that are not part of the shell: compressed twins (the browser asks for the plain name),
- * the worker itself, and the bare pages. */
-const skipped = (path: string) => /\.(br|gz|map)$/.test(path) || path === 'sw.js' || isPage(path);
+ * the worker itself, the bare pages, and the legacy build, which only an old engine fetches
+ * (legacy-build.ts). */
+const skipped = (path: string) =>
+  /\.(br|gz|map)$/.test(path) || path === 'sw.js' || isPage(path) || path.startsWith(`${legacyDir}/`);
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir)

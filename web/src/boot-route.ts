@@ -36,6 +36,7 @@ import { apiCalls, apiUrl, fetchApi } from './lib/api-calls';
 import { setEarlyAnswers, type EarlyAnswers } from './lib/early-answers';
 import { routePath } from './lib/route-path';
 import { rememberLanguage } from './lib/language-choice';
+import { legacyScript, oldEngine } from './lib/old-engine';
 
 const root = document.documentElement;
 const app = document.getElementById(rootId) as HTMLElement;
@@ -51,7 +52,10 @@ const frame =
         document.querySelector<HTMLTemplateElement>(`${frames}[${hostAttribute}="${primaryHostFrame}"]`)) ||
       document.querySelector<HTMLTemplateElement>(`${frames}:not([${hostAttribute}])`);
 const shown = !root.classList.contains(prerenderOffClass) && (path === '/' || frame !== null);
-if (shown && frame) app.replaceChildren(frame.content.cloneNode(true));
+if (shown && frame) {
+  app.textContent = '';
+  app.append(frame.content.cloneNode(true));
+}
 if (!shown) root.classList.add(prerenderOffClass);
 
 let started = false;
@@ -60,8 +64,11 @@ function start(): void {
   if (started || !list) return;
   askEarly();
   started = true;
-  // The entry, the modules it imports, and the code of the screen whose frame is shown.
-  const urls = list.content.split(' ').concat(frame?.getAttribute(scriptsAttribute)?.split(' ') ?? []);
+  // The entry, the modules it imports, and the code of the screen whose frame is shown; in an old
+  // engine, the legacy build's entry, which loads the rest itself.
+  const urls = oldEngine()
+    ? [legacyScript]
+    : list.content.split(' ').concat(frame?.getAttribute(scriptsAttribute)?.split(' ') ?? []);
   urls.forEach((url, index) => {
     if (index === 0) {
       const script = document.createElement('script');

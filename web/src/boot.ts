@@ -13,10 +13,13 @@
  *    in pieces and the browser paints what it has, before src/boot-route.ts (at the end of
  *    <body>) swaps in the route's own frame: the landing page would flash up, and its lazy
  *    pictures would start loading. Hidden from the start, it is never laid out.
+ * 4. In an engine too old for the page's own stylesheet (lib/old-engine.ts), adds the legacy one
+ *    here, in <head>, where it holds the first paint back as the page's own does.
  */
 import { offLandingClass, prerenderOffClass } from '@chat-site/contract';
 import { applyTheme, storedTheme } from './features/theme/theme';
 import { defaultLanguage, languageFromUrl, languageOf, pickLanguage } from './lib/language-pick';
+import { legacyStylesheet, oldEngine } from './lib/old-engine';
 import { routePath } from './lib/route-path';
 import { readString, storageKeys } from './lib/storage';
 
@@ -29,3 +32,5 @@ const language = pickLanguage(
 );
 if (language !== (languageOf(root.lang) ?? defaultLanguage)) root.classList.add(prerenderOffClass);
 if (routePath() !== '/') root.classList.add(offLandingClass);
+// Unquoted, the tag is not one the page names for every engine (scripts/budget.ts counts those).
+if (oldEngine()) document.write(`<link rel=stylesheet href=${legacyStylesheet}>`);

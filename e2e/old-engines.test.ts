@@ -1,0 +1,130 @@
+/**
+ * The site in the oldest engines it serves and a few after them, real old Chromium builds from
+ * npm (support/old-chromium.ts): every screen readable, styled, its downloads and language picker
+ * working, with no script error (docs/behaviour.md#the-oldest-browsers-served). One browser per
+ * build, one page for all its visits. The page is probed with code written as text: these engines
+ * cannot parse what the test's own compiler writes.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'puppeteer-core-9';
+import { launchOldChromium, oldChromiums } from './support/old-chromium.js';
+import { startServer, type RunningServer } from './support/server.js';
+
+let server: RunningServer;
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server.stop();
+});
+
+const phone = { width: 390, height: 844 };
+
+/** What the probe reads of a screen: its language, header logo, first heading, download cards
+ * and announcement rows, and whether the site's script took over. */
+interface Seen {
+  lang: string;
+  running: boolean;
+  logo: number[];
+  heading: string;
+  cards: { platform: string; href: string; top: number }[];
+  rows: number;
+  text: string;
+}
+const rowLinks = `'a[href*="#/announcement"]:not([href="#/announcements"])'`;
+const probe = `(() => {
+  var rowLinks = ${rowLinks};
+  var box = function (el) { var r = el.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; };
+  var logo = document.querySelector('header svg');
+  var heading = document.querySelector('h1') || document.querySelector('h2');
+  return {
+    lang: document.documentElement.lang,
+    running: document.documentElement.hasAttribute('data-running'),
+    logo: logo ? box(logo) : [],
+    heading: heading ? heading.textContent.trim() : '',
+    cards: Array.prototype.map.call(document.querySelectorAll('li[data-platform]'), function (card) {
+      var link = card.querySelector('a[aria-label]');
+      return { platform: card.getAttribute('data-platform'), href: link ? link.href : '', top: Math.round(card.getBoundingClientRect().top) };
+    }),
+    rows: document.querySelectorAll(rowLinks).length,
+    text: (document.querySelector('main') || document.body).innerText.slice(0, 200)
+  };
+})()`;
+
+/** Opens `path` afresh (a new document, not a hash change) and waits for the site's script to
+ * have rendered it, then reads it. */
+async function visit(page: Page, path: string, ready = 'true'): Promise<Seen> {
+  await page.goto('about:blank');
+  await page.goto(server.url + path, { waitUntil: 'load' });
+  await page.waitForFunction(`document.documentElement.hasAttribute('data-rendered') && (${ready})`, {
+    timeout: 20_000,
+  });
+  return (await page.evaluate(probe)) as Seen;
+}
+
+for (const build of oldChromiums) {
+  describe(`Chromium ${build.version}`, () => {
+    let browser: Browser;
+    let page: Page;
+    const errors: string[] = [];
+    after(() => browser?.close());
+    before(async () => {
+      browser = await launchOldChromium(build);
+      page = await browser.newPage();
+      page.on('pageerror', (error) => errors.push(String(error)));
+      await page.setViewport(phone);
+      const agent = await browser.version();
+      assert.match(agent, new RegExp(`/${build.version}\\.`), 'the package carries the build it names');
+    });
+
+    test('the landing page is styled and the script runs', async () => {
+      const seen = await visit(page, '/');
+      assert.equal(seen.running, true);
+      assert.notEqual(seen.heading, '');
+      // size-7: an unstyled page draws the logo as wide as the screen.
+      assert.deepEqual(seen.logo, [28, 28]);
+    });
+
+    test('the download screen shows the four downloads, side by side when wide', async () => {
+      const seen = await visit(
+        page,
+        '/#/download',
+        `document.querySelectorAll('li[data-platform] a[aria-label]').length === 4`,
+      );
+      assert.deepEqual(seen.cards.map((card) => card.platform).sort(), ['android', 'ios', 'mac', 'windows']);
+      for (const { href } of seen.cards) {
+        // The server's own download addresses answer; the stores' are theirs.
+        if (!href.startsWith(server.url)) assert.match(href, /^https:\/\//);
+        else assert.ok((await fetch(href, { redirect: 'manual' })).status < 400, `${href} answers`);
+      }
+      assert.deepEqual(seen.logo, [28, 28]);
+      await page.setViewport({ width: 1280, height: 860 });
+      const wide = (await page.evaluate(probe)) as Seen;
+      await page.setViewport(phone);
+      assert.equal(new Set(wide.cards.map((card) => card.top)).size, 1, 'the cards in one row');
+    });
+
+    test('the announcements list is whole', async () => {
+      const list = await visit(page, '/#/announcements', `document.querySelector(${rowLinks})`);
+      assert.ok(list.rows > 0);
+      assert.deepEqual(list.logo, [28, 28]);
+    });
+
+    test('the tutorial is whole', async () => {
+      await page.goto('about:blank');
+      await page.goto(`${server.url}/#/downloadHelp`, { waitUntil: 'load' });
+      await page.waitForFunction(`document.body.innerText.indexOf('TestFlight') >= 0`, { timeout: 20_000 });
+    });
+
+    test('the language picker switches the language', async () => {
+      await visit(page, '/');
+      await page.select('header select', 'zh-TW');
+      await page.waitForFunction(`document.documentElement.lang === 'zh-TW'`, { timeout: 10_000 });
+    });
+
+    test('no script error on any screen', () => {
+      assert.deepEqual(errors, []);
+    });
+  });
+}

@@ -1,0 +1,24 @@
+import { parse } from 'acorn';
+
+/**
+ * The newest syntax every baseline engine parses (docs/behaviour.md#the-oldest-browsers-served):
+ * ES2019. Optional chaining, `??`, class fields and the like came after Chromium 74 and Safari 12.
+ */
+const baselineEcmaVersion = 2019;
+
+/** Modules load one another with `import()` and read `import.meta`, both ES2020 but both in the
+ * baseline engines (Chromium 63 and 64, Safari 11.1 and 12): read as plain calls and names. */
+const moduleSyntax = (code: string) =>
+  code.replace(/\bimport\s*\(/g, '__import(').replace(/\bimport\.meta\b/g, '__meta');
+
+/** Fails the build when `code`, compiled for the baseline, still holds syntax past it: an old
+ * engine would refuse the whole script. */
+export function assertBaselineSyntax(code: string, name: string, sourceType: 'script' | 'module'): void {
+  try {
+    parse(sourceType === 'module' ? moduleSyntax(code) : code, { ecmaVersion: baselineEcmaVersion, sourceType });
+  } catch (error) {
+    throw new Error(`${name} has syntax the oldest browsers served cannot parse: ${String(error)}`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,111 @@
+import type { Plugin as PostcssPlugin } from 'postcss';
+import selectorParser, { type Pseudo, type Selector } from 'postcss-selector-parser';
+
+/** Pseudo-classes that take a list and match any of it: Chromium 88 and Safari 14 for :is() and
+ * :where(); -webkit-any() is Lightning CSS's prefixed copy for the older of those engines. */
+const anyOf = new Set([':is', ':where', ':-webkit-any']);
+
+/** The selector written once for each item of its first :is() or :where(), until none is left
+ * (`a:is(.b, .c)` is `a.b, a.c`; `:not(:is(.b, .c))` is `:not(.b):not(.c)`). Their weights grow
+ * by the item's, which within a flattened layer (legacy-stylesheet.ts) changes nothing the site
+ * relies on. */
+function expand(selector: Selector): Selector[] {
+  let list: Pseudo | undefined;
+  selector.walkPseudos((pseudo) => {
+    if (!list && anyOf.has(pseudo.value.toLowerCase())) list = pseudo;
+  });
+  if (!list) return [selector];
+  const found = list;
+  const parent = found.parent;
+  if (parent?.parent?.type === 'pseudo' && parent.parent.value.toLowerCase() === ':not') {
+    // :not(:is(a, b)) is :not(a):not(b), each simple as an old engine's :not() needs.
+    const not = parent.parent as Pseudo;
+    const nots = found.nodes.map((item) => selectorParser.pseudo({ value: ':not', nodes: [item.clone() as Selector] }));
+    nots.forEach((each) => not.parent?.insertBefore(not, each));
+    not.remove();
+    return expand(selector);
+  }
+  return found.nodes.flatMap((item) => {
+    const copy = selector.clone();
+    let target: Pseudo | undefined;
+    copy.walkPseudos((pseudo) => {
+      if (!target && anyOf.has(pseudo.value.toLowerCase())) target = pseudo;
+    });
+    const replacement = item.clone().nodes;
+    replacement.forEach((node) => target?.parent?.insertBefore(target, node));
+    target?.remove();
+    return expand(copy);
+  });
+}
+
+const expandAll = selectorParser((selectors) => {
+  for (const selector of [...selectors.nodes]) {
+    const expanded = expand(selector);
+    expanded.forEach((each) => selectors.insertBefore(selector, each));
+    if (!expanded.includes(selector)) selector.remove();
+  }
+});
+
+/** The two-sided logical shorthands (Chromium 87, Safari 14.1), as their physical sides: the site
+ * is written left to right only. Lightning CSS leaves those whose value holds a var(). */
+const logicalSides: Record<string, [string, string]> = {
+  'padding-inline': ['padding-left', 'padding-right'],
+  'padding-block': ['padding-top', 'padding-bottom'],
+  'margin-inline': ['margin-left', 'margin-right'],
+  'margin-block': ['margin-top', 'margin-bottom'],
+};
+
+/** A value's words outside any parentheses (`calc(1px * 2) 3px` is two). */
+function topLevelWords(value: string): string[] {
+  const words: string[] = [];
+  let depth = 0;
+  let word = '';
+  for (const char of value.trim()) {
+    depth += char === '(' ? 1 : char === ')' ? -1 : 0;
+    if (depth === 0 && /\s/.test(char)) {
+      if (word) words.push(word);
+      word = '';
+    } else word += char;
+  }
+  if (word) words.push(word);
+  return words;
+}
+
+/**
+ * Rewrites for the oldest engines served what Lightning CSS leaves
+ * (docs/behaviour.md#the-oldest-browsers-served): :is() and :where() written out, 100dvh as
+ * 100vh (the whole window, toolbars included), :focus-visible as :focus, the logical shorthands
+ * as physical sides. And it leaves out what has no equivalent there
+ * and only refines the design: rules behind :has() (the language picker's focus ring) and
+ * container queries (a package hash in two even lines, which runs on as one wrapped line).
+ */
+export const legacyRules: PostcssPlugin = {
+  postcssPlugin: 'legacy-rules',
+  AtRule: {
+    container: (rule) => {
+      rule.remove();
+    },
+  },
+  Rule: (rule) => {
+    if (/:has\(/i.test(rule.selector)) {
+      rule.remove();
+      return;
+    }
+    if (/:(?:is|where|-webkit-any)\(/i.test(rule.selector)) rule.selector = expandAll.processSync(rule.selector);
+    // Chromium 86 and Safari 15.4: before them, the focus ring for the mouse too.
+    rule.selector = rule.selector.replace(/:focus-visible\b/g, ':focus');
+  },
+  Declaration: (declaration) => {
+    const sides = logicalSides[declaration.prop];
+    if (sides) {
+      // padding-inline: a b is padding-left: a, padding-right: b; one value is both.
+      const [first = '', second = first] = topLevelWords(declaration.value);
+      declaration.cloneBefore({ prop: sides[0], value: first });
+      declaration.cloneBefore({ prop: sides[1], value: second });
+      declaration.remove();
+      return;
+    }
+    if (/\d(?:d|s|l)v(?:h|w)\b/.test(declaration.value))
+      declaration.value = declaration.value.replace(/(\d)(?:d|s|l)v([hw])\b/g, '$1v$2');
+  },
+};
