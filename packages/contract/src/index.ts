@@ -5,3 +5,4 @@ export * from './page-names.js';
 export * from './prerender-marker.js';
 export * from './language.js';
 export * from './html-allowlist.js';
+export * from './in-app.js';
