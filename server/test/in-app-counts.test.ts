@@ -53,8 +53,11 @@ describe('in-app browser counts', () => {
   });
 
   test('only the two events; however many beacons arrive, one row per app and day', async () => {
-    for (const event of ['share', 'GUIDE', '', 'guide/x']) assert.notEqual((await beacon(event, weChat)).statusCode, 204);
-    await Promise.all(inAppAgents.flatMap(({ userAgent }) => Array.from({ length: 20 }, () => beacon('guide', userAgent))));
+    for (const event of ['share', 'GUIDE', '', 'guide/x'])
+      assert.notEqual((await beacon(event, weChat)).statusCode, 204);
+    await Promise.all(
+      inAppAgents.flatMap(({ userAgent }) => Array.from({ length: 20 }, () => beacon('guide', userAgent))),
+    );
     const found = await rows();
     assert.equal(found.length, 7);
     assert.equal(found.find((row) => row.app === 'qq')?.guides, 40);

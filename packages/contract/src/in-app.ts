@@ -24,9 +24,6 @@ export function inAppBrowser(userAgent: string): InAppBrowser | undefined {
 export const downloadKinds = ['package', 'app-store', 'testflight', 'ios-package'] as const;
 export type DownloadKind = (typeof downloadKinds)[number];
 
-/** Marks a link with its DownloadKind, for the guide to know which taps to answer. */
-export const downloadKindAttribute = 'data-download';
-
 /** Whether `app`'s browser leaves a tap on a `kind` link dead, as known today: none fetches a
  * file or hands TestFlight its links; Douyin and TikTok open no App Store page either. */
 export const blocksDownload = (app: InAppBrowser, kind: DownloadKind): boolean =>

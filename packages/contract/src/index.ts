@@ -5,4 +5,3 @@ export * from './page-names.js';
 export * from './prerender-marker.js';
 export * from './language.js';
 export * from './html-allowlist.js';
-export * from './in-app.js';

@@ -3,7 +3,7 @@
  * user-agent listings), and ordinary browsers that must never be taken for one. Shared by the
  * detection's unit test and the guide's browser test (e2e/in-app-guide.test.ts).
  */
-import type { InAppBrowser } from '../src/index.js';
+import type { InAppBrowser } from '../src/in-app.js';
 
 export interface InAppAgent {
   app: InAppBrowser;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { blocksDownload, downloadKinds, inAppBrowser, inAppBrowsers } from '../src/index.js';
+import { blocksDownload, downloadKinds, inAppBrowser, inAppBrowsers } from '../src/in-app.js';
 import { inAppAgents, ordinaryAgents } from './in-app-user-agents.js';
 
 describe('inAppBrowser', () => {
@@ -11,7 +11,10 @@ describe('inAppBrowser', () => {
   test('every app has an Android and an iOS agent among the fixtures', () => {
     for (const app of inAppBrowsers)
       for (const os of ['android', 'ios'])
-        assert.ok(inAppAgents.some((agent) => agent.app === app && agent.os === os), `${app} on ${os}`);
+        assert.ok(
+          inAppAgents.some((agent) => agent.app === app && agent.os === os),
+          `${app} on ${os}`,
+        );
   });
 
   for (const [name, userAgent] of Object.entries(ordinaryAgents)) {

@@ -3,7 +3,7 @@
  * (docs/behaviour.md#in-app-browsers): per day and app, the visits and the guides shown. One row
  * per day and app whatever the traffic, so no stream of requests grows the table.
  */
-import type { InAppBrowser } from '@chat-site/contract';
+import type { InAppBrowser } from '@chat-site/contract/in-app';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 

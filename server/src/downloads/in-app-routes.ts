@@ -1,4 +1,4 @@
-import { inAppBrowser } from '@chat-site/contract';
+import { inAppBrowser } from '@chat-site/contract/in-app';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../lib/deps.js';

@@ -1,4 +1,5 @@
-import { inAppBrowser, operatingSystems, type OperatingSystem } from '@chat-site/contract';
+import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
+import { inAppBrowser } from '@chat-site/contract/in-app';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isbot } from 'isbot';
 import { Type } from 'typebox';
