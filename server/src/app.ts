@@ -63,7 +63,8 @@ export async function buildApp({
   await app.register(publicApi, { ...deps, changes: app.contentChanges, peers, extraApiRoutes, clock, prefix: '/v1' });
   await opsRoutes(app, { config, db, peers });
   await serveConsole(app, config);
-  for (const routes of [downloadRoutes, inAppRoutes, pageRoutes, reachRoutes, pictureRoutes]) await app.register(routes, deps);
+  for (const routes of [downloadRoutes, inAppRoutes, pageRoutes, reachRoutes, pictureRoutes])
+    await app.register(routes, deps);
   await serveStaticFiles(app, config);
   return app;
 }
