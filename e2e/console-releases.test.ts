@@ -238,10 +238,14 @@ describe('the console: releases, settings, numbers', () => {
       await fetch(`${server.url}/dl/${os}`, { redirect: 'manual', headers: { 'user-agent': browserUa } });
     }
     await fetch(`${server.url}/dl/android`, { redirect: 'manual', headers: { 'user-agent': 'Googlebot/2.1' } });
+    const weChat = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) MicroMessenger/8.0.43(0x18002b2d)';
+    for (const event of ['visit', 'visit', 'guide'])
+      await fetch(`${server.url}/dl/in-app/${event}`, { method: 'POST', headers: { 'user-agent': weChat } });
     const { page, problems } = await signedInPage(t);
     await page.getByRole('link', { name: '数据' }).click();
     await page.getByRole('heading', { name: '下载数据' }).waitFor();
     await page.getByText(/共 3 次下载/).waitFor();
+    await page.getByText(/App 内置浏览器的访问 2 次，其中显示“在浏览器中打开”引导 1 次/).waitFor();
     await page.locator('canvas').first().waitFor();
     const rows = page.getByRole('table', { name: '每天各平台下载次数' }).locator('tbody tr');
     assert.equal(await rows.count(), 7);

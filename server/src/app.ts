@@ -7,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import type { Peers } from './cluster/peers.js';
 import type { ServerConfig } from './config.js';
 import type { Db } from './db/connect.js';
+import { inAppRoutes } from './downloads/in-app-routes.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { requestIds } from './lib/request-log.js';
 import { registerOpenApi } from './ops/openapi.js';
@@ -62,7 +63,8 @@ export async function buildApp({
   await app.register(publicApi, { ...deps, changes: app.contentChanges, peers, extraApiRoutes, clock, prefix: '/v1' });
   await opsRoutes(app, { config, db, peers });
   await serveConsole(app, config);
-  for (const routes of [downloadRoutes, pageRoutes, reachRoutes, pictureRoutes]) await app.register(routes, deps);
+  for (const routes of [downloadRoutes, inAppRoutes, pageRoutes, reachRoutes, pictureRoutes])
+    await app.register(routes, deps);
   await serveStaticFiles(app, config);
   return app;
 }

@@ -392,9 +392,12 @@ describe('downloads per platform per day', () => {
       res.headers['content-disposition'],
       `attachment; filename="downloads-${dayBefore(today(), 6)}-${today()}.csv"`,
     );
-    const lines = ['day,android,ios,windows,mac,total', `${dayBefore(today(), 6)},0,0,7,0,7`];
-    for (const n of [5, 4, 3, 2]) lines.push(`${dayBefore(today(), n)},0,0,0,0,0`);
-    lines.push(`${dayBefore(today(), 1)},5,0,0,2,7`, `${today()},1,0,0,0,1`);
+    const lines = [
+      'day,android,ios,windows,mac,total,in_app_visits,in_app_guides',
+      `${dayBefore(today(), 6)},0,0,7,0,7,0,0`,
+    ];
+    for (const n of [5, 4, 3, 2]) lines.push(`${dayBefore(today(), n)},0,0,0,0,0,0,0`);
+    lines.push(`${dayBefore(today(), 1)},5,0,0,2,7,0,0`, `${today()},1,0,0,0,1,0,0`);
     assert.equal(res.body, `${lines.join('\r\n')}\r\n`);
   });
 

@@ -336,6 +336,10 @@ export async function prepare(): Promise<Fixture> {
       ok(get('/dl/plan9'), 404),
       ok(get(`/dl/${'x'.repeat(40)}`), 400),
     ],
+    'POST /dl/in-app/{event}': async () => [
+      ok({ method: 'POST', url: '/dl/in-app/guide' }, 204),
+      ok({ method: 'POST', url: '/dl/in-app/share' }, 400),
+    ],
     'GET /': async () => [ok(get('/'))],
     'GET /index.html': async () => [ok(get('/index.html'))],
     'GET /feed.atom': async () => [ok(get('/feed.atom'))],

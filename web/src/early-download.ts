@@ -16,9 +16,11 @@
  * renders behind them until its own cards are ready (src/main.tsx).
  */
 import {
+  downloadKindAttribute,
   earlyListAttribute,
   earlyListTiming,
   fieldAttribute,
+  inAppTapAttribute,
   platformAttribute,
   prerenderOffClass,
   readAppConfig,
@@ -28,6 +30,7 @@ import {
   rootId,
   runningAttribute,
 } from '@chat-site/contract';
+import { blocksDownload, inAppBrowser, type DownloadKind } from '@chat-site/contract/in-app';
 import { isPrimaryHost, siteConfig } from './config/site-config';
 import {
   cards,
@@ -137,6 +140,23 @@ async function draw(early: EarlyAnswers): Promise<void> {
   if (title && title.getBoundingClientRect().top < window.innerHeight)
     title.setAttribute('elementtiming', earlyListTiming);
 }
+
+// Inside a chat app's built-in browser, a tap on a drawn card the app would leave dead is the
+// guide's to answer (docs/behaviour.md#in-app-browsers): it is kept on the page root, where the
+// script takes it as it starts, and from then on the script's own listener answers, taking it off.
+const inApp = inAppBrowser(navigator.userAgent);
+if (inApp !== undefined)
+  document.addEventListener(
+    'click',
+    (event) => {
+      const link = (event.target as Element | null)?.closest?.(`a[${downloadKindAttribute}]`);
+      const kind = link?.getAttribute(downloadKindAttribute) as DownloadKind | undefined;
+      if (!(link instanceof HTMLAnchorElement) || !kind || !blocksDownload(inApp, kind)) return;
+      event.preventDefault();
+      root.setAttribute(inAppTapAttribute, `${kind} ${link.href}`);
+    },
+    true,
+  );
 
 const early = earlyAnswers();
 if (early !== undefined) {

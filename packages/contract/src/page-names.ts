@@ -33,6 +33,10 @@ export const runningAttribute = 'data-running';
 export const renderedAttribute = 'data-rendered';
 /** The route whose list (announcements) or cards (download) were drawn from the early answers. */
 export const earlyListAttribute = 'data-early-list';
+/** A tap on a download a chat app's browser blocks, caught by web/src/early-download.ts (before
+ * the site's script runs, and while it starts), as "kind address", for the site to answer with its
+ * guide (docs/behaviour.md#in-app-browsers). */
+export const inAppTapAttribute = 'data-in-app-tap';
 /** The language picked in the header before the site's script ran. */
 export const earlyLanguageAttribute = 'data-early-language';
 
@@ -56,6 +60,8 @@ export const earlyRowsAttribute = 'data-early-rows';
 export const fieldAttribute = 'data-field';
 /** A download card's platform, by which the early drawing finds the prerendered cards. */
 export const platformAttribute = 'data-platform';
+/** What a download link fetches (a DownloadKind of in-app.ts), for the in-app browsers' guide. */
+export const downloadKindAttribute = 'data-download';
 /** Anything still loading (the loading line, a download card's reserved facts). */
 export const loadingAttribute = 'data-loading';
 /** Shown on the primary domain only (by CSS, from primaryHostClass). */

@@ -295,6 +295,20 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
         if (dialect === 'postgres') await createChangeTriggers(db, 'releases');
       },
     },
+    // Visits from the chat apps' built-in browsers and the guides shown in them
+    // (docs/behaviour.md#in-app-browsers): one row per day and app, whatever the traffic.
+    '0014_in_app_counts': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('in_app_counts')
+          .addColumn('day', 'text', (col) => col.notNull())
+          .addColumn('app', 'text', (col) => col.notNull())
+          .addColumn('visits', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('guides', 'integer', (col) => col.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('in_app_counts_pk', ['day', 'app'])
+          .execute();
+      },
+    },
   };
 }
 

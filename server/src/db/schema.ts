@@ -120,6 +120,14 @@ export interface DownloadCountTable {
   downloads: number;
 }
 
+/** Per day and app (an InAppBrowser): visits from its built-in browser, guides shown there. */
+export interface InAppCountTable {
+  day: string;
+  app: string;
+  visits: number;
+  guides: number;
+}
+
 export type Role = 'admin' | 'editor';
 
 /** Operators of the console. `name` is kept as typed; it is unique without regard to case. */
@@ -173,6 +181,7 @@ export interface Database {
   settings: SettingTable;
   stored_files: StoredFileTable;
   download_counts: DownloadCountTable;
+  in_app_counts: InAppCountTable;
   users: UserTable;
   sessions: SessionTable;
   audit_log: AuditTable;

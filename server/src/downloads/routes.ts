@@ -1,4 +1,5 @@
 import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
+import { inAppBrowser } from '@chat-site/contract/in-app';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isbot } from 'isbot';
 import { Type } from 'typebox';
@@ -9,6 +10,7 @@ import { isPrimaryHost } from '../lib/host-rule.js';
 import { downloadsTotal } from '../lib/metrics.js';
 import { apiBase } from '../lib/origin.js';
 import { toWireTime } from '../lib/time.js';
+import { countInApp } from './in-app-counts.js';
 import { countDownload } from './repository.js';
 import { downloadTarget } from './target.js';
 
@@ -75,6 +77,12 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       await countDownload(db.kysely, os, day).catch((error: unknown) =>
         request.log.error({ err: error }, 'download count failed'),
       );
+      // Beside it, whether a chat app's built-in browser asked (docs/behaviour.md#in-app-browsers).
+      const inApp = inAppBrowser(request.headers['user-agent'] ?? '');
+      if (inApp !== undefined)
+        await countInApp(db.kysely, inApp, 'visit', day).catch((error: unknown) =>
+          request.log.error({ err: error }, 'in-app count failed'),
+        );
     }
     return reply.header('cache-control', 'no-store').redirect(locationOf(target, base), 302);
   });

@@ -20,7 +20,9 @@ const strokes: Record<Platform, { stroke: string; dash?: number[] }> = {
 const spans = [7, 30, 90] as const;
 
 /** Downloads through the /dl links per platform per day: a chart, the table beside it, and the
- * same days as a CSV file. Bots are not counted (docs/behaviour.md#stable-download-links). */
+ * same days as a CSV file. Bots are not counted (docs/behaviour.md#stable-download-links).
+ * Beneath the total, how many visits came from the chat apps' built-in browsers and how many
+ * guides they were shown (docs/behaviour.md#in-app-browsers). */
 export function NumbersScreen() {
   useDocumentTitle('数据');
   const [days, setDays] = useState<(typeof spans)[number]>(7);
@@ -63,6 +65,10 @@ export function NumbersScreen() {
           <p className="text-sm text-muted">
             {stats.data.from} 至 {stats.data.to}（{stats.data.time_zone}）共 {stats.data.total.total}{' '}
             次下载；不含搜索引擎和机器人。
+          </p>
+          <p className="text-sm text-muted">
+            来自微信、QQ 等 App 内置浏览器的访问 {stats.data.in_app.total.visits} 次，其中显示“在浏览器中打开”引导{' '}
+            {stats.data.in_app.total.guides} 次。
           </p>
           <div className="grid gap-4 lg:grid-cols-[1fr_27rem]">
             <Chart stats={stats.data} />

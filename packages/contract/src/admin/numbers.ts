@@ -10,12 +10,19 @@ export const DownloadCounts = Type.Object({
 });
 export type DownloadCounts = Static<typeof DownloadCounts>;
 
+/** Visits from the chat apps' built-in browsers (download screen, tutorial, /dl) and the guides
+ * shown there instead of a download they block (docs/behaviour.md#in-app-browsers). */
+export const InAppCounts = Type.Object({ visits: Type.Integer(), guides: Type.Integer() });
+export type InAppCounts = Static<typeof InAppCounts>;
+
 export const DownloadStats = Type.Object({
   from: Type.String(),
   to: Type.String(),
   time_zone: Type.String(),
   days: Type.Array(Type.Intersect([Type.Object({ day: Type.String() }), DownloadCounts])),
   total: DownloadCounts,
+  /** Beside the downloads, one entry per day in the same order, and their sum. */
+  in_app: Type.Object({ days: Type.Array(InAppCounts), total: InAppCounts }),
 });
 export type DownloadStats = Static<typeof DownloadStats>;
 

@@ -1,14 +1,17 @@
 import { ScrollToTop } from '../../components/layout/scroll-to-top';
 import { mainContentId } from '../../components/layout/skip-link';
+import { InAppGuide } from '../../features/downloads/in-app-guide/in-app-guide';
 import { Tutorial } from '../../features/tutorial/components/tutorial';
 
-/** The iOS tutorial has no header (docs/behaviour.md#screens-and-routes). */
+/** The iOS tutorial has no header (docs/behaviour.md#screens-and-routes). Inside a chat app's
+ * browser its steps answer with the download screen's guide (docs/behaviour.md#in-app-browsers). */
 export default function DownloadHelpRoute() {
   return (
     <>
       <main id={mainContentId} tabIndex={-1} className="outline-none">
         <Tutorial />
       </main>
+      <InAppGuide />
       <ScrollToTop />
     </>
   );

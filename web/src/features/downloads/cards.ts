@@ -4,6 +4,7 @@
  * from the early answers that DownloadSection renders once the site's script runs.
  */
 import { formatDate, type InstallPackageEntry } from '@chat-site/contract';
+import type { DownloadKind } from '@chat-site/contract/in-app';
 import { siteConfig } from '../../config/site-config';
 import type { Platform } from '../../lib/platform';
 
@@ -67,6 +68,10 @@ export function cards(primary: boolean, links: DownloadLinks): Card[] {
     { platform: 'mac', link: link('mac'), details: entry('mac') },
   ];
 }
+
+/** What a card's button fetches, for the in-app browsers' guide (docs/behaviour.md#in-app-browsers):
+ * the iOS card opens the App Store, every other one fetches a file. */
+export const downloadKindOf = (platform: Platform): DownloadKind => (platform === 'ios' ? 'app-store' : 'package');
 
 /** The visitor's platform first; the others keep their order. */
 export function ranked(list: Card[], preferred: Platform | undefined): Card[] {

@@ -3,10 +3,10 @@ import { buttonClass } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
 import { t } from '../../../lib/i18n';
 import type { Platform } from '../../../lib/platform';
-import type { Card } from '../cards';
+import { downloadKindOf, type Card } from '../cards';
 import { PackageDetails, PackageDetailsPlaceholder } from './package-details';
 import { PlatformIcon } from './platform-icon';
-import { fieldMark, platformMark } from '../../../lib/page-marks';
+import { downloadKindMark, fieldMark, platformMark } from '../../../lib/page-marks';
 
 export const platformNames: Record<Platform, string> = {
   android: 'Android',
@@ -62,6 +62,7 @@ export function DownloadCard({ platform, link, details, standing, loading = fals
           href={link.href}
           aria-label={label}
           {...fieldMark('button')}
+          {...downloadKindMark(downloadKindOf(platform))}
           className={buttonClass(buttonStyle, 'mt-6 w-full')}
         >
           {t('download.button')}
@@ -71,6 +72,7 @@ export function DownloadCard({ platform, link, details, standing, loading = fals
           href={link.href}
           aria-label={label}
           {...fieldMark('button')}
+          {...downloadKindMark(downloadKindOf(platform))}
           className={buttonClass(buttonStyle, 'mt-6 w-full')}
         >
           {t('download.button')}

@@ -18,24 +18,31 @@ function modulePath(data: boolean[][]): string {
 
 /**
  * A QR code of `url`, made here in the page, so no outside service learns who visits. Dark on
- * white in both themes: phone cameras read that reliably.
+ * white in both themes: phone cameras read that reliably. The in-app browsers' guide shows it too.
  */
-export default function DownloadQr({ url }: { url: string }) {
+export function QrCode({ url, className }: { url: string; className: string }) {
   const qr = encode(url, { ecc: 'M', border: 0 });
   const size = qr.size + margin * 2;
   return (
+    <svg
+      role="img"
+      aria-label={t('download.qrLabel')}
+      data-testid="download-qr"
+      viewBox={`0 0 ${size} ${size}`}
+      shapeRendering="crispEdges"
+      className={`${className} shrink-0 rounded-xl`}
+    >
+      <rect width={size} height={size} fill="#fff" />
+      <path d={modulePath(qr.data)} fill="#000" />
+    </svg>
+  );
+}
+
+/** The download screen's code for a computer's visitor, leading a phone to the same screen. */
+export default function DownloadQr({ url }: { url: string }) {
+  return (
     <aside className={qrBoxClass}>
-      <svg
-        role="img"
-        aria-label={t('download.qrLabel')}
-        data-testid="download-qr"
-        viewBox={`0 0 ${size} ${size}`}
-        shapeRendering="crispEdges"
-        className="size-40 shrink-0 rounded-xl"
-      >
-        <rect width={size} height={size} fill="#fff" />
-        <path d={modulePath(qr.data)} fill="#000" />
-      </svg>
+      <QrCode url={url} className="size-40" />
       <div>
         <h2 className="text-lg font-semibold">{t('download.qrTitle')}</h2>
         <p className="mt-1 text-sm text-muted">{t('download.qrText')}</p>

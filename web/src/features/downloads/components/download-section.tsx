@@ -9,6 +9,7 @@ import { detectPlatform, isDesktop, readDeviceSignals, type Platform } from '../
 import { StaleNote } from '../../../components/ui/stale-note';
 import { cards, ranked } from '../cards';
 import { useDownloadLinks } from '../use-download-links';
+import { InAppGuide } from '../in-app-guide/in-app-guide';
 import { DownloadCard } from './download-card';
 import { qrBoxClass } from './qr-box';
 
@@ -64,6 +65,7 @@ export function DownloadSection({ requested }: { requested?: Platform | undefine
           <DownloadQr url={mobileDownloadUrl()} />
         </Suspense>
       )}
+      <InAppGuide />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { ExternalLink } from '../../../components/ui/external-link';
 import { paths } from '../../../config/paths';
 import { siteConfig } from '../../../config/site-config';
 import { t } from '../../../lib/i18n';
+import { downloadKindMark } from '../../../lib/page-marks';
 import { useIosPackageUrl } from '../use-ios-package';
 
 /** Each step with the place of its picture in the strip of seven (one file, one request: on a
@@ -53,7 +54,7 @@ export function Tutorial() {
       </header>
       <ol className="mt-10 space-y-4">
         <Instruction title={t('tutorial.stepOne')}>
-          <ExternalLink href={siteConfig.testflightUrl} className={buttonClass({})}>
+          <ExternalLink href={siteConfig.testflightUrl} {...downloadKindMark('testflight')} className={buttonClass({})}>
             {t('tutorial.stepOneButton')}
           </ExternalLink>
         </Instruction>
@@ -73,10 +74,15 @@ export function Tutorial() {
             </>
           ) : (
             <>
-              <a href={iosUrl} className={buttonClass({})}>
+              <a href={iosUrl} {...downloadKindMark('ios-package')} className={buttonClass({})}>
                 {t('tutorial.stepTwoButton')}
               </a>
-              <a href={iosUrl} title={iosUrl} className={`${addressClass} text-brand underline underline-offset-2`}>
+              <a
+                href={iosUrl}
+                title={iosUrl}
+                {...downloadKindMark('ios-package')}
+                className={`${addressClass} text-brand underline underline-offset-2`}
+              >
                 {iosUrl}
               </a>
             </>
