@@ -1,15 +1,16 @@
 /**
  * Answers on one connection go out whole and in the order of their requests, whatever the time
- * their routes take (docs/behaviour.md#requests-on-one-connection), as the socket's reader writes its own
- * (lib/replay-connections.ts); Node's HTTP server left two cases to timing:
+ * their routes take (docs/behaviour.md#requests-on-one-connection), as the socket's reader writes
+ * its own (lib/replay-connections.ts). Node's HTTP server left these to timing:
  * - a client that ends its side of the connection: Node ended it at once, with only the answers
  *   whose routes had finished; now every request sent whole before gets its answer first;
- * - an `Expect` other than `100-continue`: Node answered 417 before the body was read, though the
- *   body could still turn out to be bad;
- * - a CONNECT: Node closed the connection at once;
  * - `Expect: 100-continue` on a request behind others still being answered: Node wrote its
  *   `100 Continue` after the head of the final answer once that answer was queued; now it goes
- *   out when the request's turn comes, before its answer.
+ *   out when the request's turn comes, before its answer;
+ * - any other `Expect`: Node answered 417 before the body was read, though the body could still
+ *   turn out to be bad;
+ * - a CONNECT: Node closed the connection at once.
+ * Bytes Node cannot read are lib/client-errors.ts's.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';

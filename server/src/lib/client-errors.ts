@@ -69,9 +69,9 @@ export function closeAfterAnswers(socket: Socket): void {
  * made later, which `then` replaces.
  * Node hands the connection to each answer in turn (ServerResponse.assignSocket sets the socket's
  * `_httpMessage`, detachSocket clears it once the answer has gone), and writes the next one's
- * bytes as it hands it over: so the hand-over itself is where this looks. An answer that ends the
- * connection because the client asked is the last, and `then` never runs; one after which Node
- * ends it because the client has ended its side gets `then` run first.
+ * bytes as it hands it over: so the hand-over itself is where this looks. An answer that told the
+ * client the connection ends (`Connection: close`) is the last, and `then` never runs; one after
+ * which Node ends it because the client has ended its side gets `then` run first.
  */
 function afterAnswers(socket: Connection, made: ServerResponse | undefined, then: () => void): void {
   let current = socket._httpMessage as Answer | null | undefined;
