@@ -122,6 +122,21 @@ describe('the socket’s reader answers as Node’s HTTP parser alone', () => {
     await sameAnswers({ text, cuts: [], endWithLast: true });
   });
 
+  // Found by `npm run fuzz` (seed 1694838838), not fixed yet: the client ends its side inside a
+  // request's body. Whether that request's route had answered before Node saw the end is timing:
+  // Node alone had (200, 200, 400), with the reader in front not yet (200, 400).
+  test(
+    'a client that ends inside a body its route may have answered',
+    { todo: 'the answer of a request cut off by the end still depends on timing' },
+    async () => {
+      await sameAnswers({
+        text: `${get(detail)}GET ${detail} HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        cuts: [],
+        endWithLast: true,
+      });
+    },
+  );
+
   for (const [name, text, statuses, endWithLast = false] of examples) {
     test(name, async () => {
       const { answers } = await exchange(twins.reader, pieces({ text, cuts: [] }), endWithLast);
