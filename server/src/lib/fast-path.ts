@@ -147,8 +147,11 @@ export class FastPath {
     return this.#urls.size;
   }
 
-  /** Puts the fast path in front of the Fastify handler of `server`. */
-  install(server: Server): void {
+  /**
+   * Puts the fast path in front of the Fastify handler of `server`, and with `onSockets` in front
+   * of Node's HTTP parser on new connections too (lib/replay-connections.ts).
+   */
+  install(server: Server, { onSockets = true }: { onSockets?: boolean } = {}): void {
     const handlers = server.listeners('request') as Handler[];
     const [fastify] = handlers;
     if (handlers.length !== 1 || fastify === undefined) throw new Error('expected one request handler (Fastify)');
@@ -157,7 +160,7 @@ export class FastPath {
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       if (!this.answer(req, res)) this.#toFastify(req, res);
     });
-    replayOnSockets(server, this.#onSockets);
+    if (onSockets) replayOnSockets(server, this.#onSockets);
   }
 
   /** From now on every request goes to Fastify, which answers the way a closing server does. */

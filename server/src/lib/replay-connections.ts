@@ -251,12 +251,16 @@ class ReplayConnection {
       // From now on the keep-alive timeout, which the socket restarts at every read and write.
       socket.setTimeout(this.#server.keepAliveTimeout + keepAliveBuffer(this.#server));
     }
+    if (rest < chunk.length) {
+      this.#handOver(chunk.subarray(rest));
+      return;
+    }
     if (this.#ended) {
       socket.end();
       return;
     }
-    if (rest < chunk.length || !this.#source.open()) {
-      this.#handOver(rest < chunk.length ? chunk.subarray(rest) : undefined);
+    if (!this.#source.open()) {
+      this.#handOver(undefined);
       return;
     }
     // A client that does not read its replies gets no more until it has (as Node's HTTP waits).
@@ -284,8 +288,15 @@ class ReplayConnection {
     if (socket.destroyed) return;
     socket.resume();
     this.#toHttp(socket);
-    // Flowing, with Node's listener on: the bytes reach its parser now, before any that follow.
-    if (bytes !== undefined && bytes.length > 0) socket.unshift(bytes);
+    if (!this.#ended) {
+      // Flowing, with Node's listener on: the bytes reach its parser now, before any that follow.
+      if (bytes !== undefined && bytes.length > 0) socket.unshift(bytes);
+      return;
+    }
+    // The client has ended its side, and the socket has said so to this reader only: Node's
+    // listeners hear the rest of its bytes and the end from here (a stream takes no unshift then).
+    if (bytes !== undefined && bytes.length > 0) socket.emit('data', bytes);
+    socket.emit('end');
   }
 }
 

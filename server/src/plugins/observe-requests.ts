@@ -58,7 +58,7 @@ export function observeRequests(
       fast.close();
       done();
     });
-    fast.install(app.server);
+    fast.install(app.server, { onSockets: config.socketReplays });
     fastPath = fast;
   }
 

@@ -7,7 +7,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { ServerConfig } from '../config.js';
-import { STATUS_CODES } from '../lib/node-http.js';
+import { answerInOrder } from '../lib/answer-order.js';
+import { AnswerToRequest, answerClientError } from '../lib/client-errors.js';
+import type { ServerResponse } from '../lib/node-http.js';
 import { logDestination, trustedProxies } from '../lib/request-log.js';
 import { schemaController } from '../lib/validation.js';
 
@@ -36,20 +38,12 @@ export function createFastify(config: ServerConfig, { logStream, genReqId }: Ins
       requestTimeout: config.requestTimeoutMs,
       headersTimeout: config.headersTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 4)),
+      ServerResponse: AnswerToRequest as typeof ServerResponse,
     },
     // Errors Node finds before Fastify has a request (timeouts, malformed HTTP, headers too
-    // large) are answered with the same {status, msg} as every other error.
-    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
-      const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      if (error.code !== 'ECONNRESET' && socket.writable && !socket.destroyed) {
-        const body = JSON.stringify({ status, msg: STATUS_CODES[status] ?? 'Bad Request' });
-        socket.write(
-          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
-            `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-        );
-      }
-      socket.destroy();
-    },
+    // large) are answered with the same {status, msg} as every other error, after the requests
+    // before them.
+    clientErrorHandler: answerClientError,
     // Alone, a stopping server answers a request still arriving with 503 {status, msg}
     // (errors.ts, refuseWhileClosing). One worker of several serves on while it stops, each
     // answer closing its connection, so the client's next request reaches another worker
@@ -63,5 +57,6 @@ export function createFastify(config: ServerConfig, { logStream, genReqId }: Ins
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  answerInOrder(app.server);
   return app;
 }
