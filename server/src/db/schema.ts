@@ -120,6 +120,20 @@ export interface DownloadCountTable {
   downloads: number;
 }
 
+/** Who has downloaded what today, as downloads/visitors.ts counts them: a salted hash of the
+ * client, never its address; rows of earlier days are deleted (docs/behaviour.md#stable-download-links). */
+export interface DownloadVisitorTable {
+  day: string;
+  os: string;
+  visitor: string;
+}
+
+/** The day's salt for those hashes, shared by every server of the database; deleted with the day. */
+export interface DownloadSaltTable {
+  day: string;
+  salt: string;
+}
+
 export type Role = 'admin' | 'editor';
 
 /** Operators of the console. `name` is kept as typed; it is unique without regard to case. */
@@ -173,6 +187,8 @@ export interface Database {
   settings: SettingTable;
   stored_files: StoredFileTable;
   download_counts: DownloadCountTable;
+  download_visitors: DownloadVisitorTable;
+  download_salts: DownloadSaltTable;
   users: UserTable;
   sessions: SessionTable;
   audit_log: AuditTable;

@@ -1,5 +1,6 @@
 import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../lib/deps.js';
@@ -11,6 +12,7 @@ import { apiBase } from '../lib/origin.js';
 import { toWireTime } from '../lib/time.js';
 import { countDownload } from './repository.js';
 import { downloadTarget } from './target.js';
+import { firstDownloadToday } from './visitors.js';
 
 const isOperatingSystem = (text: string): text is OperatingSystem =>
   (operatingSystems as readonly string[]).includes(text);
@@ -44,6 +46,20 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       404: errorResponse('Not a platform, no package published for it, or not offered on the primary domain'),
     },
   };
+  /**
+   * Counts the download when it is one (docs/behaviour.md#stable-download-links): a GET, not from
+   * a known crawler or bot (isbot's list; HEAD is link checkers and previews), and the client's
+   * first of this platform today.
+   */
+  async function countIfNew(request: FastifyRequest, os: OperatingSystem): Promise<void> {
+    const userAgent = request.headers['user-agent'] ?? '';
+    if (request.method !== 'GET' || isbot(userAgent)) return;
+    const day = toWireTime(new Date(), config.timeZone).slice(0, 10);
+    if (!(await firstDownloadToday(db.kysely, os, day, { address: request.ip, userAgent }))) return;
+    downloadsTotal.inc({ os });
+    await countDownload(db.kysely, os, day);
+  }
+
   app.get('/dl/:os', { schema }, async (request, reply) => {
     const os = request.params.os.toLowerCase();
     if (!isOperatingSystem(os)) {
@@ -66,16 +82,8 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
           : `no ${os} package is published`,
       );
     }
-    // HEAD (link checkers, chat apps fetching a preview) is not a download, nor is a known
-    // crawler's or bot's GET (isbot's list, docs/behaviour.md#stable-download-links).
-    if (request.method === 'GET' && !isbot(request.headers['user-agent'] ?? '')) {
-      downloadsTotal.inc({ os });
-      const day = toWireTime(new Date(), config.timeZone).slice(0, 10);
-      // A failed count must not cost the visitor the download.
-      await countDownload(db.kysely, os, day).catch((error: unknown) =>
-        request.log.error({ err: error }, 'download count failed'),
-      );
-    }
+    // A failed count must not cost the visitor the download.
+    await countIfNew(request, os).catch((error: unknown) => request.log.error({ err: error }, 'download count failed'));
     return reply.header('cache-control', 'no-store').redirect(locationOf(target, base), 302);
   });
 };
