@@ -9,6 +9,7 @@ import net from 'node:net';
 import { pino } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { countUsers } from './accounts/repository.js';
+import { scryptPool, threadsPerWorker } from './accounts/scrypt-pool.js';
 import { buildApp } from './app.js';
 import { supervisorNoticedClose, workerPeers } from './cluster/peers.js';
 import type { Prepared } from './cluster/start.js';
@@ -39,6 +40,8 @@ export async function run(role: Role): Promise<void> {
     throw error;
   }
   useAsLocalTime(config.timeZone);
+  // The password-hashing threads are the server's, shared out over its workers.
+  scryptPool.resize(threadsPerWorker(config.workers));
 
   if (role === 'alone') {
     const db = connect(config.database);
