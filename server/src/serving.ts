@@ -20,6 +20,8 @@ import { loadDemoContent } from './demo/load.js';
 import { trimWhenIdle } from './lib/idle-trim.js';
 import { logDestination } from './lib/request-log.js';
 import { useAsLocalTime } from './lib/time.js';
+import { pictureThread } from './reach/picture/drawer.js';
+import { siteCardOf } from './reach/picture/pictures.js';
 import { storageFor } from './storage/index.js';
 
 interface Logger {
@@ -111,6 +113,8 @@ async function serve(config: ServerConfig, db: Db, app: FastifyInstance): Promis
   process.once('SIGINT', () => void stop('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
+  // The first share picture asked for then finds satori and resvg loaded (docs/scaling.md#share-pictures).
+  pictureThread.warm(siteCardOf(config.site.productName));
   // At rest, the heap gives back what the last burst of requests grew it by.
   stopTrimming = trimWhenIdle(config.idleTrimMs, (trimmed) =>
     app.log.info({ ...trimmed, ms: Math.round(trimmed.ms) }, 'gave memory back at rest'),

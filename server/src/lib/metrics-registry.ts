@@ -11,6 +11,7 @@ import { lazy } from './lazy.js';
 import {
   downloadsTotal,
   pictureCounts,
+  pictureRefusals,
   readCacheCounts,
   sumWatched,
   updateChecksTotal,
@@ -109,6 +110,17 @@ function buildMetrics({ Counter, Gauge, Histogram, Registry }: typeof PromClient
     () => [
       { labels: { result: 'hit' }, count: pictureCounts.hits },
       { labels: { result: 'drawn' }, count: pictureCounts.draws },
+    ],
+  );
+  countsOf(
+    {
+      name: 'chat_site_share_pictures_refused_total',
+      help: 'Share pictures refused: queue_full (503, too many waiting to be drawn) or client_budget (429)',
+      labelNames: ['reason'],
+    },
+    () => [
+      { labels: { reason: 'queue_full' }, count: pictureRefusals.queueFull },
+      { labels: { reason: 'client_budget' }, count: pictureRefusals.clientBudget },
     ],
   );
   countsOf(

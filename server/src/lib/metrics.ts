@@ -15,6 +15,10 @@ export const readCacheCounts = { hits: 0, misses: 0 };
 /** Share pictures (reach/picture/store.ts): answered from memory, or drawn. */
 export const pictureCounts = { hits: 0, draws: 0 };
 
+/** Share pictures refused (reach/picture/routes.ts): the drawing queue was full, or the client
+ * had used its budget of draws. */
+export const pictureRefusals = { queueFull: 0, clientBudget: 0 };
+
 /** Counts by label values, in the order each combination was first counted (as prom-client's
  * own counters list their series). */
 export class LabelledCounts<Label extends string> {
