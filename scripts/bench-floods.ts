@@ -4,7 +4,8 @@
  * apart) and records how long each took (docs/scaling.md#floods). Before the sign-in flood, 3 s of
  * the same pings with nothing else asked show what the machine allows at the moment.
  * - pictures: 260 announcements published, the server started again on that database, and at
- *   once 4 loops each asking for every announcement's share picture in turn; also the time of
+ *   once 4 loops each asking for every announcement's share picture in turn, for at most
+ *   BENCH_SECONDS (30; a request still waiting then is counted as status 0); also the time of
  *   the first picture answered after the start. Run twice: the loops from one address, and each
  *   request from an address of its own (TRUST_PROXY=1, X-Forwarded-For), which no per-client
  *   budget stops.
@@ -14,10 +15,19 @@
  * ping median <= 50 ms and p99 <= 200 ms under sign-ins.
  */
 import { loadavg } from 'node:os';
-import { machineFacts, publishAnnouncements, round, startBenchServer, writeResults } from './bench-support.js';
+import {
+  intFromEnv,
+  machineFacts,
+  publishAnnouncements,
+  round,
+  startBenchServer,
+  writeResults,
+} from './bench-support.js';
 import { nextAddress, pinger, tally } from './support/flood.js';
 
 const only = process.env.BENCH_FLOODS;
+/** The picture loops stop after this long, a request still waiting then counted as status 0. */
+const floodSeconds = intFromEnv('BENCH_SECONDS', 30, 5, 600);
 const workers = { WORKERS: '2', TRUST_PROXY: '1' };
 const results: Record<string, unknown> = { machine: machineFacts() };
 let ok = true;
@@ -33,17 +43,29 @@ async function quietPing(url: string) {
 }
 
 async function pictures(ids: number[], databasePath: string, spread: boolean) {
-  const server = await startBenchServer([], undefined, { ...workers, DATABASE_URL: `sqlite:${databasePath}` }, slowStart);
+  const server = await startBenchServer(
+    [],
+    undefined,
+    { ...workers, DATABASE_URL: `sqlite:${databasePath}` },
+    slowStart,
+  );
   const started = performance.now();
   progress(`pictures flood, ${spread ? 'an address per request' : 'one address'}`);
   try {
     const ping = pinger(`${server.url}/v1/ping`);
     let first: number | undefined;
     const statuses: number[] = [];
+    const end = started + floodSeconds * 1000;
     const loop = async () => {
       for (const id of ids) {
+        if (performance.now() >= end) return;
         const headers = spread ? { 'x-forwarded-for': nextAddress() } : undefined;
-        const res = await fetch(`${server.url}/a/${id}/picture.png`, { headers });
+        const signal = AbortSignal.timeout(Math.max(1, end - performance.now()));
+        const res = await fetch(`${server.url}/a/${id}/picture.png`, { headers, signal }).catch(() => undefined);
+        if (res === undefined) {
+          statuses.push(0);
+          return;
+        }
         await res.arrayBuffer();
         if (res.status === 200) first ??= performance.now() - started;
         statuses.push(res.status);
@@ -54,7 +76,13 @@ async function pictures(ids: number[], databasePath: string, spread: boolean) {
     const firstPictureMs = first === undefined ? undefined : round(first);
     const met = pings.p99 <= 50 && firstPictureMs !== undefined && firstPictureMs <= 2000;
     ok &&= met;
-    return { from: spread ? 'an address per request' : 'one address', firstPictureMs, ping: pings, answers: tally(statuses), met };
+    return {
+      from: spread ? 'an address per request' : 'one address',
+      firstPictureMs,
+      ping: pings,
+      answers: tally(statuses),
+      met,
+    };
   } finally {
     await server.stop();
   }

@@ -131,7 +131,9 @@ export async function startBenchServer(
         WORKERS: '1',
         ...env,
       },
-      logFile === undefined ? { nodeArgs, script, quiet: true, startTimeoutMs } : { nodeArgs, script, logFile, startTimeoutMs },
+      logFile === undefined
+        ? { nodeArgs, script, quiet: true, startTimeoutMs }
+        : { nodeArgs, script, logFile, startTimeoutMs },
     );
   } catch (error) {
     process.removeListener('exit', removeDir);

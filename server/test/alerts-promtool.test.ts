@@ -26,8 +26,12 @@ test('promtool check rules finds every rule of deploy/alerts.yml valid', { skip 
   assert.match(output, /SUCCESS: 7 rules found/);
 });
 
-test("promtool test rules passes deploy/alerts.test.yml: each alert fires when it should, and only then", { skip }, () => {
-  const { status, output } = run('test', 'rules', 'alerts.test.yml');
-  assert.equal(status, 0, output);
-  assert.match(output, /SUCCESS/);
-});
+test(
+  'promtool test rules passes deploy/alerts.test.yml: each alert fires when it should, and only then',
+  { skip },
+  () => {
+    const { status, output } = run('test', 'rules', 'alerts.test.yml');
+    assert.equal(status, 0, output);
+    assert.match(output, /SUCCESS/);
+  },
+);

@@ -11,7 +11,15 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { bearer, createTestDatabase, repoRoot, spawnServer, testEnv, type ServerProcess, type TestDatabase } from './helpers.js';
+import {
+  bearer,
+  createTestDatabase,
+  repoRoot,
+  spawnServer,
+  testEnv,
+  type ServerProcess,
+  type TestDatabase,
+} from './helpers.js';
 
 const metricsToken = 'promtool-metrics-token-0123456789abcdef';
 const promtool = spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0;

@@ -28,7 +28,12 @@ export async function verifyPassword(password: string, stored: string, slot?: Sl
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || salt === undefined || key === undefined) return false;
   const expected = Buffer.from(key, 'base64url');
-  const given = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) }, slot);
+  const given = await derive(
+    password,
+    Buffer.from(salt, 'base64url'),
+    { N: Number(n), r: Number(r), p: Number(p) },
+    slot,
+  );
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 

@@ -89,7 +89,13 @@ export class ScryptPool {
   }
 
   /** scrypt's key, in `slot` or a place of its own: PasswordChecksBusy at once when none is free. */
-  derive(password: string, salt: Buffer, keyBytes: number, options: ScryptOptions, slot = this.reserve()): Promise<Buffer> {
+  derive(
+    password: string,
+    salt: Buffer,
+    keyBytes: number,
+    options: ScryptOptions,
+    slot = this.reserve(),
+  ): Promise<Buffer> {
     if (slot === undefined) return Promise.reject(new PasswordChecksBusy());
     const key = new Promise<Buffer>((done, fail) => {
       this.#waiting.push({ input: { password, salt, keyBytes, options }, done, fail });

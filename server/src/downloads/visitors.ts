@@ -31,7 +31,11 @@ async function saltOf(db: DbHandle, day: string): Promise<string> {
     .values({ day, salt: randomBytes(32).toString('base64url') })
     .onConflict((conflict) => conflict.column('day').doNothing())
     .execute();
-  const { salt } = await db.selectFrom('download_salts').select('salt').where('day', '=', day).executeTakeFirstOrThrow();
+  const { salt } = await db
+    .selectFrom('download_salts')
+    .select('salt')
+    .where('day', '=', day)
+    .executeTakeFirstOrThrow();
   await forgetBefore(db, day);
   known.set(db, { day, salt });
   return salt;

@@ -225,6 +225,10 @@ function healthGauges(Gauge: typeof PromClient.Gauge, registers: PromClient.Regi
         if (measured !== undefined) this.set(read(measured));
       },
     });
-  disk('chat_site_files_disk_free_bytes', "Bytes the directory store's file system has left for the server", (d) => d.freeBytes);
+  disk(
+    'chat_site_files_disk_free_bytes',
+    "Bytes the directory store's file system has left for the server",
+    (d) => d.freeBytes,
+  );
   disk('chat_site_files_disk_size_bytes', "Size of the directory store's file system, in bytes", (d) => d.sizeBytes);
 }
