@@ -60,7 +60,7 @@ async function pictures(ids: number[], databasePath: string, spread: boolean) {
       for (const id of ids) {
         if (performance.now() >= end) return;
         const headers = spread ? { 'x-forwarded-for': nextAddress() } : undefined;
-        const signal = AbortSignal.timeout(Math.max(1, end - performance.now()));
+        const signal = AbortSignal.timeout(Math.max(1, Math.ceil(end - performance.now())));
         const res = await fetch(`${server.url}/a/${id}/picture.png`, { headers, signal }).catch(() => undefined);
         if (res === undefined) {
           statuses.push(0);
@@ -74,7 +74,7 @@ async function pictures(ids: number[], databasePath: string, spread: boolean) {
     await Promise.all([loop(), loop(), loop(), loop()]);
     const pings = await ping.stop();
     const firstPictureMs = first === undefined ? undefined : round(first);
-    const met = pings.p99 <= 50 && firstPictureMs !== undefined && firstPictureMs <= 2000;
+    const met = pings.p99 <= 50 && pings.failed === undefined && firstPictureMs !== undefined && firstPictureMs <= 2000;
     ok &&= met;
     return {
       from: spread ? 'an address per request' : 'one address',
@@ -82,6 +82,8 @@ async function pictures(ids: number[], databasePath: string, spread: boolean) {
       ping: pings,
       answers: tally(statuses),
       met,
+      // LOG_LEVEL=warn: only what went wrong.
+      serverLog: server.logs.slice(-5),
     };
   } finally {
     await server.stop();

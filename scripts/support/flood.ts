@@ -7,6 +7,8 @@ import { round } from '../bench-support.js';
 
 export interface Latencies {
   count: number;
+  /** Requests that got no answer (the connection refused or reset). */
+  failed?: number;
   p50: number;
   p90: number;
   p99: number;
@@ -22,13 +24,17 @@ export function latencies(ms: number[]): Latencies {
 /** Asks for `url` one request after another, `pauseMs` apart, until `stop` is called. */
 export function pinger(url: string, pauseMs = 10) {
   const ms: number[] = [];
+  let failed = 0;
   let running = true;
   const done = (async () => {
     while (running) {
       const start = performance.now();
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      ms.push(performance.now() - start);
+      try {
+        await (await fetch(url)).arrayBuffer();
+        ms.push(performance.now() - start);
+      } catch {
+        failed++;
+      }
       await new Promise((wait) => setTimeout(wait, pauseMs));
     }
   })();
@@ -36,7 +42,7 @@ export function pinger(url: string, pauseMs = 10) {
     async stop(): Promise<Latencies> {
       running = false;
       await done;
-      return latencies(ms);
+      return { ...latencies(ms), ...(failed > 0 && { failed }) };
     },
   };
 }
