@@ -234,8 +234,14 @@ describe('the console: releases, settings, numbers', () => {
 
   test('numbers: a chart and a table of downloads per day, 7, 30 or 90 days, and the CSV export', async (t) => {
     const browserUa = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120 Safari/537.36';
-    for (const os of ['android', 'android', 'mac']) {
-      await fetch(`${server.url}/dl/${os}`, { redirect: 'manual', headers: { 'user-agent': browserUa } });
+    // Two browsers on Android (a client counts once a day), one on the Mac.
+    const visits: [string, string][] = [
+      ['android', browserUa],
+      ['android', `${browserUa} Edg/120`],
+      ['mac', browserUa],
+    ];
+    for (const [os, ua] of visits) {
+      await fetch(`${server.url}/dl/${os}`, { redirect: 'manual', headers: { 'user-agent': ua } });
     }
     await fetch(`${server.url}/dl/android`, { redirect: 'manual', headers: { 'user-agent': 'Googlebot/2.1' } });
     const weChat = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) MicroMessenger/8.0.43(0x18002b2d)';

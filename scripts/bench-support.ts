@@ -99,7 +99,7 @@ export async function startBenchServer(
   nodeArgs: string[] = [],
   script = 'server/dist/server.js',
   env: Record<string, string> = {},
-  { logFile }: { logFile?: string } = {},
+  { logFile, startTimeoutMs }: { logFile?: string; startTimeoutMs?: number } = {},
 ): Promise<BenchServer> {
   requireBuild();
   const dir = mkdtempSync(join(tmpdir(), 'chat-site-bench-'));
@@ -131,7 +131,9 @@ export async function startBenchServer(
         WORKERS: '1',
         ...env,
       },
-      logFile === undefined ? { nodeArgs, script, quiet: true } : { nodeArgs, script, logFile },
+      logFile === undefined
+        ? { nodeArgs, script, quiet: true, startTimeoutMs }
+        : { nodeArgs, script, logFile, startTimeoutMs },
     );
   } catch (error) {
     process.removeListener('exit', removeDir);

@@ -40,13 +40,16 @@ export interface SpawnOptions {
    * collector would: a benchmark of the server at its defaults. Ready once /healthz answers.
    */
   logFile?: string;
+  /** How long the server may take to answer: longer for workers on a busy machine. */
+  startTimeoutMs?: number;
 }
 
-const startTimeoutMs = 20_000;
+const defaultStartTimeoutMs = 20_000;
 
 /** Starts the built server (server/dist) as a real process on a free port. */
 export async function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
   const { nodeArgs = [], script = 'server/dist/server.js', quiet = false, logFile } = options;
+  const startTimeoutMs = options.startTimeoutMs ?? defaultStartTimeoutMs;
   const polled = quiet || logFile !== undefined;
   const port = polled ? String(await freePort()) : '0';
   const logLevel = quiet ? 'warn' : logFile !== undefined ? (env.LOG_LEVEL ?? 'info') : 'info';

@@ -9,6 +9,7 @@ import net from 'node:net';
 import { pino } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { countUsers } from './accounts/repository.js';
+import { scryptPool, threadsPerWorker } from './accounts/scrypt-pool.js';
 import { buildApp } from './app.js';
 import { supervisorNoticedClose, workerPeers } from './cluster/peers.js';
 import type { Prepared } from './cluster/start.js';
@@ -20,6 +21,8 @@ import { loadDemoContent } from './demo/load.js';
 import { trimWhenIdle } from './lib/idle-trim.js';
 import { logDestination } from './lib/request-log.js';
 import { useAsLocalTime } from './lib/time.js';
+import { pictureThread } from './reach/picture/drawer.js';
+import { siteCardOf } from './reach/picture/pictures.js';
 import { storageFor } from './storage/index.js';
 
 interface Logger {
@@ -40,6 +43,8 @@ export async function run(role: Role): Promise<void> {
     throw error;
   }
   useAsLocalTime(config.timeZone);
+  // The password-hashing threads are the server's, shared out over its workers.
+  scryptPool.resize(threadsPerWorker(config.workers));
 
   if (role === 'alone') {
     const db = connect(config.database);
@@ -114,6 +119,8 @@ async function serve(config: ServerConfig, db: Db, app: FastifyInstance): Promis
   process.once('SIGINT', () => void stop('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
+  // The first share picture asked for then finds satori and resvg loaded (docs/scaling.md#share-pictures).
+  pictureThread.warm(siteCardOf(config.site.productName));
   // At rest, the heap gives back what the last burst of requests grew it by.
   stopTrimming = trimWhenIdle(config.idleTrimMs, (trimmed) =>
     app.log.info({ ...trimmed, ms: Math.round(trimmed.ms) }, 'gave memory back at rest'),

@@ -193,10 +193,14 @@ describe('counting and admin stats', () => {
   });
   after(() => tearDown(counted));
 
-  test('every GET is counted for today, concurrent ones included; HEAD is not', async () => {
+  test("every client's GET is counted for today, concurrent ones included; HEAD is not", async () => {
     const hits = { android: 40, ios: 3, windows: 2, mac: 0 };
-    const requests = Object.entries(hits).flatMap(([os, n]) => Array.from({ length: n }, () => `/dl/${os}`));
-    const answers = await Promise.all(requests.map((url) => counted.app.inject({ url, headers: browser })));
+    const requests = Object.entries(hits).flatMap(([os, n]) => Array.from({ length: n }, (_, i) => ({ os, i })));
+    const answers = await Promise.all(
+      requests.map(({ os, i }) =>
+        counted.app.inject({ url: `/dl/${os}`, headers: browser, remoteAddress: `198.51.100.${i + 1}` }),
+      ),
+    );
     assert.ok(answers.every((answer) => answer.statusCode === 302));
     assert.equal((await counted.app.inject({ method: 'HEAD', url: '/dl/ios' })).statusCode, 302);
     const result = await statsJson(counted.database);
@@ -230,6 +234,50 @@ describe('counting and admin stats', () => {
       assert.match(result.stderr, /^error: .*--days.*whole number from 1 to 3660\n$/);
       assert.equal(result.stdout, '');
     }
+  });
+});
+
+describe('one download per client, platform and day', () => {
+  let visited: Setup;
+  before(async () => {
+    visited = await setUp();
+  });
+  after(() => tearDown(visited));
+
+  test('a client is counted once per platform and day, whatever the number of its requests', async () => {
+    const ask = (os: string, remoteAddress: string, headers = browser) =>
+      visited.app.inject({ url: `/dl/${os}`, headers, remoteAddress });
+    const before = (await statsJson(visited.database)).total;
+    const answers = await Promise.all(Array.from({ length: 100 }, () => ask('android', '192.0.2.50')));
+    assert.ok(answers.every((answer) => answer.statusCode === 302));
+    await ask('ios', '192.0.2.50');
+    await ask('android', '2001:db8:1:2::7');
+    await ask('android', '2001:db8:1:2::8');
+    await ask('android', '192.0.2.50', { 'user-agent': `${browser['user-agent']} Edg/120` });
+    const after = (await statsJson(visited.database)).total;
+    assert.deepEqual(
+      { android: after.android - before.android, ios: after.ios - before.ios },
+      { android: 3, ios: 1 },
+      'one address; one IPv6 /64; another browser on the first address',
+    );
+    const stored = await visited.db.kysely.selectFrom('download_visitors').selectAll().execute();
+    assert.ok(
+      stored.every((row) => !row.visitor.includes('192.0.2.50') && !row.visitor.includes('2001:db8')),
+      'no address is stored',
+    );
+  });
+
+  test("a new day forgets the earlier days' clients and salts", async () => {
+    const { db } = visited;
+    const { firstDownloadToday } = await import('../src/downloads/visitors.js');
+    const client = { address: '192.0.2.60', userAgent: browser['user-agent'] };
+    assert.equal(await firstDownloadToday(db.kysely, 'mac', '2999-01-01', client), true);
+    assert.equal(await firstDownloadToday(db.kysely, 'mac', '2999-01-01', client), false);
+    assert.equal(await firstDownloadToday(db.kysely, 'mac', '2999-01-02', client), true, 'counted again the next day');
+    const days = async (table: 'download_visitors' | 'download_salts') =>
+      (await db.kysely.selectFrom(table).select('day').distinct().execute()).map((row) => row.day);
+    assert.deepEqual(await days('download_salts'), ['2999-01-02']);
+    assert.deepEqual(await days('download_visitors'), ['2999-01-02']);
   });
 });
 

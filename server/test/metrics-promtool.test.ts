@@ -7,9 +7,19 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { bearer, createTestDatabase, spawnServer, testEnv, type ServerProcess, type TestDatabase } from './helpers.js';
+import {
+  bearer,
+  createTestDatabase,
+  repoRoot,
+  spawnServer,
+  testEnv,
+  type ServerProcess,
+  type TestDatabase,
+} from './helpers.js';
 
 const metricsToken = 'promtool-metrics-token-0123456789abcdef';
 const promtool = spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -77,11 +87,24 @@ for (const workers of ['1', '2']) {
       assert.equal(problems, '', 'promtool printed no problem');
       assert.equal(status, 0);
       assert.match(text, /^http_request_duration_seconds_count\{[^}]*route="\/v1\/bulletin\/page"/m);
-      assert.match(text, /^chat_site_downloads_total\{os="android"\} 3$/m);
+      // Three downloads from one client: one counted (docs/behaviour.md#stable-download-links).
+      assert.match(text, /^chat_site_downloads_total\{os="android"\} 1$/m);
       assert.match(text, /^chat_site_update_checks_total\{os="android",client="app"\} 3$/m);
       assert.match(text, /^chat_site_update_offers_total\{os="android",client="app"\} 3$/m);
       assert.match(text, /^chat_site_update_checks_total\{os="windows",client="tauri"\} 3$/m);
       assert.match(text, /^nodejs_active_handles\{type="/m);
+      assert.match(text, /^chat_site_ready 1$/m);
+    });
+
+    test("every metric deploy/alerts.yml names is in the scrape (Prometheus's own `up` aside)", async () => {
+      const { text } = await checkScrape(server.url);
+      const rules = readFileSync(join(repoRoot, 'deploy/alerts.yml'), 'utf8');
+      const named = new Set([...rules.matchAll(/\b([a-z_]+)\{job="chat-site"/g)].map((match) => match[1]));
+      assert.ok(named.size >= 5, [...named].join(' '));
+      for (const name of named) {
+        if (name === 'up') continue;
+        assert.match(text, new RegExp(`^${name}(\\{| )`, 'm'), `${name} is exported`);
+      }
     });
   });
 }

@@ -96,8 +96,10 @@ describe('metrics with METRICS_TOKEN set', () => {
       'user-agent': 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36',
     };
     const before = await scrape();
-    assert.equal((await t.app.inject({ url: '/dl/android', headers })).statusCode, 302);
-    assert.equal((await t.app.inject({ url: '/dl/android', headers })).statusCode, 302);
+    // Two visitors on Android, one of them twice: counted once per client and day.
+    for (const remoteAddress of ['192.0.2.1', '192.0.2.2', '192.0.2.2']) {
+      assert.equal((await t.app.inject({ url: '/dl/android', headers, remoteAddress })).statusCode, 302);
+    }
     assert.equal((await t.app.inject({ url: '/dl/windows', headers })).statusCode, 302);
     assert.equal((await t.app.inject({ url: '/dl/windows' })).statusCode, 302, 'a bot, not counted');
     assert.equal((await t.app.inject({ method: 'HEAD', url: '/dl/mac', headers })).statusCode, 302);

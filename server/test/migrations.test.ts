@@ -46,6 +46,8 @@ test('a migration that fails names itself and leaves the database as it found it
       '0011_bulletin_end_times',
       '0012_change_notices_for_rows',
       '0013_change_notices_for_releases',
+      '0014_in_app_counts',
+      '0015_download_visitors',
     ]);
     assert.ok((await tableNames(db)).includes('bulletins'));
     await migrate(db);

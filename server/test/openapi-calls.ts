@@ -29,6 +29,9 @@ export const exempt: Record<string, string> = {
   'GET /a/{id}/picture.png 503':
     'needs more pictures waiting to be drawn than the queue holds: picture-store.test.ts fills the queue of the store',
   'GET /site-picture.png 503': 'one picture, never more than one drawing: it cannot fill the queue',
+  'GET /a/{id}/picture.png 429':
+    "needs a client with two pictures being drawn: share-pictures.test.ts spends a client's budget",
+  'GET /site-picture.png 429': 'needs a client that has spent its budget of draws on announcements first',
 };
 
 /** The client address that sent a wrong bearer token too often. */

@@ -4,11 +4,13 @@
  * them from the server over HTTP.
  */
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import ogs from 'open-graph-scraper';
 import { PNG } from 'pngjs';
-import { pictureCounts } from '../src/lib/metrics.js';
+import { pictureCounts, pictureRefusals } from '../src/lib/metrics.js';
+import { pictureThread } from '../src/reach/picture/drawer.js';
 import { toWireTime } from '../src/lib/time.js';
 import { bearer, startTestApp, type TestApp } from './helpers.js';
 
@@ -19,7 +21,10 @@ before(async () => {
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
-after(() => t.close());
+after(async () => {
+  await t.close();
+  await pictureThread.stop();
+});
 
 async function addBulletin(
   title: string,
@@ -168,5 +173,39 @@ describe("the site's picture", () => {
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
     assert.deepEqual(dimensions(res.rawPayload), [1200, 630]);
+  });
+});
+
+describe('drawing', () => {
+  test('happens on the drawing thread: the main thread never loads satori or resvg', async () => {
+    const id = await addBulletin('在另一个线程上绘制');
+    const res = await t.app.inject(`/a/${id}/picture.png`);
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(dimensions(res.rawPayload), [1200, 630]);
+    assert.ok(pictureThread.running);
+    const loaded = Object.keys(createRequire(import.meta.url).cache);
+    assert.deepEqual(
+      loaded.filter((file) => /node_modules\/(satori|@resvg)\//.test(file)),
+      [],
+      'satori and resvg are loaded by the thread only',
+    );
+  });
+
+  test('a client has at most two pictures drawn at once: a third is refused with 429 and counted', async () => {
+    const ids = [await addBulletin('预算一'), await addBulletin('预算二'), await addBulletin('预算三')];
+    const refused = pictureRefusals.clientBudget;
+    const ask = (id: number, remoteAddress: string) => t.app.inject({ url: `/a/${id}/picture.png`, remoteAddress });
+    const answers = await Promise.all(ids.map((id) => ask(id, '203.0.113.9')));
+    assert.deepEqual(
+      answers.map((res) => res.statusCode),
+      [200, 200, 429],
+    );
+    const [, , third] = answers;
+    assert.ok(Number(third?.headers['retry-after']) > 0);
+    assert.equal(third?.headers['cache-control'], 'no-store');
+    assert.equal(third?.json<{ status: number }>().status, 429);
+    assert.equal(pictureRefusals.clientBudget, refused + 1);
+    assert.equal((await ask(ids[2] ?? 0, '203.0.113.10')).statusCode, 200, 'another client is drawn it');
+    assert.equal((await ask(ids[2] ?? 0, '203.0.113.9')).statusCode, 200, 'a picture held costs no budget');
   });
 });

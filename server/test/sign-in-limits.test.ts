@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { hashPassword } from '../src/accounts/passwords.js';
-import { PasswordChecksBusy, ScryptPool } from '../src/accounts/scrypt-pool.js';
+import { PasswordChecksBusy, ScryptPool, scryptPool, threadsPerWorker } from '../src/accounts/scrypt-pool.js';
 import { addUser } from '../src/accounts/repository.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -131,6 +131,33 @@ describe('password checks in flight', () => {
       checkedBeforeFile < bound,
       `the file waited for ${checkedBeforeFile} password checks: ${order.join(' ')}`,
     );
+  });
+
+  test('an attempt refused because the pool is full writes nothing to the database', async () => {
+    // Every place in the process's pool taken by derivations of a second or more (p=8: 32 MiB each).
+    const slow = { N: 2 ** 15, r: 8, p: 8, maxmem: 64 * 1024 * 1024 };
+    const running = Array.from({ length: scryptPool.maxInFlight }, () =>
+      scryptPool.derive('x', Buffer.alloc(16), 32, slow),
+    );
+    const answer = await signIn(first, 'carol', 'guess-while-full', '192.0.2.77');
+    assert.equal(answer.status, 503);
+    const rows = await first.db.kysely
+      .selectFrom('sign_in_attempts')
+      .select('key')
+      .where((eb) => eb.or([eb('key', 'like', '%192.0.2.77%'), eb('key', 'like', '%carol%')]))
+      .execute();
+    await Promise.all(running);
+    assert.deepEqual(rows, [], 'no count was taken, nor given back');
+  });
+
+  test('the hashing threads are shared out over the workers: cores / workers, at least one', () => {
+    assert.equal(threadsPerWorker(1, 8), 8);
+    assert.equal(threadsPerWorker(2, 2), 1);
+    assert.equal(threadsPerWorker(3, 8), 2);
+    assert.equal(threadsPerWorker(4, 2), 1);
+    const pool = new ScryptPool(4);
+    pool.resize(threadsPerWorker(2, 2));
+    assert.equal(pool.maxInFlight, 2, 'two derivations under way for its one thread');
   });
 
   test('a pool of one thread takes two derivations at once and refuses a third at once', async () => {

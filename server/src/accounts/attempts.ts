@@ -78,7 +78,7 @@ async function countOne(db: DbHandle, key: string, now: number, windowMs: number
   return { attempts: Number(row.attempts), since: row.since };
 }
 
-/** Takes back the counts of checks that did not happen (the process was too busy). */
+/** Takes back counts: those taken for a check a wider limit refused, or a right password's. */
 export async function giveBack(db: DbHandle, counted: Counted[]): Promise<void> {
   for (const { key, since } of counted) {
     await db

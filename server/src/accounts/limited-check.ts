@@ -1,15 +1,16 @@
 /**
- * A password check within the limits (docs/console.md#sign-in-limits): the attempt is counted in
- * the database before the check starts, so at most the limits' number of checks are ever under
- * way or done, whichever worker or server the guesses reach; and the check is refused at once
- * when the process already has as many under way as it takes (accounts/scrypt-pool.ts).
+ * A password check within the limits (docs/console.md#sign-in-limits): first a place in the
+ * process's scrypt pool is taken, or the check is refused at once, before anything is written
+ * (accounts/scrypt-pool.ts); then the attempt is counted in the database before the check starts,
+ * so at most the limits' number of checks are ever under way or done, whichever worker or server
+ * the guesses reach.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/connect.js';
 import { clientKey } from '../lib/admin-guard.js';
-import { admitAttempt, giveBack, succeeded, type AttemptLimits } from './attempts.js';
+import { admitAttempt, succeeded, type AttemptLimits } from './attempts.js';
 import { nameKey } from './repository.js';
-import { PasswordChecksBusy } from './scrypt-pool.js';
+import { scryptPool, type Slot } from './scrypt-pool.js';
 
 export interface Refusal {
   status: 429 | 503;
@@ -28,21 +29,22 @@ export function refuse(reply: FastifyReply, refusal: Refusal) {
     .send({ status: refusal.status, msg: refusal.msg });
 }
 
-/** Answers whether `check` found the password of `account` right, or why it was not run. */
+/** Answers whether `check` found the password of `account` right, or why it was not run.
+ * `check` derives its key in the slot it is given. */
 export function limitedCheck(db: Db, limits: AttemptLimits) {
-  return async (request: FastifyRequest, account: string, check: () => Promise<boolean>) => {
-    const admission = await admitAttempt(db.kysely, limits, nameKey(account), clientKey(request.ip));
-    if (!admission.admitted) {
-      return { status: 429, msg: tooManyWrong, retryAfterMs: admission.retryAfterMs } satisfies Refusal;
-    }
+  return async (request: FastifyRequest, account: string, check: (slot: Slot) => Promise<boolean>) => {
+    const slot = scryptPool.reserve();
+    if (slot === undefined) return busy;
     try {
-      const right = await check();
+      const admission = await admitAttempt(db.kysely, limits, nameKey(account), clientKey(request.ip));
+      if (!admission.admitted) {
+        return { status: 429, msg: tooManyWrong, retryAfterMs: admission.retryAfterMs } satisfies Refusal;
+      }
+      const right = await check(slot);
       if (right) await succeeded(db.kysely, admission.counted);
       return right;
-    } catch (error) {
-      if (!(error instanceof PasswordChecksBusy)) throw error;
-      await giveBack(db.kysely, admission.counted);
-      return busy;
+    } finally {
+      slot.release();
     }
   };
 }

@@ -6,14 +6,14 @@
  * full.
  */
 import { randomBytes, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { scryptPool } from './scrypt-pool.js';
+import { scryptPool, type Slot } from './scrypt-pool.js';
 
 const current = { N: 2 ** 15, r: 8, p: 3 };
 const keyBytes = 32;
 
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+function derive(password: string, salt: Buffer, options: ScryptOptions, slot?: Slot): Promise<Buffer> {
   const maxmem = 256 * (options.N ?? 0) * (options.r ?? 0) + 1024 * 1024;
-  return scryptPool.derive(password.normalize('NFC'), salt, keyBytes, { ...options, maxmem });
+  return scryptPool.derive(password.normalize('NFC'), salt, keyBytes, { ...options, maxmem }, slot);
 }
 
 /** `scrypt$N$r$p$<salt>$<key>`, salt and key in base64url. */
@@ -23,11 +23,17 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', current.N, current.r, current.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** Whether `password` is the one `stored` was made from; in `slot` when the caller took one. */
+export async function verifyPassword(password: string, stored: string, slot?: Slot): Promise<boolean> {
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || salt === undefined || key === undefined) return false;
   const expected = Buffer.from(key, 'base64url');
-  const given = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
+  const given = await derive(
+    password,
+    Buffer.from(salt, 'base64url'),
+    { N: Number(n), r: Number(r), p: Number(p) },
+    slot,
+  );
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 

@@ -60,10 +60,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       }
       const { name, password } = request.body;
       let user: Awaited<ReturnType<typeof findUser>>;
-      const matches = await checkPassword(request, name, async () => {
+      const matches = await checkPassword(request, name, async (slot) => {
         user = await findUser(db.kysely, name);
         // A name that does not exist takes as long to refuse as a wrong password.
-        return verifyPassword(password, user?.password_hash ?? unmatchableHash);
+        return verifyPassword(password, user?.password_hash ?? unmatchableHash, slot);
       });
       if (typeof matches === 'object') return refuse(reply, matches);
       if (user === undefined || !matches) {
@@ -132,8 +132,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         throw new HttpError(400, 'the admin token has no password to change', { code: 'no_password' });
       const user = await findUser(db.kysely, operator.name);
       if (user === undefined) throw new HttpError(400, 'the current password is wrong', wrongPassword);
-      const matches = await checkPassword(request, user.name, () =>
-        verifyPassword(request.body.current, user.password_hash),
+      const matches = await checkPassword(request, user.name, (slot) =>
+        verifyPassword(request.body.current, user.password_hash, slot),
       );
       if (typeof matches === 'object') return refuse(reply, matches);
       if (!matches) throw new HttpError(400, 'the current password is wrong', wrongPassword);

@@ -1,9 +1,12 @@
 /**
- * Where scrypt runs: worker threads of this process, one per core, never libuv's thread pool
- * (four threads by default), which opens and reads every hosted file; and at most two per core
- * at once, running or waiting for a thread, in the whole process. One more is refused at once
+ * Where scrypt runs: worker threads, never libuv's thread pool (four threads by default), which
+ * opens and reads every hosted file. The threads are shared out over the whole server: each of
+ * its WORKERS processes gets cores / WORKERS of them, at least one (threadsPerWorker), so a
+ * sign-in flood never runs more memory-hard threads than there are cores. At most two per thread
+ * are under way at once, running or waiting, in the whole process; one more is refused at once
  * (PasswordChecksBusy) rather than queued, so no number of sign-ins can hold up other requests
- * or pile up work (docs/console.md#sign-in-limits).
+ * or pile up work. A sign-in takes its place (a Slot) before its attempt is counted, so an
+ * attempt refused for want of room writes nothing (docs/console.md#sign-in-limits).
  */
 import type { ScryptOptions } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -36,33 +39,69 @@ interface Job {
 
 type Answer = { key: Uint8Array } | { error: string };
 
+/** A place among the derivations under way, taken before one starts; given back once. */
+export interface Slot {
+  release(): void;
+}
+
+/** The threads each of `workers` processes may run: the cores shared out, at least one. */
+export function threadsPerWorker(workers: number, cores = availableParallelism()): number {
+  return Math.max(1, Math.floor(cores / Math.max(1, workers)));
+}
+
 export class ScryptPool {
-  /** Derivations running or waiting for a thread, at most. */
-  readonly maxInFlight: number;
-  readonly #maxThreads: number;
+  #maxThreads = 1;
   readonly #idle: Worker[] = [];
   readonly #waiting: Job[] = [];
   #threads = 0;
   #inFlight = 0;
 
   constructor(threads = availableParallelism()) {
-    this.#maxThreads = threads;
-    this.maxInFlight = 2 * threads;
+    this.resize(threads);
+  }
+
+  /** Derivations running or waiting for a thread, at most. */
+  get maxInFlight(): number {
+    return 2 * this.#maxThreads;
   }
 
   get inFlight(): number {
     return this.#inFlight;
   }
 
-  /** scrypt's key, or PasswordChecksBusy at once when maxInFlight are under way. */
-  derive(password: string, salt: Buffer, keyBytes: number, options: ScryptOptions): Promise<Buffer> {
-    if (this.#inFlight >= this.maxInFlight) return Promise.reject(new PasswordChecksBusy());
+  /** Runs at most `threads` threads from now on (a server's start: serving.ts). */
+  resize(threads: number): void {
+    this.#maxThreads = Math.max(1, threads);
+  }
+
+  /** A place for one derivation, or undefined when maxInFlight are under way. */
+  reserve(): Slot | undefined {
+    if (this.#inFlight >= this.maxInFlight) return undefined;
     this.#inFlight += 1;
+    let held = true;
+    return {
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.#inFlight -= 1;
+      },
+    };
+  }
+
+  /** scrypt's key, in `slot` or a place of its own: PasswordChecksBusy at once when none is free. */
+  derive(
+    password: string,
+    salt: Buffer,
+    keyBytes: number,
+    options: ScryptOptions,
+    slot = this.reserve(),
+  ): Promise<Buffer> {
+    if (slot === undefined) return Promise.reject(new PasswordChecksBusy());
     const key = new Promise<Buffer>((done, fail) => {
       this.#waiting.push({ input: { password, salt, keyBytes, options }, done, fail });
       this.#next();
     });
-    return key.finally(() => (this.#inFlight -= 1));
+    return key.finally(() => slot.release());
   }
 
   #next(): void {
@@ -98,5 +137,6 @@ export class ScryptPool {
   }
 }
 
-/** The process's one pool: the bound is for the whole process. */
+/** The process's one pool: the bound is for the whole process. A server sizes it at its start
+ * for its number of workers (serving.ts); until then, one thread per core (the command line). */
 export const scryptPool = new ScryptPool();

@@ -309,6 +309,24 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
           .execute();
       },
     },
+    // One download per client, platform and day (downloads/visitors.ts): who has been counted
+    // today, as salted hashes, and the day's salt; both lose their rows when the day ends.
+    '0015_download_visitors': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('download_visitors')
+          .addColumn('day', 'text', (col) => col.notNull())
+          .addColumn('os', 'text', (col) => col.notNull())
+          .addColumn('visitor', 'text', (col) => col.notNull())
+          .addPrimaryKeyConstraint('download_visitors_pk', ['day', 'os', 'visitor'])
+          .execute();
+        await db.schema
+          .createTable('download_salts')
+          .addColumn('day', 'text', (col) => col.primaryKey())
+          .addColumn('salt', 'text', (col) => col.notNull())
+          .execute();
+      },
+    },
   };
 }
 

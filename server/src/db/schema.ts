@@ -128,6 +128,20 @@ export interface InAppCountTable {
   guides: number;
 }
 
+/** Who has downloaded what today, as downloads/visitors.ts counts them: a salted hash of the
+ * client, never its address; rows of earlier days are deleted (docs/behaviour.md#stable-download-links). */
+export interface DownloadVisitorTable {
+  day: string;
+  os: string;
+  visitor: string;
+}
+
+/** The day's salt for those hashes, shared by every server of the database; deleted with the day. */
+export interface DownloadSaltTable {
+  day: string;
+  salt: string;
+}
+
 export type Role = 'admin' | 'editor';
 
 /** Operators of the console. `name` is kept as typed; it is unique without regard to case. */
@@ -182,6 +196,8 @@ export interface Database {
   stored_files: StoredFileTable;
   download_counts: DownloadCountTable;
   in_app_counts: InAppCountTable;
+  download_visitors: DownloadVisitorTable;
+  download_salts: DownloadSaltTable;
   users: UserTable;
   sessions: SessionTable;
   audit_log: AuditTable;

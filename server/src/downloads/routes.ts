@@ -1,6 +1,7 @@
 import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
 import { inAppBrowser } from '@chat-site/contract/in-app';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../lib/deps.js';
@@ -13,6 +14,7 @@ import { toWireTime } from '../lib/time.js';
 import { countInApp } from './in-app-counts.js';
 import { countDownload } from './repository.js';
 import { downloadTarget } from './target.js';
+import { firstDownloadToday } from './visitors.js';
 
 const isOperatingSystem = (text: string): text is OperatingSystem =>
   (operatingSystems as readonly string[]).includes(text);
@@ -46,6 +48,28 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       404: errorResponse('Not a platform, no package published for it, or not offered on the primary domain'),
     },
   };
+  /**
+   * Counts the download when it is one (docs/behaviour.md#stable-download-links): a GET, not from
+   * a known crawler or bot (isbot's list; HEAD is link checkers and previews), and the client's
+   * first of this platform today.
+   */
+  async function countIfNew(request: FastifyRequest, os: OperatingSystem): Promise<void> {
+    const userAgent = request.headers['user-agent'] ?? '';
+    if (request.method !== 'GET' || isbot(userAgent)) return;
+    const day = toWireTime(new Date(), config.timeZone).slice(0, 10);
+    if (!(await firstDownloadToday(db.kysely, os, day, { address: request.ip, userAgent }))) return;
+    downloadsTotal.inc({ os });
+    await countDownload(db.kysely, os, day);
+  }
+
+  /** Beside it, whether a chat app's built-in browser asked (docs/behaviour.md#in-app-browsers). */
+  async function countInAppVisit(request: FastifyRequest): Promise<void> {
+    const userAgent = request.headers['user-agent'] ?? '';
+    const inApp = inAppBrowser(userAgent);
+    if (request.method !== 'GET' || inApp === undefined || isbot(userAgent)) return;
+    await countInApp(db.kysely, inApp, 'visit', toWireTime(new Date(), config.timeZone).slice(0, 10));
+  }
+
   app.get('/dl/:os', { schema }, async (request, reply) => {
     const os = request.params.os.toLowerCase();
     if (!isOperatingSystem(os)) {
@@ -68,22 +92,9 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
           : `no ${os} package is published`,
       );
     }
-    // HEAD (link checkers, chat apps fetching a preview) is not a download, nor is a known
-    // crawler's or bot's GET (isbot's list, docs/behaviour.md#stable-download-links).
-    if (request.method === 'GET' && !isbot(request.headers['user-agent'] ?? '')) {
-      downloadsTotal.inc({ os });
-      const day = toWireTime(new Date(), config.timeZone).slice(0, 10);
-      // A failed count must not cost the visitor the download.
-      await countDownload(db.kysely, os, day).catch((error: unknown) =>
-        request.log.error({ err: error }, 'download count failed'),
-      );
-      // Beside it, whether a chat app's built-in browser asked (docs/behaviour.md#in-app-browsers).
-      const inApp = inAppBrowser(request.headers['user-agent'] ?? '');
-      if (inApp !== undefined)
-        await countInApp(db.kysely, inApp, 'visit', day).catch((error: unknown) =>
-          request.log.error({ err: error }, 'in-app count failed'),
-        );
-    }
+    // A failed count must not cost the visitor the download.
+    await countIfNew(request, os).catch((error: unknown) => request.log.error({ err: error }, 'download count failed'));
+    await countInAppVisit(request).catch((error: unknown) => request.log.error({ err: error }, 'in-app count failed'));
     return reply.header('cache-control', 'no-store').redirect(locationOf(target, base), 302);
   });
 };

@@ -9,14 +9,16 @@ import type { LogEvent } from 'kysely';
 import type * as PromClient from 'prom-client';
 import { lazy } from './lazy.js';
 import {
+  allWatched,
   downloadsTotal,
   pictureCounts,
+  pictureRefusals,
   readCacheCounts,
   sumWatched,
   updateChecksTotal,
   updateOffersTotal,
 } from './metrics.js';
-import type { LabelledCounts, Watched } from './metrics.js';
+import type { Disk, LabelledCounts, Watched } from './metrics.js';
 
 export const loadPromClient = lazy<typeof PromClient>('prom-client');
 
@@ -112,7 +114,22 @@ function buildMetrics({ Counter, Gauge, Histogram, Registry }: typeof PromClient
     ],
   );
   countsOf(
-    { name: 'chat_site_downloads_total', help: 'Downloads sent on by /dl/{os}, by platform', labelNames: ['os'] },
+    {
+      name: 'chat_site_share_pictures_refused_total',
+      help: 'Share pictures refused: queue_full (503, too many waiting to be drawn) or client_budget (429)',
+      labelNames: ['reason'],
+    },
+    () => [
+      { labels: { reason: 'queue_full' }, count: pictureRefusals.queueFull },
+      { labels: { reason: 'client_budget' }, count: pictureRefusals.clientBudget },
+    ],
+  );
+  countsOf(
+    {
+      name: 'chat_site_downloads_total',
+      help: "Downloads counted by /dl/{os}, by platform: a client's first of the platform that day",
+      labelNames: ['os'],
+    },
     entriesOf(downloadsTotal),
   );
   countsOf(
@@ -151,6 +168,8 @@ function buildMetrics({ Counter, Gauge, Histogram, Registry }: typeof PromClient
     (i) => i.pool?.waitingCount,
   );
 
+  healthGauges(Gauge, registers);
+
   /** Seconds a query took, from Kysely's log; one cached read needs none, a miss a few. */
   const queryDuration = new Histogram({
     name: 'chat_site_db_query_duration_seconds',
@@ -172,4 +191,44 @@ function buildMetrics({ Counter, Gauge, Histogram, Registry }: typeof PromClient
       if (event.level === 'error') queryErrors.inc();
     },
   };
+}
+
+/**
+ * Gauges read by running something when scraped: whether every process could serve (the checks
+ * of /readyz; with workers the lowest of them, so one worker that cannot serve shows), and the
+ * room left for the directory store's files (the same disk for every worker: the first one's).
+ * A process with nothing watched (the command line) reports neither.
+ */
+function healthGauges(Gauge: typeof PromClient.Gauge, registers: PromClient.Registry[]): void {
+  new Gauge({
+    name: 'chat_site_ready',
+    help: 'Whether the server could serve now (1) or not (0): the checks of /readyz',
+    aggregator: 'min',
+    registers,
+    async collect() {
+      const probes = allWatched().flatMap((item) => (item.ready === undefined ? [] : [item.ready]));
+      if (probes.length === 0) return;
+      const answers = await Promise.all(probes.map((probe) => probe()));
+      this.set(answers.every(Boolean) ? 1 : 0);
+    },
+  });
+  const disk = (name: string, help: string, read: (disk: Disk) => number) =>
+    new Gauge({
+      name,
+      help,
+      aggregator: 'first',
+      registers,
+      async collect() {
+        const measure = allWatched().find((item) => item.filesDisk !== undefined)?.filesDisk;
+        // A directory not made yet (no file stored, no /readyz asked) has no room to report.
+        const measured = await measure?.().catch(() => undefined);
+        if (measured !== undefined) this.set(read(measured));
+      },
+    });
+  disk(
+    'chat_site_files_disk_free_bytes',
+    "Bytes the directory store's file system has left for the server",
+    (d) => d.freeBytes,
+  );
+  disk('chat_site_files_disk_size_bytes', "Size of the directory store's file system, in bytes", (d) => d.sizeBytes);
 }

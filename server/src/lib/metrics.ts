@@ -15,6 +15,10 @@ export const readCacheCounts = { hits: 0, misses: 0 };
 /** Share pictures (reach/picture/store.ts): answered from memory, or drawn. */
 export const pictureCounts = { hits: 0, draws: 0 };
 
+/** Share pictures refused (reach/picture/routes.ts): the drawing queue was full, or the client
+ * had used its budget of draws. */
+export const pictureRefusals = { queueFull: 0, clientBudget: 0 };
+
 /** Counts by label values, in the order each combination was first counted (as prom-client's
  * own counters list their series). */
 export class LabelledCounts<Label extends string> {
@@ -43,10 +47,21 @@ export const updateChecksTotal = new LabelledCounts<'os' | 'client'>();
  * counted here). */
 export const updateOffersTotal = new LabelledCounts<'os' | 'client'>();
 
-/** What the gauges read when scraped: the read caches and database pools of this process. */
+/** A file system's room, in bytes. */
+export interface Disk {
+  freeBytes: number;
+  sizeBytes: number;
+}
+
+/** What the gauges read when scraped: the read caches and database pools of this process, and
+ * its health (ops/health-gauges.ts). */
 export interface Watched {
   cache?: { readonly size: number; readonly entries: number };
   pool?: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number };
+  /** Whether the process could serve now: the checks of /readyz. */
+  ready?: () => Promise<boolean>;
+  /** The file system of the directory store (none for S3). */
+  filesDisk?: () => Promise<Disk>;
 }
 const watched = new Set<Watched>();
 
@@ -54,6 +69,11 @@ const watched = new Set<Watched>();
 export function watch(what: Watched): () => void {
   watched.add(what);
   return () => watched.delete(what);
+}
+
+/** Everything watched now: the health gauges read each in turn. */
+export function allWatched(): Watched[] {
+  return [...watched];
 }
 
 /** The sum over everything watched, for a gauge. */

@@ -12,6 +12,7 @@ import { FastPath } from '../lib/fast-path.js';
 import { startMetering } from '../lib/metrics-registry.js';
 import { watch } from '../lib/metrics.js';
 import type { ReadCache } from '../lib/read-cache.js';
+import { healthGauges } from '../ops/health-gauges.js';
 import { requestObserver } from '../ops/request-observer.js';
 
 declare module 'fastify' {
@@ -37,7 +38,7 @@ export function observeRequests(
   const metering = config.metricsToken === undefined ? undefined : startMetering();
   if (metering !== undefined) {
     observeQueries(metering.observeQuery);
-    const unwatch = watch({ cache, pool: db.pool });
+    const unwatch = watch({ cache, pool: db.pool, ...healthGauges(config, db) });
     app.addHook('onClose', async () => {
       unwatch();
     });

@@ -6,23 +6,50 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { findPublishedBulletin } from '../../bulletins/repository.js';
+import { clientKey } from '../../lib/admin-guard.js';
 import type { RouteDeps } from '../../lib/deps.js';
 import { HttpError, notFound } from '../../lib/errors.js';
+import { pictureRefusals } from '../../lib/metrics.js';
 import { errorResponse } from '../../lib/schemas.js';
 import { reachPaths } from '../addresses.js';
 import type { Node } from './card.js';
 import { bulletinCard, siteCardOf } from './pictures.js';
-import { renderPng } from './render.js';
+import { DrawBudget } from './budget.js';
+import { pictureThread } from './drawer.js';
 import { cardVersion, PicturesBusy, PictureStore } from './store.js';
 
 /** About 60 to 120 KB a picture: a few hundred announcements' pictures (docs/scaling.md#share-pictures). */
 export const pictureCacheBytes = 16 * 1024 * 1024;
 const maxWaiting = 8;
 const maxId = 2_147_483_647;
+/** Per client: a link previewer needs one picture a share; walking through them all runs out. */
+export const drawBudget = { perWindow: 20, atOnce: 2, windowMs: 60_000, maxClients: 10_000 };
 
 export const pictureRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
-  const store = new PictureStore({ draw: renderPng, maxBytes: pictureCacheBytes, maxWaiting });
+  const store = new PictureStore({ draw: (card) => pictureThread.draw(card), maxBytes: pictureCacheBytes, maxWaiting });
+  const budget = new DrawBudget(drawBudget);
   const product = config.site.productName;
+
+  /** The picture from memory, or drawn within the client's budget and the store's queue. */
+  async function picture(request: FastifyRequest, reply: FastifyReply, card: Node, version: string) {
+    if (store.has(version)) return store.picture(card, version);
+    const grant = budget.take(clientKey(request.ip));
+    if (!grant.granted) {
+      pictureRefusals.clientBudget++;
+      refuseWith(reply, Math.ceil(grant.retryAfterMs / 1000));
+      throw new HttpError(429, 'Too many new pictures asked for by this client; try again later');
+    }
+    try {
+      return await store.picture(card, version);
+    } catch (error) {
+      if (!(error instanceof PicturesBusy)) throw error;
+      pictureRefusals.queueFull++;
+      refuseWith(reply, 5);
+      throw new HttpError(503, 'Too many pictures are being drawn; try again shortly');
+    } finally {
+      grant.release();
+    }
+  }
 
   async function send(request: FastifyRequest<{ Querystring: { v?: string } }>, reply: FastifyReply, card: Node) {
     const version = cardVersion(card);
@@ -36,14 +63,7 @@ export const pictureRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, co
     if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
       return reply.code(304).send();
     }
-    try {
-      return reply.type('image/png').send(await store.picture(card, version));
-    } catch (error) {
-      if (!(error instanceof PicturesBusy)) throw error;
-      reply.removeHeader('etag');
-      reply.header('retry-after', '5').header('cache-control', 'no-store');
-      throw new HttpError(503, 'Too many pictures are being drawn; try again shortly');
-    }
+    return reply.type('image/png').send(await picture(request, reply, card, version));
   }
 
   app.get<{ Params: { id: string }; Querystring: { v?: string } }>(
@@ -66,6 +86,11 @@ export const pictureRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, co
   );
 };
 
+function refuseWith(reply: FastifyReply, retryAfterSeconds: number): void {
+  reply.removeHeader('etag');
+  reply.header('retry-after', String(retryAfterSeconds)).header('cache-control', 'no-store');
+}
+
 const png = { content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } };
 const version = {
   type: 'object',
@@ -76,6 +101,7 @@ const version = {
 const common = {
   querystring: version,
   304: { type: 'null', description: 'Not modified: If-None-Match matched' },
+  429: errorResponse('This client asked for too many pictures not drawn yet: try again after Retry-After seconds'),
   503: errorResponse('Too many pictures are waiting to be drawn: try again after Retry-After seconds'),
 };
 
@@ -89,6 +115,7 @@ const schemas = {
       200: { description: 'The picture', ...png },
       304: common[304],
       404: errorResponse('No published announcement has this id'),
+      429: common[429],
       503: common[503],
     },
   },
@@ -96,6 +123,6 @@ const schemas = {
     operationId: 'getSitePicture',
     summary: "The site's share picture (og:image): 1200x630 PNG of the logo, the product and its line",
     querystring: common.querystring,
-    response: { 200: { description: 'The picture', ...png }, 304: common[304], 503: common[503] },
+    response: { 200: { description: 'The picture', ...png }, 304: common[304], 429: common[429], 503: common[503] },
   },
 };

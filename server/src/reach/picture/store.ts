@@ -1,9 +1,9 @@
 /**
  * Share pictures made and kept in memory. A picture is named by what it shows (its version, a
  * hash of the card), so a changed announcement is simply a new name and the old picture ages out.
- * Drawing is CPU work on the process's one thread (satori and resvg are synchronous), so one
- * picture is drawn at a time and only a few wait: past that a request is told to come back later
- * rather than queue without end (docs/scaling.md#share-pictures).
+ * Drawing is CPU work (satori and resvg are synchronous, on the drawing thread: drawer.ts), so
+ * one picture is drawn at a time and only a few wait: past that a request is told to come back
+ * later rather than queue without end (docs/scaling.md#share-pictures).
  */
 import { createHash } from 'node:crypto';
 import { pictureCounts } from '../../lib/metrics.js';
@@ -42,6 +42,11 @@ export class PictureStore {
 
   get size(): number {
     return this.#bytes;
+  }
+
+  /** Whether the picture of this version is held, or being drawn: asking for it draws nothing. */
+  has(version: string): boolean {
+    return this.#held.has(version) || this.#drawing.has(version);
   }
 
   /** The PNG of `card`, from memory or drawn now. */
