@@ -5,3 +5,5 @@ export * from './page-names.js';
 export * from './prerender-marker.js';
 export * from './language.js';
 export * from './html-allowlist.js';
+export * from './site-stores.js';
+export * from './filing-numbers.js';
