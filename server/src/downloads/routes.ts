@@ -1,4 +1,4 @@
-import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
+import { downloadPlatforms, type DownloadPlatform } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isbot } from 'isbot';
 import { Type } from 'typebox';
@@ -9,11 +9,12 @@ import { isPrimaryHost } from '../lib/host-rule.js';
 import { downloadsTotal } from '../lib/metrics.js';
 import { apiBase } from '../lib/origin.js';
 import { toWireTime } from '../lib/time.js';
+import { getSiteListing } from '../settings/repository.js';
 import { countDownload } from './repository.js';
 import { downloadTarget } from './target.js';
 
-const isOperatingSystem = (text: string): text is OperatingSystem =>
-  (operatingSystems as readonly string[]).includes(text);
+const isDownloadPlatform = (text: string): text is DownloadPlatform =>
+  (downloadPlatforms as readonly string[]).includes(text);
 
 /** A Location header carries ASCII only: a file named 星聊-5.0.apk goes out percent-encoded, and
  * a relative address is resolved against the API's own. */
@@ -46,24 +47,30 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
   };
   app.get('/dl/:os', { schema }, async (request, reply) => {
     const os = request.params.os.toLowerCase();
-    if (!isOperatingSystem(os)) {
-      throw new HttpError(404, `no download for "${os}"; the platforms are ${operatingSystems.join(', ')}`);
+    if (!isDownloadPlatform(os)) {
+      throw new HttpError(404, `no download for "${os}"; the platforms are ${downloadPlatforms.join(', ')}`);
     }
     const primaryHost = isPrimaryHost(request.hostname, config.site);
     const base = apiBase(request, config.publicUrl);
-    const target = await downloadTarget(os, {
-      db: db.kysely,
-      site: config.site,
-      timeZone: config.timeZone,
-      apiBase: base,
-      primaryHost,
-    });
+    // HarmonyOS NEXT installs from AppGallery only, on every host (docs/behaviour.md#harmonyos-next).
+    const target =
+      os === 'harmonyos'
+        ? (await getSiteListing(db.kysely)).harmonyos_url || undefined
+        : await downloadTarget(os, {
+            db: db.kysely,
+            site: config.site,
+            timeZone: config.timeZone,
+            apiBase: base,
+            primaryHost,
+          });
     if (target === undefined) {
       throw new HttpError(
         404,
-        primaryHost
-          ? `only the Android app is offered on ${config.site.primaryDomain}`
-          : `no ${os} package is published`,
+        os === 'harmonyos'
+          ? 'no AppGallery page is set for HarmonyOS NEXT'
+          : primaryHost
+            ? `only the Android app is offered on ${config.site.primaryDomain}`
+            : `no ${os} package is published`,
       );
     }
     // HEAD (link checkers, chat apps fetching a preview) is not a download, nor is a known
