@@ -34,8 +34,8 @@ export function siteStores(listing: SiteListing): SiteStores | undefined {
   return Object.keys(found).length > 0 ? found : undefined;
 }
 
-const link = (href: string, body: string, extra = '') =>
-  `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer" class="mx-2 hover:text-fg${extra}">${body}</a>`;
+const link = (href: string, body: string) =>
+  `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer" class="inline-flex items-center gap-1 hover:text-fg">${body}</a>`;
 
 /** The filing numbers, outside the site's root so that no render replaces them: below the
  * footer once it shows, on every screen, in every language (a number reads the same in each). */
@@ -44,16 +44,10 @@ function filingsLine(listing: SiteListing, language: Language): string {
   if (listing.icp_filing !== '') links.push(link(icpFilingSite, escapeHtml(listing.icp_filing)));
   if (listing.police_filing !== '') {
     const badge = listing.police_badge ? `<img src="${policeBadgePath}" alt="" width="16" height="16">` : '';
-    links.push(
-      link(
-        policeFilingSite(listing.police_filing),
-        `${badge}${escapeHtml(listing.police_filing)}`,
-        ' inline-flex items-center gap-1',
-      ),
-    );
+    links.push(link(policeFilingSite(listing.police_filing), `${badge}${escapeHtml(listing.police_filing)}`));
   }
   if (links.length === 0) return '';
-  return `<section aria-label="${filingsLabel[language]}" data-filings class="border-t border-line bg-surface/40 px-4 py-4 text-center text-xs text-muted">${links.join('')}</section>`;
+  return `<section aria-label="${filingsLabel[language]}" data-filings class="flex flex-col items-center justify-center gap-x-4 gap-y-1 border-t border-line bg-surface/40 px-4 py-4 text-xs text-muted sm:flex-row">${links.join('')}</section>`;
 }
 
 /** The page with the listing's tags and line; the page itself when nothing is set. */
