@@ -44,7 +44,11 @@ describe('detectPlatform', () => {
     ['HarmonyOS NEXT, which runs no Android package', signals(ua.harmonyNext), 'harmonyos'],
     ['HarmonyOS NEXT with its client hint', signals(ua.harmonyNext, { hintPlatform: 'HarmonyOS' }), 'harmonyos'],
     ['HarmonyOS 4, Android underneath', signals(ua.harmony4, { maxTouchPoints: 5 }), 'android'],
-    ['HarmonyOS 4 hinting HarmonyOS still says Android', signals(ua.harmony4, { hintPlatform: 'HarmonyOS' }), 'android'],
+    [
+      'HarmonyOS 4 hinting HarmonyOS still says Android',
+      signals(ua.harmony4, { hintPlatform: 'HarmonyOS' }),
+      'android',
+    ],
     ['an empty user agent', signals(''), undefined],
   ];
   for (const [name, given, expected] of cases) {

@@ -62,7 +62,10 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       return {};
     }
     if (!isOperatingSystem(os))
-      throw new HttpError(404, `no update check for "${os}"; the platforms are ${operatingSystems.join(', ')}, harmonyos`);
+      throw new HttpError(
+        404,
+        `no update check for "${os}"; the platforms are ${operatingSystems.join(', ')}, harmonyos`,
+      );
     const answer = appVersionAnswer(await offerFor(request, os), os, request.params.version, config.timeZone);
     updateChecksTotal.inc({ os, client: 'app' });
     if (answer.app_version !== undefined) updateOffersTotal.inc({ os, client: 'app' });
