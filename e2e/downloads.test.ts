@@ -21,8 +21,10 @@ const jsQR = jsQRModule.default;
 const ua = {
   android:
     'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
-  harmony:
-    'Mozilla/5.0 (Phone; OpenHarmony 4.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 Safari/537.36 ArkWeb/4.1.6.1 Mobile HuaweiBrowser/5.0.4.300',
+  harmonyNext:
+    'Mozilla/5.0 (Phone; OpenHarmony 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 Safari/537.36 ArkWeb/4.1.6.1 Mobile HuaweiBrowser/5.0.4.300',
+  harmony4:
+    'Mozilla/5.0 (Linux; Android 12; HarmonyOS; ALN-AL00; HMSCore 6.13.0.302) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/99.0.4844.88 HuaweiBrowser/14.0.5.302 Mobile Safari/537.36',
   iphone:
     'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
   // Safari on an iPad in its default desktop mode, and Safari on a Mac: the same string.
@@ -102,7 +104,13 @@ const cardOrder = (page: Page) =>
 describe('the visitor’s platform comes first', () => {
   const cases: [string, Device, string[]][] = [
     ['Android phone', { userAgent: ua.android, viewport: 'phone' }, ['android*', 'ios', 'windows', 'mac']],
-    ['HarmonyOS phone', { userAgent: ua.harmony, viewport: 'phone' }, ['android*', 'ios', 'windows', 'mac']],
+    [
+      'HarmonyOS 4 phone (Android underneath)',
+      { userAgent: ua.harmony4, viewport: 'phone' },
+      ['android*', 'ios', 'windows', 'mac'],
+    ],
+    // No AppGallery page is set here: nothing is recommended, least of all the APK.
+    ['HarmonyOS NEXT phone', { userAgent: ua.harmonyNext, viewport: 'phone' }, ['android', 'ios', 'windows', 'mac']],
     ['iPhone', { userAgent: ua.iphone, viewport: 'phone', touchPoints: 5 }, ['ios*', 'android', 'windows', 'mac']],
     [
       'iPad in desktop mode (a Mac user agent with touch)',

@@ -364,14 +364,14 @@ describe('downloads per platform per day', () => {
     assert.equal(body.to, today());
     assert.equal(body.from, dayBefore(today(), 6));
     assert.equal(body.time_zone, zone);
-    const zero = { android: 0, ios: 0, windows: 0, mac: 0, total: 0 };
+    const zero = { android: 0, ios: 0, windows: 0, mac: 0, harmonyos: 0, total: 0 };
     assert.deepEqual(body.days, [
       { day: dayBefore(today(), 6), ...zero, windows: 7, total: 7 },
       ...[5, 4, 3, 2].map((n) => ({ day: dayBefore(today(), n), ...zero })),
       { day: dayBefore(today(), 1), ...zero, android: 5, mac: 2, total: 7 },
       { day: today(), ...zero, android: 1, total: 1 },
     ]);
-    assert.deepEqual(body.total, { android: 6, ios: 0, windows: 7, mac: 2, total: 15 });
+    assert.deepEqual(body.total, { android: 6, ios: 0, windows: 7, mac: 2, harmonyos: 0, total: 15 });
   });
 
   test('30 and 90 days; any other span is a 400', async () => {
@@ -393,11 +393,11 @@ describe('downloads per platform per day', () => {
       `attachment; filename="downloads-${dayBefore(today(), 6)}-${today()}.csv"`,
     );
     const lines = [
-      'day,android,ios,windows,mac,total,in_app_visits,in_app_guides',
-      `${dayBefore(today(), 6)},0,0,7,0,7,0,0`,
+      'day,android,ios,windows,mac,harmonyos,total,in_app_visits,in_app_guides',
+      `${dayBefore(today(), 6)},0,0,7,0,0,7,0,0`,
     ];
-    for (const n of [5, 4, 3, 2]) lines.push(`${dayBefore(today(), n)},0,0,0,0,0,0,0`);
-    lines.push(`${dayBefore(today(), 1)},5,0,0,2,7,0,0`, `${today()},1,0,0,0,1,0,0`);
+    for (const n of [5, 4, 3, 2]) lines.push(`${dayBefore(today(), n)},0,0,0,0,0,0,0,0`);
+    lines.push(`${dayBefore(today(), 1)},5,0,0,2,0,7,0,0`, `${today()},1,0,0,0,0,1,0,0`);
     assert.equal(res.body, `${lines.join('\r\n')}\r\n`);
   });
 

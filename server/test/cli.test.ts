@@ -126,7 +126,7 @@ describe('help', () => {
     const result = await run(database, ['--help']);
     assert.equal(result.code, 0);
     assert.match(result.stdout, /^Usage: chat-site-admin /);
-    for (const group of ['bulletins', 'files', 'packages', 'appconfig', 'region', 'demo']) {
+    for (const group of ['bulletins', 'files', 'packages', 'appconfig', 'region', 'listing', 'demo']) {
       assert.match(result.stdout, new RegExp(`\\n  ${group} `));
     }
     assert.match(result.stdout, /DATABASE_URL/);
@@ -455,6 +455,35 @@ describe('appconfig and region', () => {
     await ok(database, 'region', 'set', '--file', file('region.json', JSON.stringify(fromFile)));
     assert.deepEqual(await json(database, 'region', 'show'), fromFile);
     assert.deepEqual((await apiGet(database, '/v1/region')).json(), fromFile);
+  });
+});
+
+describe('listing', () => {
+  test('listing set changes the fields given; the page carries them, a bad number is refused', async () => {
+    const database = await freshDatabase();
+    const empty = await json<{ icp_filing: string; stores: Record<string, string> }>(database, 'listing', 'show');
+    assert.equal(empty.icp_filing, '');
+    await ok(database, 'listing', 'set', '--icp', '粤ICP备2023000001号-2', '--police', '粤公网安备 44030502000001号');
+    await ok(
+      database,
+      'listing',
+      'set',
+      '--store',
+      'xiaomi=https://app.mi.com/details?id=a',
+      '--verify',
+      'baidu=codeva-x1',
+    );
+    const saved = await json<Record<string, unknown>>(database, 'listing', 'show');
+    assert.equal(saved['icp_filing'], '粤ICP备2023000001号-2');
+    assert.equal(saved['police_filing'], '粤公网安备44030502000001号', 'the space is dropped');
+    assert.equal((saved['stores'] as Record<string, string>)['xiaomi'], 'https://app.mi.com/details?id=a');
+    const page = (await apiGet(database, '/')).body;
+    assert.ok(page.includes('>粤ICP备2023000001号-2</a>'));
+    assert.ok(page.includes('<meta name="baidu-site-verification" content="codeva-x1">'));
+    assert.match(await refused(database, ['listing', 'set', '--icp', 'ICP 12345']), /icp_filing/);
+    assert.match(await refused(database, ['listing', 'set', '--store', 'nokia=https://x.example']), /--store/);
+    await ok(database, 'listing', 'set', '--icp', '');
+    assert.ok(!(await apiGet(database, '/')).body.includes('ICP备'));
   });
 });
 

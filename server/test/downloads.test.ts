@@ -16,7 +16,8 @@ import { loadDemoContent } from '../src/demo/load.js';
 import { storageFor } from '../src/storage/index.js';
 import { toWireTime } from '../src/lib/time.js';
 import { replacePackages } from '../src/packages/repository.js';
-import { setAppConfig } from '../src/settings/repository.js';
+import { emptySiteListing } from '@chat-site/contract/admin';
+import { setAppConfig, setSiteListing } from '../src/settings/repository.js';
 import { cliPath, createTestDatabase, repoRoot, testEnv, type TestDatabase } from './helpers.js';
 
 const site = loadConfig(testEnv({ url: 'sqlite::memory:', drop: async () => undefined })).site;
@@ -60,8 +61,8 @@ function stats(
 interface StatsJson {
   from: string;
   to: string;
-  days: { day: string; android: number; ios: number; windows: number; mac: number; total: number }[];
-  total: { android: number; ios: number; windows: number; mac: number; total: number };
+  days: { day: string; android: number; ios: number; windows: number; mac: number; harmonyos: number; total: number }[];
+  total: { android: number; ios: number; windows: number; mac: number; harmonyos: number; total: number };
 }
 
 async function statsJson(database: TestDatabase, days = '7'): Promise<StatsJson> {
@@ -108,13 +109,30 @@ describe('GET /dl/{os}', () => {
     assert.equal(response.headers.location, `https://apps.apple.com/app/id${site.iosAppStoreId}`);
   });
 
+  test('HarmonyOS NEXT goes to its AppGallery page on every host, once one is set', async () => {
+    const none = await main.app.inject({ url: '/dl/harmonyos' });
+    assert.equal(none.statusCode, 404);
+    assert.deepEqual(none.json(), { status: 404, msg: 'no AppGallery page is set for HarmonyOS NEXT' });
+    const appGallery = 'https://appgallery.huawei.com/app/C100000009';
+    await setSiteListing(main.db.kysely, { ...emptySiteListing, harmonyos_url: appGallery });
+    try {
+      for (const host of ['localhost', site.primaryDomain]) {
+        const response = await main.app.inject({ url: '/dl/HarmonyOS', headers: { host } });
+        assert.equal(response.statusCode, 302, host);
+        assert.equal(response.headers.location, appGallery);
+      }
+    } finally {
+      await setSiteListing(main.db.kysely, emptySiteListing);
+    }
+  });
+
   test('the platform name is read in any case; an unknown one is a 404 that names the platforms', async () => {
     assert.equal((await main.app.inject({ url: '/dl/Windows' })).headers.location, packageUrl('windows'));
     const response = await main.app.inject({ url: '/dl/linux' });
     assert.equal(response.statusCode, 404);
     assert.deepEqual(response.json(), {
       status: 404,
-      msg: 'no download for "linux"; the platforms are android, ios, windows, mac',
+      msg: 'no download for "linux"; the platforms are android, ios, windows, mac, harmonyos',
     });
   });
 
@@ -194,7 +212,7 @@ describe('counting and admin stats', () => {
   after(() => tearDown(counted));
 
   test("every client's GET is counted for today, concurrent ones included; HEAD is not", async () => {
-    const hits = { android: 40, ios: 3, windows: 2, mac: 0 };
+    const hits = { android: 40, ios: 3, windows: 2, mac: 0, harmonyos: 0 };
     const requests = Object.entries(hits).flatMap(([os, n]) => Array.from({ length: n }, (_, i) => ({ os, i })));
     const answers = await Promise.all(
       requests.map(({ os, i }) =>
@@ -216,11 +234,11 @@ describe('counting and admin stats', () => {
     const result = await stats(counted.database, ['--days', '3']);
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trimEnd().split('\n');
-    assert.match(lines[0] ?? '', /^day\s+android\s+ios\s+windows\s+mac\s+total$/);
-    assert.match(lines[1] ?? '', new RegExp(`^${today()}\\s+40\\s+3\\s+2\\s+1\\s+46$`));
-    assert.match(lines[2] ?? '', /^\d{4}-\d{2}-\d{2}\s+0\s+0\s+0\s+0\s+0$/);
+    assert.match(lines[0] ?? '', /^day\s+android\s+ios\s+windows\s+mac\s+harmonyos\s+total$/);
+    assert.match(lines[1] ?? '', new RegExp(`^${today()}\\s+40\\s+3\\s+2\\s+1\\s+0\\s+46$`));
+    assert.match(lines[2] ?? '', /^\d{4}-\d{2}-\d{2}\s+0\s+0\s+0\s+0\s+0\s+0$/);
     assert.ok((lines[2] ?? '') < (lines[1] ?? ''));
-    assert.match(lines[4] ?? '', /^total\s+40\s+3\s+2\s+1\s+46$/);
+    assert.match(lines[4] ?? '', /^total\s+40\s+3\s+2\s+1\s+0\s+46$/);
     assert.equal(
       lines[6],
       `46 downloads from ${(await statsJson(counted.database, '3')).from} to ${today()} (${zone})`,

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
+import { emptySiteListing } from '@chat-site/contract/admin';
 import { hashPassword } from '../src/accounts/passwords.js';
 import { addUser } from '../src/accounts/repository.js';
 import { bearer, repoRoot, startTestApp, type TestApp } from './helpers.js';
@@ -295,6 +296,8 @@ export async function prepare(): Promise<Fixture> {
     'PUT /v1/admin/appconfig': async () => [
       ok(json('PUT', '/v1/admin/appconfig', { use_cdn: 0, common_cdn_bucket_url: '' })),
     ],
+    'GET /v1/admin/listing': async () => [ok(admin('/v1/admin/listing'))],
+    'PUT /v1/admin/listing': async () => [ok(json('PUT', '/v1/admin/listing', emptySiteListing))],
     'PUT /v1/admin/region': async () => [
       ok(json('PUT', '/v1/admin/region', { api_addrs: [{ addr: origin }], allocator_addrs: [] })),
     ],

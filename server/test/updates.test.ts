@@ -59,6 +59,9 @@ const appVersion = async (os: string, version: string, app: App = t.app) => {
 describe('before anything is published', () => {
   test('every check says there is nothing to update to', async () => {
     assert.deepEqual(await appVersion('android', '1.0.0'), {});
+    // HarmonyOS NEXT's app updates through AppGallery: its check is answered, with nothing.
+    assert.deepEqual(await appVersion('harmonyos', '1.0.0'), {});
+    assert.deepEqual(await appVersion('HarmonyOS', '5.0.0'), {});
     assert.equal((await get('/v1/common/updater/windows/1.0.0')).statusCode, 204);
     const yml = await get('/v1/common/pcupdater/latest.yml');
     assert.equal(yml.statusCode, 404);

@@ -11,6 +11,8 @@
  * - a card would have no working link (no package for its platform, or no http(s) address);
  * - off the primary domain, the edge service is configured (its answer is the script's to ask
  *   for);
+ * - the operator has set store pages, or the visitor has HarmonyOS NEXT (the build renders no
+ *   sample of either);
  * - the script already runs, or the visitor has left the screen or picked another language.
  * It then tells boot-route.ts, which starts the script once the cards are on screen; the script
  * renders behind them until its own cards are ready (src/main.tsx).
@@ -32,6 +34,7 @@ import {
 } from '@chat-site/contract';
 import { blocksDownload, inAppBrowser, type DownloadKind } from '@chat-site/contract/in-app';
 import { isPrimaryHost, siteConfig } from './config/site-config';
+import { readSiteStores } from './config/site-stores';
 import {
   cards,
   hashLines,
@@ -122,10 +125,11 @@ async function draw(early: EarlyAnswers): Promise<void> {
     downloadUrl: resolveDownloadUrl(entry.downloadUrl, { base, cdn }),
   }));
   const requested = platformFromParam(new URLSearchParams(location.hash.split('?')[1] ?? '').get('os'));
-  const list = ranked(
-    cards(primary, { loading: false, packages, edgeUrl: undefined }),
-    requested ?? detectPlatform(readDeviceSignals()),
-  );
+  const device = readDeviceSignals();
+  const platform = requested ?? detectPlatform(device);
+  const pages = readSiteStores();
+  if (platform === 'harmonyos' || pages.harmonyos !== undefined || pages.stores !== undefined) return;
+  const list = ranked(cards(primary, { loading: false, packages, edgeUrl: undefined }), platform);
   const drawn = list.map(drawCard);
   const shown = document.querySelector(`#${rootId} li[${platformAttribute}]`)?.parentElement;
   // Nor once the visitor has left the screen or picked another language: the script is on its

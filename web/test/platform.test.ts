@@ -18,7 +18,11 @@ const ua = {
   windowsPhone: 'Mozilla/5.0 (compatible; MSIE 10.0; Windows Phone 8.0; Trident/6.0; IEMobile/10.0; NOKIA; Lumia 920)',
   linux: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36',
   linuxPhone: 'Mozilla/5.0 (Linux; U; Ubuntu Touch) AppleWebKit/537.36 Mobile Safari/537.36',
-  harmony: 'Mozilla/5.0 (Phone; OpenHarmony 4.1) AppleWebKit/537.36 ArkWeb/4.1.6.1 Mobile',
+  // HarmonyOS NEXT's browser, and HarmonyOS 4's (Android underneath, and it says so).
+  harmonyNext:
+    'Mozilla/5.0 (Phone; OpenHarmony 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 Safari/537.36 ArkWeb/4.1.6.1 Mobile HuaweiBrowser/5.0.4.300',
+  harmony4:
+    'Mozilla/5.0 (Linux; Android 12; HarmonyOS; ALN-AL00; HMSCore 6.13.0.302) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/99.0.4844.88 HuaweiBrowser/14.0.5.302 Mobile Safari/537.36',
 } as const;
 
 const signals = (userAgent: string, more: Partial<DeviceSignals> = {}): DeviceSignals => ({
@@ -37,7 +41,14 @@ describe('detectPlatform', () => {
     ['a Windows PC', signals(ua.windows), 'windows'],
     ['a Windows phone (none of the four)', signals(ua.windowsPhone), undefined],
     ['Linux (none of the four)', signals(ua.linux), undefined],
-    ['HarmonyOS, which runs Android packages', signals(ua.harmony, { hintPlatform: 'HarmonyOS' }), 'android'],
+    ['HarmonyOS NEXT, which runs no Android package', signals(ua.harmonyNext), 'harmonyos'],
+    ['HarmonyOS NEXT with its client hint', signals(ua.harmonyNext, { hintPlatform: 'HarmonyOS' }), 'harmonyos'],
+    ['HarmonyOS 4, Android underneath', signals(ua.harmony4, { maxTouchPoints: 5 }), 'android'],
+    [
+      'HarmonyOS 4 hinting HarmonyOS still says Android',
+      signals(ua.harmony4, { hintPlatform: 'HarmonyOS' }),
+      'android',
+    ],
     ['an empty user agent', signals(''), undefined],
   ];
   for (const [name, given, expected] of cases) {
@@ -62,6 +73,7 @@ describe('isDesktop', () => {
     assert.equal(isDesktop(signals(ua.mac)), true);
     assert.equal(isDesktop(signals(ua.androidPhone)), false);
     assert.equal(isDesktop(signals(ua.mac, { maxTouchPoints: 5 })), false, 'an iPad in desktop mode');
+    assert.equal(isDesktop(signals(ua.harmonyNext)), false, 'a HarmonyOS NEXT phone');
   });
 
   test('another system is a computer unless it says it is mobile', () => {
@@ -78,6 +90,7 @@ describe('platformFromParam', () => {
     ['ipados', 'ios'],
     [' MAC ', 'mac'],
     ['Windows', 'windows'],
+    ['HarmonyOS', 'harmonyos'],
     ['linux', undefined],
     ['', undefined],
     [null, undefined],

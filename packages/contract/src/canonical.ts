@@ -8,6 +8,11 @@ import { Type, type Static } from 'typebox';
 export const operatingSystems = ['android', 'ios', 'windows', 'mac'] as const;
 export type OperatingSystem = (typeof operatingSystems)[number];
 
+/** What the stable /dl links and the numbers count: the packages' systems and HarmonyOS NEXT,
+ * whose link leads to its AppGallery page (docs/behaviour.md#harmonyos-next). */
+export const downloadPlatforms = [...operatingSystems, 'harmonyos'] as const;
+export type DownloadPlatform = (typeof downloadPlatforms)[number];
+
 /** "YYYY-MM-DD HH:MM:SS" in the server's configured time zone. */
 export const Timestamp = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' });
 

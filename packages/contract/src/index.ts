@@ -7,3 +7,5 @@ export * from './language.js';
 export * from './html-allowlist.js';
 export * from './app-version.js';
 export * from './bulletin-limits.js';
+export * from './site-stores.js';
+export * from './filing-numbers.js';

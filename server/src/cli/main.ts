@@ -7,6 +7,7 @@
 import '../lib/node-version.js';
 import { Command, CommanderError } from 'commander';
 import { registerAppConfigCommands } from './appconfig.js';
+import { registerListingCommands } from './listing.js';
 import { registerBackupCommands } from './backup.js';
 import { registerBulletinCommands } from './bulletins.js';
 import { UsageError } from './context.js';
@@ -39,6 +40,7 @@ function buildProgram(): Command {
   registerPackageCommands(program.command('packages'));
   registerAppConfigCommands(program.command('appconfig'));
   registerRegionCommands(program.command('region'));
+  registerListingCommands(program.command('listing'));
   registerDemoCommands(program.command('demo'));
   registerStatsCommand(program.command('stats'));
   registerUserCommands(program.command('users'));

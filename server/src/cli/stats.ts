@@ -1,5 +1,5 @@
 /** `stats`: downloads through the stable /dl links, per platform per day. */
-import { operatingSystems } from '@chat-site/contract';
+import { downloadPlatforms } from '@chat-site/contract';
 import { InvalidArgumentError, type Command } from 'commander';
 import { dayBefore, downloadsPerDay, type DayCounts } from '../downloads/repository.js';
 import { toWireTime } from '../lib/time.js';
@@ -20,7 +20,7 @@ export function registerStatsCommand(command: Command): void {
       const days = await withDb((db) => downloadsPerDay(db, firstDay, today));
       const total = sumOf(days);
       if (options.json === true) return printJson({ from: firstDay, to: today, days, total });
-      const columns = ['day', ...operatingSystems, 'total'] as const;
+      const columns = ['day', ...downloadPlatforms, 'total'] as const;
       const cells = (row: Record<(typeof columns)[number], string | number>) => columns.map((key) => String(row[key]));
       printTable([...columns], [...days.map(cells), cells({ ...total, day: 'total' })]);
       print();
@@ -30,7 +30,14 @@ export function registerStatsCommand(command: Command): void {
 
 function sumOf(days: DayCounts[]): Omit<DayCounts, 'day'> {
   const sum = (key: keyof Omit<DayCounts, 'day'>) => days.reduce((total, day) => total + day[key], 0);
-  return { android: sum('android'), ios: sum('ios'), windows: sum('windows'), mac: sum('mac'), total: sum('total') };
+  return {
+    android: sum('android'),
+    ios: sum('ios'),
+    windows: sum('windows'),
+    mac: sum('mac'),
+    harmonyos: sum('harmonyos'),
+    total: sum('total'),
+  };
 }
 
 function parseDays(text: string): number {

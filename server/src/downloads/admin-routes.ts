@@ -2,7 +2,7 @@
  * The console's numbers: downloads through the stable /dl links per platform per day, as JSON
  * for the chart and table, or as a CSV file (docs/admin-api.md).
  */
-import { operatingSystems } from '@chat-site/contract';
+import { downloadPlatforms } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { type DownloadCounts, DownloadStats, DownloadStatsQuery } from '@chat-site/contract/admin';
@@ -59,7 +59,7 @@ export const downloadAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
   );
 };
 
-const columns = ['day', ...operatingSystems, 'total'] as const;
+const columns = ['day', ...downloadPlatforms, 'total'] as const;
 
 /** RFC 4180: a header row, CRLF line ends; every cell is a date or a number, so none is quoted.
  * The in-app browsers' visits and guides are the last two columns, day by day. */
@@ -75,5 +75,12 @@ export function toCsv(days: DayCounts[], inApp: InAppDay[]): string {
 function totalOf(days: DayCounts[]) {
   const sum = (key: (typeof columns)[number] & keyof typeof DownloadCounts.properties) =>
     days.reduce((total, day) => total + day[key], 0);
-  return { android: sum('android'), ios: sum('ios'), windows: sum('windows'), mac: sum('mac'), total: sum('total') };
+  return {
+    android: sum('android'),
+    ios: sum('ios'),
+    windows: sum('windows'),
+    mac: sum('mac'),
+    harmonyos: sum('harmonyos'),
+    total: sum('total'),
+  };
 }

@@ -1,4 +1,4 @@
-import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
+import { downloadPlatforms, type DownloadPlatform } from '@chat-site/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
@@ -6,7 +6,7 @@ type DbHandle = Kysely<Database>;
 
 /** One more download of `os` on `day`. A single upsert, so concurrent downloads on any number of
  * servers sharing the database never lose a count. */
-export async function countDownload(db: DbHandle, os: OperatingSystem, day: string): Promise<void> {
+export async function countDownload(db: DbHandle, os: DownloadPlatform, day: string): Promise<void> {
   await db
     .insertInto('download_counts')
     .values({ day, os, downloads: 1 })
@@ -16,7 +16,7 @@ export async function countDownload(db: DbHandle, os: OperatingSystem, day: stri
     .execute();
 }
 
-export type DayCounts = { day: string; total: number } & Record<OperatingSystem, number>;
+export type DayCounts = { day: string; total: number } & Record<DownloadPlatform, number>;
 
 /** Downloads per platform for each day from `firstDay` to `lastDay` (inclusive), newest first;
  * days without downloads are there with zeros. */
@@ -30,8 +30,8 @@ export async function downloadsPerDay(db: DbHandle, firstDay: string, lastDay: s
   // PostgreSQL may hand integers back as strings; Number() reads both.
   const found = new Map(rows.map((row) => [`${row.day} ${row.os}`, Number(row.downloads)]));
   return daysBetween(firstDay, lastDay).map((day) => {
-    const counts = Object.fromEntries(operatingSystems.map((os) => [os, found.get(`${day} ${os}`) ?? 0]));
-    const total = operatingSystems.reduce((sum, os) => sum + (counts[os] ?? 0), 0);
+    const counts = Object.fromEntries(downloadPlatforms.map((os) => [os, found.get(`${day} ${os}`) ?? 0]));
+    const total = downloadPlatforms.reduce((sum, os) => sum + (counts[os] ?? 0), 0);
     return { day, ...counts, total } as DayCounts;
   });
 }

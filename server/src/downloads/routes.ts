@@ -1,4 +1,4 @@
-import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
+import { downloadPlatforms, type DownloadPlatform } from '@chat-site/contract';
 import { inAppBrowser } from '@chat-site/contract/in-app';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -11,13 +11,14 @@ import { isPrimaryHost } from '../lib/host-rule.js';
 import { downloadsTotal } from '../lib/metrics.js';
 import { apiBase } from '../lib/origin.js';
 import { toWireTime } from '../lib/time.js';
+import { getSiteListing } from '../settings/repository.js';
 import { countInApp } from './in-app-counts.js';
 import { countDownload } from './repository.js';
 import { downloadTarget } from './target.js';
 import { firstDownloadToday } from './visitors.js';
 
-const isOperatingSystem = (text: string): text is OperatingSystem =>
-  (operatingSystems as readonly string[]).includes(text);
+const isDownloadPlatform = (text: string): text is DownloadPlatform =>
+  (downloadPlatforms as readonly string[]).includes(text);
 
 /** A Location header carries ASCII only: a file named 星聊-5.0.apk goes out percent-encoded, and
  * a relative address is resolved against the API's own. */
@@ -53,7 +54,7 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
    * a known crawler or bot (isbot's list; HEAD is link checkers and previews), and the client's
    * first of this platform today.
    */
-  async function countIfNew(request: FastifyRequest, os: OperatingSystem): Promise<void> {
+  async function countIfNew(request: FastifyRequest, os: DownloadPlatform): Promise<void> {
     const userAgent = request.headers['user-agent'] ?? '';
     if (request.method !== 'GET' || isbot(userAgent)) return;
     const day = toWireTime(new Date(), config.timeZone).slice(0, 10);
@@ -72,24 +73,30 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
 
   app.get('/dl/:os', { schema }, async (request, reply) => {
     const os = request.params.os.toLowerCase();
-    if (!isOperatingSystem(os)) {
-      throw new HttpError(404, `no download for "${os}"; the platforms are ${operatingSystems.join(', ')}`);
+    if (!isDownloadPlatform(os)) {
+      throw new HttpError(404, `no download for "${os}"; the platforms are ${downloadPlatforms.join(', ')}`);
     }
     const primaryHost = isPrimaryHost(request.hostname, config.site);
     const base = apiBase(request, config.publicUrl);
-    const target = await downloadTarget(os, {
-      db: db.kysely,
-      site: config.site,
-      timeZone: config.timeZone,
-      apiBase: base,
-      primaryHost,
-    });
+    // HarmonyOS NEXT installs from AppGallery only, on every host (docs/behaviour.md#harmonyos-next).
+    const target =
+      os === 'harmonyos'
+        ? (await getSiteListing(db.kysely)).harmonyos_url || undefined
+        : await downloadTarget(os, {
+            db: db.kysely,
+            site: config.site,
+            timeZone: config.timeZone,
+            apiBase: base,
+            primaryHost,
+          });
     if (target === undefined) {
       throw new HttpError(
         404,
-        primaryHost
-          ? `only the Android app is offered on ${config.site.primaryDomain}`
-          : `no ${os} package is published`,
+        os === 'harmonyos'
+          ? 'no AppGallery page is set for HarmonyOS NEXT'
+          : primaryHost
+            ? `only the Android app is offered on ${config.site.primaryDomain}`
+            : `no ${os} package is published`,
       );
     }
     // A failed count must not cost the visitor the download.

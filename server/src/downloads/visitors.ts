@@ -8,7 +8,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { OperatingSystem } from '@chat-site/contract';
+import type { DownloadPlatform } from '@chat-site/contract';
 import type { Database } from '../db/schema.js';
 import { clientKey } from '../lib/admin-guard.js';
 
@@ -48,7 +48,7 @@ export async function forgetBefore(db: DbHandle, day: string): Promise<void> {
 }
 
 /** Whether this is `client`'s first download of `os` on `day`; records that it was. */
-export async function firstDownloadToday(db: DbHandle, os: OperatingSystem, day: string, client: Client) {
+export async function firstDownloadToday(db: DbHandle, os: DownloadPlatform, day: string, client: Client) {
   const salt = await saltOf(db, day);
   const visitor = createHmac('sha256', salt)
     .update(`${clientKey(client.address)}\n${client.userAgent}`)

@@ -16,13 +16,14 @@ import type { RouteDeps } from '../lib/deps.js';
 import { beforeHeadEnd } from '../lib/head-insert.js';
 import { isPrimaryHost } from '../lib/host-rule.js';
 import { withSiteHeadTags } from '../reach/head.js';
-import { getAppConfig, getRegionDocument } from '../settings/repository.js';
+import { getAppConfig, getRegionDocument, getSiteListing } from '../settings/repository.js';
 import { addVary } from '../lib/read-cache.js';
 import { listBulletinPage, toListItem } from '../bulletins/repository.js';
 import { earlyRowCount, withEarlyRows } from './early-rows.js';
 import { pageCsp } from './csp.js';
 import { inlineHashes, type InlineHashes } from './inline-hashes.js';
 import { pageLanguage } from './language.js';
+import { withListing } from './listing.js';
 import { withPrimaryHostMark } from './primary-host.js';
 import { textResponse } from '../lib/schemas.js';
 
@@ -115,7 +116,11 @@ export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, confi
       async () =>
         withPrimaryHostMark(
           withSmartAppBanner(
-            withSiteHeadTags(await withRows(page, language), config.site, config.publicUrl ?? ''),
+            withSiteHeadTags(
+              withListing(await withRows(page, language), await getSiteListing(db.kysely), language),
+              config.site,
+              config.publicUrl ?? '',
+            ),
             config.site,
             primaryHost,
           ),

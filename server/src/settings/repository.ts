@@ -1,4 +1,5 @@
 import type { AppConfig, RegionDocument } from '@chat-site/contract';
+import { emptySiteListing, type SiteListing } from '@chat-site/contract/admin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
@@ -36,6 +37,15 @@ export async function getRegionDocument(db: DbHandle): Promise<RegionDocument | 
 
 export async function setRegionDocument(db: DbHandle, document: RegionDocument): Promise<void> {
   await writeSetting(db, 'region', document);
+}
+
+/** The site's listing (filings, store pages, search verification); all empty until saved. */
+export async function getSiteListing(db: DbHandle): Promise<SiteListing> {
+  return (await readSetting<SiteListing>(db, 'listing')) ?? emptySiteListing;
+}
+
+export async function setSiteListing(db: DbHandle, listing: SiteListing): Promise<void> {
+  await writeSetting(db, 'listing', listing);
 }
 
 /** Claims the one-time demo load. Answers true for exactly one caller, even when several

@@ -1,5 +1,12 @@
 import { AppConfig, PingAnswer, RegionDocument } from '@chat-site/contract';
-import { AppConfigBody, CdnCheck, CdnCheckBody, RegionBody, SiteConfigAnswer } from '@chat-site/contract/admin';
+import {
+  AppConfigBody,
+  CdnCheck,
+  CdnCheckBody,
+  RegionBody,
+  SiteConfigAnswer,
+  SiteListing,
+} from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../lib/errors.js';
 import type { RouteDeps } from '../lib/deps.js';
@@ -11,7 +18,14 @@ import { storageFor } from '../storage/index.js';
 import { allowList } from './cdn-address.js';
 import { checkCdn, ensureProbe } from './cdn-check.js';
 import { regionDocumentProblem } from './region-check.js';
-import { getAppConfig, getRegionDocument, setAppConfig, setRegionDocument } from './repository.js';
+import {
+  getAppConfig,
+  getRegionDocument,
+  getSiteListing,
+  setAppConfig,
+  setRegionDocument,
+  setSiteListing,
+} from './repository.js';
 
 export const settingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
   app.get(
@@ -138,6 +152,38 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       await setRegionDocument(db.kysely, request.body);
       await audit(db, request, { action: 'region.set', target: 'region', before, after: request.body });
       return request.body;
+    },
+  );
+
+  app.get(
+    '/listing',
+    {
+      schema: {
+        operationId: 'getSiteListing',
+        summary: "The site's listing: filing numbers, store pages, search verification codes",
+        response: { 200: SiteListing },
+      },
+    },
+    async () => getSiteListing(db.kysely),
+  );
+
+  // Every page carries what is set here from the next request on (docs/behaviour.md#filings-stores-and-verification).
+  app.put(
+    '/listing',
+    {
+      schema: {
+        operationId: 'setSiteListing',
+        summary: "Replace the site's listing",
+        body: SiteListing,
+        response: { 200: SiteListing },
+      },
+    },
+    async (request) => {
+      const body = { ...request.body, police_filing: request.body.police_filing.replace(/\s+/g, '') };
+      const before = await getSiteListing(db.kysely);
+      await setSiteListing(db.kysely, body);
+      await audit(db, request, { action: 'listing.set', target: 'listing', before, after: body });
+      return body;
     },
   );
 };

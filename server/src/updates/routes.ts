@@ -55,8 +55,17 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
 
   app.get('/common/appversion/:os/:version', { schema: updateSchemas.appVersion }, async (request) => {
     const os = request.params.os.toLowerCase();
+    // HarmonyOS NEXT's app is published in AppGallery, not here: its check finds no release, as any
+    // platform's does before its first (docs/releases.md#update-checks).
+    if (os === 'harmonyos') {
+      updateChecksTotal.inc({ os, client: 'app' });
+      return {};
+    }
     if (!isOperatingSystem(os))
-      throw new HttpError(404, `no update check for "${os}"; the platforms are ${operatingSystems.join(', ')}`);
+      throw new HttpError(
+        404,
+        `no update check for "${os}"; the platforms are ${operatingSystems.join(', ')}, harmonyos`,
+      );
     const answer = appVersionAnswer(await offerFor(request, os), os, request.params.version, config.timeZone);
     updateChecksTotal.inc({ os, client: 'app' });
     if (answer.app_version !== undefined) updateOffersTotal.inc({ os, client: 'app' });

@@ -52,7 +52,7 @@ export const updateSchemas = {
     params: Params,
     response: {
       200: AppVersion,
-      404: errorResponse('Not a platform (android, ios, windows, mac)'),
+      404: errorResponse('Not a platform (android, ios, windows, mac, harmonyos)'),
     },
   },
   tauri: {

@@ -18,7 +18,7 @@ import { hashHref, paths } from '../config/paths';
 import { AnnouncementsColumns } from '../features/announcements/components/announcements-screen';
 import { cards, minOsFrameKey } from '../features/downloads/cards';
 import { DownloadCard } from '../features/downloads/components/download-card';
-import { platforms } from '../lib/platform';
+import { operatingSystems } from '@chat-site/contract';
 import { prerenderForHost, siteConfig } from '../config/site-config';
 import { beginHydration } from '../lib/hydrated';
 import { setLanguage, t, type Language } from '../lib/i18n';
@@ -87,7 +87,7 @@ export async function renderEarlyCards(): Promise<Record<string, string>> {
   const samples: Record<string, string> = {};
   // Every platform's package with every fact, through the screen's own rules: the iOS card
   // leaves out what the App Store's install does not offer.
-  const packages = platforms.map((os) => ({
+  const packages = operatingSystems.map((os) => ({
     os,
     downloadUrl: 'https://example.invalid/',
     version: '0',

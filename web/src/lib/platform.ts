@@ -2,7 +2,7 @@
  * Which platform's download a visitor most likely wants, from what the browser says about its
  * device: the user agent, and client hints where the browser sends them.
  */
-export const platforms = ['android', 'ios', 'windows', 'mac'] as const;
+export const platforms = ['android', 'ios', 'windows', 'mac', 'harmonyos'] as const;
 export type Platform = (typeof platforms)[number];
 
 export interface DeviceSignals {
@@ -35,8 +35,8 @@ export function readDeviceSignals(
 
 const hintPlatforms: Record<string, Platform> = {
   android: 'android',
-  harmonyos: 'android',
-  openharmony: 'android',
+  harmonyos: 'harmonyos',
+  openharmony: 'harmonyos',
   ios: 'ios',
   ipados: 'ios',
   windows: 'windows',
@@ -44,13 +44,17 @@ const hintPlatforms: Record<string, Platform> = {
 };
 
 /**
- * The visitor's platform, or undefined when it is none of the four (Linux, ChromeOS…).
- * HarmonyOS runs Android packages. Safari on an iPad asks for the desktop site with a Mac user
- * agent; no Mac has a touch screen, so a "Mac" with several touch points is an iPad.
+ * The visitor's platform, or undefined when it is none of these (Linux, ChromeOS…).
+ * HarmonyOS 2 to 4 are Android underneath and say so ("Android 12; HarmonyOS"): they install the
+ * APK. HarmonyOS NEXT (5 and later) runs no Android package; its browser says "OpenHarmony" and
+ * "ArkWeb" without "Android" (docs/behaviour.md#harmonyos-next). Safari on an iPad asks for the
+ * desktop site with a Mac user agent; no Mac has a touch screen, so a "Mac" with several touch
+ * points is an iPad.
  */
 export function detectPlatform(signals: DeviceSignals): Platform | undefined {
   const { userAgent: ua, maxTouchPoints } = signals;
-  if (/HarmonyOS|OpenHarmony|ArkWeb/i.test(ua)) return 'android';
+  if (/Android/i.test(ua)) return 'android';
+  if (/OpenHarmony|ArkWeb/i.test(ua)) return 'harmonyos';
   const hinted = hintPlatforms[(signals.hintPlatform ?? '').trim().toLowerCase()];
   const found = hinted ?? fromUserAgent(ua);
   return found === 'mac' && maxTouchPoints > 1 ? 'ios' : found;

@@ -27,6 +27,7 @@ export const actionLabels: Record<string, string> = {
   'release.min_version': '修改最低支持版本',
   'appconfig.set': '修改 CDN 设置',
   'region.set': '修改区域文件',
+  'listing.set': '修改备案与商店',
   'user.add': '添加账号',
   'user.remove': '删除账号',
   'user.reset-password': '重置密码',
@@ -155,6 +156,8 @@ export function auditSentence(entry: AuditEntry): string {
       return `修改了 CDN 设置${listed}`;
     case 'region.set':
       return `修改了区域文件${listed}`;
+    case 'listing.set':
+      return `修改了备案与商店设置${listed}`;
     case 'packages.set':
       return '修改了安装包列表';
     case 'file.upload':

@@ -15,6 +15,7 @@ const strokes: Record<Platform, { stroke: string; dash?: number[] }> = {
   ios: { stroke: '#2563eb', dash: [6, 3] },
   windows: { stroke: '#d97706', dash: [2, 3] },
   mac: { stroke: '#9333ea', dash: [10, 3, 2, 3] },
+  harmonyos: { stroke: '#dc2626', dash: [1, 2] },
 };
 
 const spans = [7, 30, 90] as const;

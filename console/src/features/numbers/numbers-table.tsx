@@ -1,9 +1,15 @@
 import type { DownloadStats } from '@chat-site/contract/admin';
 import { useLayoutEffect, useRef, useState } from 'react';
 
-export const platforms = ['android', 'ios', 'windows', 'mac'] as const;
+export const platforms = ['android', 'ios', 'windows', 'mac', 'harmonyos'] as const;
 export type Platform = (typeof platforms)[number];
-export const labels: Record<Platform, string> = { android: 'Android', ios: 'iOS', windows: 'Windows', mac: 'Mac' };
+export const labels: Record<Platform, string> = {
+  android: 'Android',
+  ios: 'iOS',
+  windows: 'Windows',
+  mac: 'Mac',
+  harmonyos: 'HarmonyOS NEXT',
+};
 
 export type Stats = DownloadStats;
 

@@ -17,9 +17,11 @@ import {
   type CdnCheck,
   type RegionDocument,
 } from './api';
+import { ListingSettings } from './listing-settings';
 
 /** The app config (the CDN) with a check that the CDN serves the site's files, the region
- * document, and the site config file, read-only. */
+ * document, the site's listing (filings, stores, search verification), and the site config
+ * file, read-only. */
 export function SettingsScreen() {
   useDocumentTitle('设置');
   return (
@@ -29,6 +31,7 @@ export function SettingsScreen() {
       </h1>
       <CdnSettings />
       <RegionSettings />
+      <ListingSettings />
       <SiteConfigView />
     </section>
   );

@@ -13,3 +13,4 @@ export * from './numbers.js';
 export * from './packages.js';
 export * from './releases.js';
 export * from './settings.js';
+export * from './listing.js';

@@ -6,6 +6,7 @@ export const DownloadCounts = Type.Object({
   ios: Type.Integer(),
   windows: Type.Integer(),
   mac: Type.Integer(),
+  harmonyos: Type.Integer(),
   total: Type.Integer(),
 });
 export type DownloadCounts = Static<typeof DownloadCounts>;

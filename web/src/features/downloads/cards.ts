@@ -3,9 +3,10 @@
  * each shows, in which order. Free of React, so src/early-download.ts draws the same cards
  * from the early answers that DownloadSection renders once the site's script runs.
  */
-import { formatDate, type InstallPackageEntry } from '@chat-site/contract';
+import { formatDate, type AndroidStore, type InstallPackageEntry, type SiteStores } from '@chat-site/contract';
 import type { DownloadKind } from '@chat-site/contract/in-app';
 import { siteConfig } from '../../config/site-config';
+import { storesFor } from '../../lib/phone-maker';
 import type { Platform } from '../../lib/platform';
 
 export interface CardLink {
@@ -24,6 +25,19 @@ export interface Card {
   /** Ranked for this visitor: their own platform first, highlighted and labelled, the others
    * quieter; undefined when the platform is unknown and every card looks the same. */
   standing?: 'recommended' | 'other' | undefined;
+  /** The Android app's store pages, the visitor's phone maker's first, beside the direct APK. */
+  stores?: StoreLink[] | undefined;
+}
+
+export interface StoreLink {
+  store: AndroidStore;
+  href: string;
+}
+
+/** The operator's store pages (config/site-stores.ts) and the user agent that orders them. */
+export interface StorePages {
+  pages: SiteStores;
+  userAgent: string;
 }
 
 export interface DownloadLinks {
@@ -34,16 +48,40 @@ export interface DownloadLinks {
 
 export const appStoreUrl = (appId: string) => `https://apps.apple.com/app/id${appId}`;
 
+function storeLinks({ pages, userAgent }: StorePages): StoreLink[] | undefined {
+  const set = pages.stores ?? {};
+  const found = storesFor(userAgent).flatMap((store) => {
+    const href = set[store];
+    return href === undefined ? [] : [{ store, href }];
+  });
+  return found.length > 0 ? found : undefined;
+}
+
+/** HarmonyOS NEXT installs from AppGallery only: its card is there when the operator has given
+ * the app's page there (docs/behaviour.md#harmonyos-next). */
+function harmonyCard({ pages }: StorePages): Card[] {
+  return pages.harmonyos === undefined
+    ? []
+    : [{ platform: 'harmonyos', link: { href: pages.harmonyos, newTab: true } }];
+}
+
 /** The host rule (docs/behaviour.md#the-download-screen): the primary domain offers the fixed
- * APK only; other hosts offer all four, with Android preferring the edge service's URL when it
- * answered. A card shows the facts of the package entry that describes what its button fetches. */
-export function cards(primary: boolean, links: DownloadLinks): Card[] {
+ * APK only; other hosts offer every platform, with Android preferring the edge service's URL when
+ * it answered. The Android card lists the store pages beside its APK, and HarmonyOS NEXT gets its
+ * AppGallery card on every host. A card shows the facts of the package entry that describes what
+ * its button fetches. */
+export function cards(
+  primary: boolean,
+  links: DownloadLinks,
+  stores: StorePages = { pages: {}, userAgent: '' },
+): Card[] {
   const entry = (os: Platform) => links.packages.find((found) => found.os === os);
   const link = (os: Platform): CardLink => ({ href: entry(os)?.downloadUrl, newTab: false });
   if (primary) {
     const android = entry('android');
     const details = android?.downloadUrl === siteConfig.androidApkUrl ? android : undefined;
-    return [{ platform: 'android', link: { href: siteConfig.androidApkUrl, newTab: false }, details }];
+    const link = { href: siteConfig.androidApkUrl, newTab: false };
+    return [{ platform: 'android', link, details, stores: storeLinks(stores) }, ...harmonyCard(stores)];
   }
   const ios = entry('ios');
   return [
@@ -51,7 +89,9 @@ export function cards(primary: boolean, links: DownloadLinks): Card[] {
       platform: 'android',
       link: links.edgeUrl !== undefined ? { href: links.edgeUrl, newTab: true } : link('android'),
       details: entry('android'),
+      stores: storeLinks(stores),
     },
+    ...harmonyCard(stores),
     // The App Store installs iOS: its size and hash are not the visitor's to check.
     {
       platform: 'ios',

@@ -7,12 +7,14 @@ import { downloadKindOf, type Card } from '../cards';
 import { PackageDetails, PackageDetailsPlaceholder } from './package-details';
 import { PlatformIcon } from './platform-icon';
 import { downloadKindMark, fieldMark, platformMark } from '../../../lib/page-marks';
+import { storeName, useDownloadText } from '../messages';
 
 export const platformNames: Record<Platform, string> = {
   android: 'Android',
   ios: 'iOS',
   windows: 'Windows',
   mac: 'Mac',
+  harmonyos: 'HarmonyOS NEXT',
 };
 
 export interface DownloadCardProps extends Card {
@@ -31,7 +33,8 @@ export const cardClass = (recommended: boolean) =>
       : 'border-line shadow-sm hover:border-brand/50',
   );
 
-export function DownloadCard({ platform, link, details, standing, loading = false }: DownloadCardProps) {
+export function DownloadCard({ platform, link, details, standing, stores, loading = false }: DownloadCardProps) {
+  const text = useDownloadText();
   const name = platformNames[platform];
   const label = `${t('download.button')} ${name}`;
   const recommended = standing === 'recommended';
@@ -48,7 +51,11 @@ export function DownloadCard({ platform, link, details, standing, loading = fals
       </span>
       <h2 className="mt-4 text-lg font-semibold">{name}</h2>
       <p {...fieldMark('min-os')} className="mt-1 text-sm text-muted">
-        {details?.minOs === undefined ? t(`download.${platform}`) : t('download.minOs', { minOs: details.minOs })}
+        {platform === 'harmonyos'
+          ? text.harmonyosStore
+          : details?.minOs === undefined
+            ? t(`download.${platform}`)
+            : t('download.minOs', { minOs: details.minOs })}
       </p>
       {link.href === undefined ? (
         <span
@@ -77,6 +84,22 @@ export function DownloadCard({ platform, link, details, standing, loading = fals
         >
           {t('download.button')}
         </a>
+      )}
+      {stores !== undefined && (
+        <nav aria-label={text.stores} className="mt-3 w-full">
+          <ul className="flex flex-wrap justify-center gap-2">
+            {stores.map(({ store, href }) => (
+              <li key={store}>
+                <ExternalLink
+                  href={href}
+                  className="inline-block rounded-full border border-line px-3 py-1 text-xs text-muted transition-colors hover:border-brand/50 hover:text-fg"
+                >
+                  {storeName(store)}
+                </ExternalLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
       )}
       {details !== undefined ? (
         <PackageDetails entry={details} name={name} />

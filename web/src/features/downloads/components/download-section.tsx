@@ -7,7 +7,9 @@ import { useHydrated } from '../../../lib/hydrated';
 import { t } from '../../../lib/i18n';
 import { detectPlatform, isDesktop, readDeviceSignals, type Platform } from '../../../lib/platform';
 import { StaleNote } from '../../../components/ui/stale-note';
+import { readSiteStores } from '../../../config/site-stores';
 import { cards, ranked } from '../cards';
+import { useDownloadText } from '../messages';
 import { useDownloadLinks } from '../use-download-links';
 import { InAppGuide } from '../in-app-guide/in-app-guide';
 import { DownloadCard } from './download-card';
@@ -26,9 +28,11 @@ export function DownloadSection({ requested }: { requested?: Platform | undefine
   const primary = isPrimaryHost();
   const links = useDownloadLinks({ edge: !primary });
   const [device] = useState(readDeviceSignals);
+  const [pages] = useState(readSiteStores);
   // The prerendered first frame knows no device, so it shows no QR code.
   const hydrated = useHydrated();
-  const list = ranked(cards(primary, links), requested ?? detectPlatform(device));
+  const platform = requested ?? detectPlatform(device);
+  const list = ranked(cards(primary, links, { pages, userAgent: device.userAgent }), platform);
   return (
     <section className="mx-auto max-w-6xl px-4 py-12 md:px-6 md:py-20">
       <div className="mx-auto max-w-2xl text-center">
@@ -45,8 +49,9 @@ export function DownloadSection({ requested }: { requested?: Platform | undefine
           </ExternalLink>
         </p>
       </div>
+      {platform === 'harmonyos' && pages.harmonyos === undefined && <HarmonyMissing />}
       <ul
-        className={`mx-auto mt-10 grid items-start gap-4 md:gap-6 ${list.length === 1 ? 'max-w-sm' : 'sm:grid-cols-2 lg:grid-cols-4'}`}
+        className={`mx-auto mt-10 grid items-start gap-4 md:gap-6 ${list.length === 1 ? 'max-w-sm' : list.length === 2 ? 'max-w-2xl sm:grid-cols-2' : 'sm:grid-cols-2 lg:grid-cols-4'}`}
       >
         {list.map((card) => (
           <DownloadCard key={card.platform} {...card} loading={links.loading} />
@@ -67,5 +72,20 @@ export function DownloadSection({ requested }: { requested?: Platform | undefine
       )}
       <InAppGuide />
     </section>
+  );
+}
+
+/** HarmonyOS NEXT installs no APK, and the app is not in AppGallery yet: the visitor is told so
+ * and offered the web version rather than a download that cannot install
+ * (docs/behaviour.md#harmonyos-next). */
+function HarmonyMissing() {
+  const text = useDownloadText();
+  return (
+    <p role="note" className="mx-auto mt-8 max-w-xl rounded-2xl border border-line bg-surface p-4 text-center text-sm">
+      {text.harmonyosMissing.replace('{product}', () => siteConfig.productName)}{' '}
+      <ExternalLink href={siteConfig.webClientUrl} className={inTextLink}>
+        {text.web}
+      </ExternalLink>
+    </p>
   );
 }
