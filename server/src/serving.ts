@@ -6,7 +6,7 @@
  */
 import cluster from 'node:cluster';
 import net from 'node:net';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { countUsers } from './accounts/repository.js';
 import { buildApp } from './app.js';
@@ -14,16 +14,12 @@ import { supervisorNoticedClose, workerPeers } from './cluster/peers.js';
 import type { Prepared } from './cluster/start.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { connect, type Db } from './db/connect.js';
-import { migrate } from './db/migrations.js';
+import { migrate, pendingMigrations } from './db/migrations.js';
 import { loadDemoContent } from './demo/load.js';
 import { trimWhenIdle } from './lib/idle-trim.js';
 import { logDestination } from './lib/request-log.js';
 import { useAsLocalTime } from './lib/time.js';
 import { storageFor } from './storage/index.js';
-
-interface Logger {
-  info(message: string): void;
-}
 
 export type Role = 'alone' | 'worker' | 'prepare';
 
@@ -59,9 +55,11 @@ export async function run(role: Role): Promise<void> {
     };
     process.send?.(prepared, () => process.exit(0));
   } else {
-    // Migrations, demo content and the start-up hints were done once, before the workers started.
+    // Migrations, demo content and the start-up hints were done once, before the workers started,
+    // by this build's supervisor; one of an older build may not have (docs/deploy.md#upgrades).
     const peers = workerPeers();
     const db = connect(config.database);
+    await migrateBeforeServing(config, db, pino({ level: config.logLevel }, logDestination()));
     const app = await buildApp({ config, db, peers });
     const address = await serve(config, db, app);
     process.send?.({ chatSite: 'listening', address });
@@ -71,12 +69,44 @@ export async function run(role: Role): Promise<void> {
 /** What happens once per start, before any request: migrations, demo content, hints. */
 async function prepare(config: ServerConfig, db: Db, log: Logger): Promise<void> {
   const storage = storageFor(config.storage);
-  await migrate(db, storage);
+  await migrate(db, storage, undefined, logMigration(log));
   if (config.demoContent && (await loadDemoContent(db.kysely, storage)))
     log.info('loaded demo content into the empty database');
   if ((await countUsers(db.kysely)) === 0) {
     log.info('no operator accounts yet: create one with `npm run admin -- users add NAME --role admin`');
   }
+}
+
+/** Logs each migration run, and how long it took. */
+function logMigration(log: Logger) {
+  return ({ name, ms }: { name: string; ms: number }) =>
+    log.info({ migration: name, ms }, `migration ${name} ran in ${ms} ms`);
+}
+
+/**
+ * A worker never serves on a database with migrations pending: it runs them itself, under the
+ * migration lock (db/migrations.ts), or, when they fail, refuses to start, so that the workers
+ * already serving stay as they are. Pending ones mean whatever started this worker did not
+ * migrate first: the supervisor of an older build, sent SIGHUP after the new build was installed.
+ */
+async function migrateBeforeServing(config: ServerConfig, db: Db, log: Logger): Promise<void> {
+  const pending = await pendingMigrations(db).catch(() => ['(the whole schema)']);
+  if (pending.length === 0) return;
+  log.warn(
+    { pending },
+    `migrations pending at a worker's start (${pending.join(', ')}): whatever started this worker did not migrate; running them before serving`,
+  );
+  try {
+    await migrate(db, storageFor(config.storage), undefined, logMigration(log));
+  } catch (error) {
+    log.error(
+      { err: error },
+      `refusing to serve: the pending migrations failed (${(error as Error).message}); the workers already serving stay as they are`,
+    );
+    await db.close();
+    process.exit(1);
+  }
+  log.info({ migrations: pending }, 'migrated the database before serving');
 }
 
 /** Listens, and stops gracefully on SIGTERM or SIGINT; answers the address. */
