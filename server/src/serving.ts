@@ -20,6 +20,7 @@ import { trimWhenIdle } from './lib/idle-trim.js';
 import { logDestination } from './lib/request-log.js';
 import { useAsLocalTime } from './lib/time.js';
 import { storageFor } from './storage/index.js';
+import { closeToOthers } from './storage/private-files.js';
 
 export type Role = 'alone' | 'worker' | 'prepare';
 
@@ -70,10 +71,23 @@ export async function run(role: Role): Promise<void> {
 async function prepare(config: ServerConfig, db: Db, log: Logger): Promise<void> {
   const storage = storageFor(config.storage);
   await migrate(db, storage, undefined, logMigration(log));
+  await closeOldFilesToOthers(config, log);
   if (config.demoContent && (await loadDemoContent(db.kysely, storage)))
     log.info('loaded demo content into the empty database');
   if ((await countUsers(db.kysely)) === 0) {
     log.info('no operator accounts yet: create one with `npm run admin -- users add NAME --role admin`');
+  }
+}
+
+/** Files an older build left readable by others: the directory store's and the resumable
+ * uploads' staging folder (storage/private-files.ts). */
+async function closeOldFilesToOthers(config: ServerConfig, log: Logger): Promise<void> {
+  const dirs = [config.uploadDir, ...(config.storage.kind === 'file' ? [config.storage.dir] : [])];
+  for (const dir of dirs) {
+    const changed = await closeToOthers(dir);
+    if (changed > 0) {
+      log.info({ dir, changed }, `made ${changed} files and folders in ${dir} readable by the server's user only`);
+    }
   }
 }
 
