@@ -1,5 +1,5 @@
 // Records which release this build is, for what the server writes about itself (a backup's
-// manifest, docs/backups.md#the-archive): server/package.json's version and the git commit
+// manifest, docs/backups.md#what-the-archive-holds): server/package.json's version and the git commit
 // built, or SOURCE_COMMIT where the build has no .git (a container build). Written to
 // server/dist/release.json by `npm run build` and scripts/ensure-built.mjs.
 import { execFileSync } from 'node:child_process';

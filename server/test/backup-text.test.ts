@@ -1,5 +1,5 @@
 /**
- * Backup and restore carry any text unchanged (docs/backups.md#the-archive): a property test
+ * Backup and restore carry any text unchanged (docs/backups.md#what-the-archive-holds): a property test
  * fills every table with rows whose text is anything Unicode allows and more (U+2028/U+2029,
  * NUL, lone surrogates, 4-byte characters, very long lines), backs the database up, restores it
  * into a new one and compares every value of every table. On the database the helpers pick and
@@ -97,7 +97,7 @@ function rowsFor(tables: TableInfo[]): fc.Arbitrary<Record<string, Row[]>> {
 }
 
 /** What this database can hold of `value`: PostgreSQL refuses NUL in text, and the product
- * refuses it where text comes in (docs/behaviour.md#text-the-server-keeps). */
+ * refuses it where text comes in (docs/backups.md#text-postgresql-cannot-hold). */
 const storable = (value: unknown) =>
   typeof value === 'string' && dialect === 'postgres' ? value.replaceAll('\u0000', '') : value;
 

@@ -1,6 +1,6 @@
 /**
  * The rows of tables/<name>.jsonl: one JSON object per line, lines ended by \n alone
- * (docs/backups.md#the-archive). JSON.stringify leaves U+2028 and U+2029 as they are, and
+ * (docs/backups.md#what-the-archive-holds). JSON.stringify leaves U+2028 and U+2029 as they are, and
  * line readers that follow JavaScript's or Unicode's idea of a line (node:readline among
  * them) end a line there: so the writer escapes them, and the reader splits at \n only, which
  * also reads archives made before they were escaped. Lone surrogates and NUL are escaped by

@@ -1,5 +1,5 @@
 /**
- * `backup` reads its own archive back before it says it succeeded (docs/backups.md#checks):
+ * `backup` reads its own archive back before it says it succeeded (docs/backups.md#the-archive-read-back):
  * the manifest as written, every table's rows parsed one by one and counted and hashed as the
  * manifest says, every file's size and SHA-256. A disk that lost a write, or a row no reader
  * could parse, shows up now rather than on the day the archive is needed.

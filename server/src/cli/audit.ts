@@ -1,6 +1,6 @@
 /**
  * The command line's changes go into the audit log as the admin API's do
- * (docs/behaviour.md#the-audit-log), with their source: `cli:` and the user of the operating
+ * (docs/behaviour.md#operator-accounts), with their source: `cli:` and the user of the operating
  * system who ran the command (`cli` alone when that cannot be told).
  */
 import { userInfo } from 'node:os';
