@@ -10,6 +10,8 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
+import type { connect as Connect } from '../server/src/db/connect.js';
+import type { migrate as Migrate } from '../server/src/db/migrations.js';
 
 const release = '779785a';
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -31,12 +33,9 @@ writeFileSync(
     .replace(/ {2}type Migration,\n {2}type MigrationProvider,\n {2}type MigrationResultSet,\n/, ''),
 );
 
-const { connect } = (await import(
-  join(old, 'server/src/db/connect.ts')
-)) as typeof import('../server/src/db/connect.js');
-const { migrate } = (await import(
-  join(old, 'server/src/db/migrations.ts')
-)) as typeof import('../server/src/db/migrations.js');
+// Typed as this build's: the two functions have kept their signatures.
+const { connect } = (await import(join(old, 'server/src/db/connect.ts'))) as { connect: typeof Connect };
+const { migrate } = (await import(join(old, 'server/src/db/migrations.ts'))) as { migrate: typeof Migrate };
 const made = join(old, 'site.sqlite');
 const db = connect({ kind: 'sqlite', path: made });
 await migrate(db);
