@@ -26,6 +26,8 @@ COPY web/package.json web/
 COPY console/package.json console/
 RUN npm ci --engine-strict --no-audit --no-fund
 COPY . .
+# The commit built, for backups' manifests (scripts/release-info.mjs): .git is not copied in.
+ARG SOURCE_COMMIT
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime-packages

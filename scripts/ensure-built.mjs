@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeReleaseInfo } from './release-info.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -38,6 +39,7 @@ export async function ensureBuilt() {
   run(['node_modules/typescript/bin/tsc', '-b', 'server']);
   // Kysely and TypeBox as a few files, and the compiled code pointed at them; a no-op when done.
   await bundleVendor();
+  writeReleaseInfo();
   const compiled = ['server/dist', 'packages/contract/dist'].map((path) => newestChange(join(root, path), isBundle));
   if (!existsSync(adminBundle) || statSync(adminBundle).mtimeMs < Math.max(...compiled)) bundleAdmin();
   const built = join(root, 'web/dist/index.html');

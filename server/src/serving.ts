@@ -6,7 +6,7 @@
  */
 import cluster from 'node:cluster';
 import net from 'node:net';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { countUsers } from './accounts/repository.js';
 import { scryptPool, threadsPerWorker } from './accounts/scrypt-pool.js';
@@ -16,7 +16,7 @@ import type { Prepared } from './cluster/start.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { connect, type Db } from './db/connect.js';
 import { databaseName, databaseUrlToType } from './db/database-names.js';
-import { migrate } from './db/migrations.js';
+import { migrate, pendingMigrations } from './db/migrations.js';
 import { loadDemoContent } from './demo/load.js';
 import { trimWhenIdle } from './lib/idle-trim.js';
 import { logDestination } from './lib/request-log.js';
@@ -24,10 +24,7 @@ import { useAsLocalTime } from './lib/time.js';
 import { pictureThread } from './reach/picture/drawer.js';
 import { siteCardOf } from './reach/picture/pictures.js';
 import { storageFor } from './storage/index.js';
-
-interface Logger {
-  info(message: string): void;
-}
+import { closeToOthers } from './storage/private-files.js';
 
 export type Role = 'alone' | 'worker' | 'prepare';
 
@@ -65,9 +62,11 @@ export async function run(role: Role): Promise<void> {
     };
     process.send?.(prepared, () => process.exit(0));
   } else {
-    // Migrations, demo content and the start-up hints were done once, before the workers started.
+    // Migrations, demo content and the start-up hints were done once, before the workers started,
+    // by this build's supervisor; one of an older build may not have (docs/deploy.md#upgrades).
     const peers = workerPeers();
     const db = connect(config.database);
+    await migrateBeforeServing(config, db, pino({ level: config.logLevel }, logDestination()));
     const app = await buildApp({ config, db, peers });
     const address = await serve(config, db, app);
     process.send?.({ chatSite: 'listening', address });
@@ -77,7 +76,8 @@ export async function run(role: Role): Promise<void> {
 /** What happens once per start, before any request: migrations, demo content, hints. */
 async function prepare(config: ServerConfig, db: Db, log: Logger): Promise<void> {
   const storage = storageFor(config.storage);
-  await migrate(db, storage);
+  await migrate(db, storage, undefined, logMigration(log));
+  await closeOldFilesToOthers(config, log);
   if (config.demoContent && (await loadDemoContent(db.kysely, storage)))
     log.info('loaded demo content into the empty database');
   if ((await countUsers(db.kysely)) === 0) {
@@ -88,6 +88,50 @@ async function prepare(config: ServerConfig, db: Db, log: Logger): Promise<void>
         `\`DATABASE_URL='${url}' npm run admin -- users add NAME --role admin\``,
     );
   }
+}
+
+/** Files an older build left readable by others: the directory store's and the resumable
+ * uploads' staging folder (storage/private-files.ts). */
+async function closeOldFilesToOthers(config: ServerConfig, log: Logger): Promise<void> {
+  const dirs = [config.uploadDir, ...(config.storage.kind === 'file' ? [config.storage.dir] : [])];
+  for (const dir of dirs) {
+    const changed = await closeToOthers(dir);
+    if (changed > 0) {
+      log.info({ dir, changed }, `made ${changed} files and folders in ${dir} readable by the server's user only`);
+    }
+  }
+}
+
+/** Logs each migration run, and how long it took. */
+function logMigration(log: Logger) {
+  return ({ name, ms }: { name: string; ms: number }) =>
+    log.info({ migration: name, ms }, `migration ${name} ran in ${ms} ms`);
+}
+
+/**
+ * A worker never serves on a database with migrations pending: it runs them itself, under the
+ * migration lock (db/migrations.ts), or, when they fail, refuses to start, so that the workers
+ * already serving stay as they are. Pending ones mean whatever started this worker did not
+ * migrate first: the supervisor of an older build, sent SIGHUP after the new build was installed.
+ */
+async function migrateBeforeServing(config: ServerConfig, db: Db, log: Logger): Promise<void> {
+  const pending = await pendingMigrations(db).catch(() => ['(the whole schema)']);
+  if (pending.length === 0) return;
+  log.warn(
+    { pending },
+    `migrations pending at a worker's start (${pending.join(', ')}): whatever started this worker did not migrate; running them before serving`,
+  );
+  try {
+    await migrate(db, storageFor(config.storage), undefined, logMigration(log));
+  } catch (error) {
+    log.error(
+      { err: error },
+      `refusing to serve: the pending migrations failed (${(error as Error).message}); the workers already serving stay as they are`,
+    );
+    await db.close();
+    process.exit(1);
+  }
+  log.info({ migrations: pending }, 'migrated the database before serving');
 }
 
 /** Listens, and stops gracefully on SIGTERM or SIGINT; answers the address. */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../src/app.js';
@@ -611,5 +611,50 @@ describe('bad input', () => {
     const result = await run(database, ['bulletins', 'list'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/site' });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /^error: .*ECONNREFUSED/);
+  });
+});
+
+describe('the audit log', () => {
+  test('every change the command line makes is in the console’s audit log, with its source', async () => {
+    const database = await freshDatabase();
+    const first = (await ok(database, 'bulletins', 'add', '--title', 'One', '--content', '<p>1</p>')).trim();
+    await ok(database, 'bulletins', 'add', '--title', 'Two', '--content', '<p>2</p>');
+    await ok(database, 'bulletins', 'edit', first, '--title', 'One, edited');
+    await ok(database, 'bulletins', 'pin', first);
+    await ok(database, 'bulletins', 'remove', first);
+    const stored = (await ok(database, 'files', 'upload', file('audit.png', png))).split('\n')[0] ?? '';
+    await ok(database, 'files', 'remove', stored.replace('file/preview/', ''));
+    await ok(database, 'packages', 'set', 'ios', '--url', 'https://apps.example.com/xl');
+    await ok(database, 'packages', 'remove', 'ios');
+    await ok(database, 'appconfig', 'set', '--use-cdn', 'on', '--cdn-url', 'https://cdn.example.com/b');
+    await ok(
+      database,
+      'region',
+      'set',
+      '--api-addr',
+      'https://a.example.com',
+      '--allocator-addr',
+      'https://a.example.com/r',
+    );
+    const page = (await apiGet(database, '/v1/admin/audit?page_size=100', bearer)).json<{
+      list: { actor: string; action: string; target: string; before: unknown; after: unknown }[];
+    }>();
+    const { username } = userInfo();
+    assert.deepEqual(page.list.map((entry) => entry.action).reverse(), [
+      'bulletin.create',
+      'bulletin.create',
+      'bulletin.update',
+      'bulletin.update',
+      'bulletin.remove',
+      'file.upload',
+      'file.remove',
+      'packages.set',
+      'packages.remove',
+      'appconfig.set',
+      'region.set',
+    ]);
+    for (const entry of page.list) assert.equal(entry.actor, `cli:${username}`, entry.action);
+    const edit = page.list.find((entry) => entry.action === 'bulletin.update');
+    assert.equal((edit?.after as { title?: string } | undefined)?.title, 'One, edited');
   });
 });

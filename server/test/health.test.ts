@@ -11,9 +11,9 @@ import { s3Env, startTestS3 } from '../../scripts/s3-server.js';
 import { loadFileSettings } from '../src/config.js';
 import { knownMigrations } from '../src/db/migrations.js';
 import { S3Storage } from '../src/storage/s3-store.js';
-import { startTestApp, storageKind, type TestApp } from './helpers.js';
+import { createTestDatabase, spawnServer, startTestApp, storageKind, testEnv, type TestApp } from './helpers.js';
 
-const allOk = { database: 'ok', storage: 'ok', migrations: 'ok' };
+const allOk = { database: 'ok', storage: 'ok', migrations: 'ok', workers: 'ok' };
 
 describe('health checks', () => {
   let t: TestApp;
@@ -123,6 +123,37 @@ describe("the S3 store's readiness check", () => {
       } finally {
         await storage.close();
       }
+    }
+  });
+});
+
+describe('readiness of a worker', () => {
+  test('/readyz is 503 "workers" until the supervisor says every worker listens, then 200', async () => {
+    const database = await createTestDatabase();
+    // Stands in for this build's supervisor, holding back its word until told (SIGUSR2).
+    const server = await spawnServer(testEnv(database, { HOLD_READY: '1' }), {
+      script: 'server/test/fixtures/supervisor-that-does-not-migrate.mjs',
+    });
+    try {
+      const early = await fetch(`${server.url}/readyz`);
+      assert.equal(early.status, 503);
+      assert.deepEqual(await early.json(), {
+        status: 503,
+        msg: 'not ready: workers',
+        checks: { ...allOk, workers: 'pending' },
+      });
+      server.child.kill('SIGUSR2');
+      // The word travels supervisor → worker by IPC, beside this test's requests: asked until it
+      // has arrived.
+      let status = 0;
+      for (let tries = 0; status !== 200 && tries < 100; tries++) {
+        if (tries > 0) await new Promise((wait) => setTimeout(wait, 50));
+        status = (await fetch(`${server.url}/readyz`)).status;
+      }
+      assert.equal(status, 200);
+    } finally {
+      await server.stop();
+      await database.drop();
     }
   });
 });

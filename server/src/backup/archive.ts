@@ -9,9 +9,6 @@
  * Rows are written as JSON with the dialect's differences taken out (valueToJson), so an
  * archive made on SQLite loads into PostgreSQL and back.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { serverRoot } from '../paths.js';
 import { fileKeyPattern, manifestProblem, sqlNamePattern } from './manifest-schema.js';
 
 export const archiveFormat = 'chat-site-backup';
@@ -21,8 +18,10 @@ export interface Manifest {
   format: typeof archiveFormat;
   format_version: number;
   created_at: string;
-  /** The server package's version that wrote it. */
+  /** The release that wrote it: server/package.json's version, and the commit it was built from
+   * (lib/release.ts; absent from archives made before it was recorded). */
   app_version: string;
+  app_commit?: string;
   /** Where it was made: `sqlite` or `postgres`. */
   source_dialect: string;
   /** The migrations the database had run, in order: the schema the rows fit. */
@@ -56,16 +55,6 @@ export const filePath = (key: string) => `files/${key}`;
 
 export function isGzipName(path: string): boolean {
   return /\.(gz|tgz)$/i.test(path);
-}
-
-/** The version in server/package.json. */
-export function appVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(join(serverRoot, 'package.json'), 'utf8')) as { version?: string };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** A value as a driver returns it, as JSON: bytes become {"$base64": ...}, times ISO strings.

@@ -23,10 +23,10 @@ import { createGzip } from 'node:zlib';
 import { sql } from 'kysely';
 import tar from 'tar-stream';
 import type { Db } from '../db/connect.js';
+import { thisRelease } from '../lib/release.js';
 import { nowIso } from '../lib/time.js';
 import type { FileStorage } from '../storage/index.js';
 import {
-  appVersion,
   archiveFormat,
   filePath,
   formatVersion,
@@ -39,6 +39,8 @@ import {
   type TableEntry,
 } from './archive.js';
 import { appliedMigrations, readCatalog, readSequence, type AnyDb, type TableInfo } from './catalog.js';
+import { rowLine } from './lines.js';
+import { readBack } from './read-back.js';
 import { addEntry, drained } from './tar.js';
 
 export interface BackupOptions {
@@ -100,7 +102,8 @@ async function backupOnce(options: BackupOptions): Promise<BackupSummary> {
       format: archiveFormat,
       format_version: formatVersion,
       created_at: snapshot.takenAt,
-      app_version: appVersion(),
+      app_version: thisRelease().version,
+      app_commit: thisRelease().commit,
       source_dialect: db.dialect,
       migrations: snapshot.migrations,
       tables: snapshot.tables,
@@ -111,6 +114,7 @@ async function backupOnce(options: BackupOptions): Promise<BackupSummary> {
       })),
     };
     await writeArchive(temporary, manifest, scratch, storage);
+    await readBack(temporary, manifest, isGzipName(to));
     await chmod(temporary, 0o600); // a .tmp left by an earlier run keeps its own mode when reused
     await rename(temporary, to);
     await syncPath(dirname(to));
@@ -187,7 +191,7 @@ async function dumpTable(
       const { rows: page } = await sql<Record<string, unknown>>`
         SELECT * FROM ${sql.table(table.name)} ${after} ORDER BY ${orderBy} LIMIT ${rowsPerPage} ${skip}`.execute(db);
       for (const row of page) {
-        const line = `${JSON.stringify(Object.fromEntries(columns.map((column) => [column, valueToJson(row[column])])))}\n`;
+        const line = rowLine(Object.fromEntries(columns.map((column) => [column, valueToJson(row[column])])));
         hash.update(line);
         if (!out.write(line)) await drained(out);
         onRow?.(row);

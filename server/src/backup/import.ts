@@ -15,7 +15,6 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
@@ -41,6 +40,7 @@ import {
   type AnyDb,
   type TableInfo,
 } from './catalog.js';
+import { columnWithNul, fileLines, parseRow } from './lines.js';
 import { drained } from './tar.js';
 
 /** The target is not empty, or its schema is not one the archive can go into. Nothing was
@@ -149,7 +149,7 @@ async function readArchive(
       const key = /^files\/(.+)$/.exec(name)?.[1];
       if (table !== undefined) {
         const entry = Object.hasOwn(manifest.tables, table) ? manifest.tables[table] : undefined;
-        await saveTable(body, table, entry, join(scratch, `${table}.jsonl`));
+        await saveTable(body, table, entry, join(scratch, `${table}.jsonl`), db.dialect);
         tablesSeen.add(table);
       } else if (key !== undefined) {
         const file = expected.get(key);
@@ -225,7 +225,13 @@ async function readSmall(body: Readable, maxBytes: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function saveTable(body: Readable, table: string, entry: TableEntry | undefined, path: string): Promise<void> {
+async function saveTable(
+  body: Readable,
+  table: string,
+  entry: TableEntry | undefined,
+  path: string,
+  dialect: Db['dialect'],
+): Promise<void> {
   if (entry === undefined) throw new ArchiveError(`tables/${table}.jsonl is not in the manifest`);
   const hash = createHash('sha256');
   let lines = 0;
@@ -237,6 +243,26 @@ async function saveTable(body: Readable, table: string, entry: TableEntry | unde
   await pipeline(body, count, createWriteStream(path));
   if (hash.digest('hex') !== entry.sha256 || lines !== entry.rows) {
     throw new ArchiveError(`tables/${table}.jsonl does not match its SHA-256 and row count in the manifest`);
+  }
+  await checkRows(path, table, dialect);
+}
+
+/** Every line is a row this database can hold, checked before the database is touched: on
+ * PostgreSQL, no text with a NUL character, which it refuses and SQLite keeps
+ * (docs/backups.md#text-postgresql-cannot-hold). */
+async function checkRows(path: string, table: string, dialect: Db['dialect']): Promise<void> {
+  let line = 0;
+  for await (const text of fileLines(path)) {
+    line++;
+    const row = parseRow(text);
+    if (row === undefined) throw new ArchiveError(`tables/${table}.jsonl line ${line} is not a JSON row`);
+    const column = dialect === 'postgres' ? columnWithNul(row) : undefined;
+    if (column !== undefined) {
+      throw new RestoreRefusedError(
+        `${table}.${column} in row ${line} holds a NUL character, which PostgreSQL cannot store; ` +
+          'restore this archive into SQLite, or remove the character there and make a new backup',
+      );
+    }
   }
 }
 
@@ -313,7 +339,7 @@ async function loadTable(
     loaded += batch.length;
     batch = [];
   };
-  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+  for await (const line of fileLines(path)) {
     if (line === '') continue;
     const row = JSON.parse(line) as Record<string, unknown>;
     check?.(row);

@@ -34,6 +34,7 @@ export const ManifestSchema = Type.Object({
   format_version: Type.Integer(),
   created_at: Type.String({ maxLength: 64 }),
   app_version: Type.String({ maxLength: 200 }),
+  app_commit: Type.Optional(Type.String({ maxLength: 200 })),
   source_dialect: Type.String({ pattern: '^(sqlite|postgres)$' }),
   migrations: Type.Array(Type.String({ pattern: '^[0-9A-Za-z_]{1,200}$' }), { maxItems: 10_000 }),
   tables: Type.Record(Type.String({ pattern: sqlNamePattern }), TableEntrySchema),

@@ -22,7 +22,8 @@ export async function addEntry(
   const written = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
   // Nobody awaits it before the end; a failure meanwhile is thrown by the write loop instead.
   written.catch(() => undefined);
-  const entry = pack.entry({ ...header, type: 'file', mode: 0o644 }, (error) =>
+  // 0600: an extracted users.jsonl holds password hashes (docs/backups.md#file-permissions).
+  const entry = pack.entry({ ...header, type: 'file', mode: 0o600 }, (error) =>
     error ? settle?.reject(error) : settle?.resolve(),
   );
   // Its failures arrive through the callback above; as an event with no listener they would be

@@ -2,6 +2,7 @@
 import type { AppConfig } from '@chat-site/contract';
 import { Option, type Command } from 'commander';
 import { getAppConfig, setAppConfig } from '../settings/repository.js';
+import { auditCli } from './audit.js';
 import { UsageError, withDb } from './context.js';
 import { printFields, printJson } from './output.js';
 import { parseBucketUrl } from './parse.js';
@@ -39,7 +40,9 @@ function setCommand(command: Command): void {
         const url = options.cdnUrl?.replace(/\/+$/, '') ?? (await getAppConfig(db)).common_cdn_bucket_url;
         if (options.useCdn === 'on' && url === '') throw new UsageError('--use-cdn on needs a CDN URL: give --cdn-url');
         const next: AppConfig = { use_cdn: options.useCdn === 'on' ? 1 : 0, common_cdn_bucket_url: url };
+        const before = await getAppConfig(db);
         await setAppConfig(db, next);
+        await auditCli(db, { action: 'appconfig.set', target: 'appconfig', before, after: next });
         return next;
       });
       printAppConfig(config);

@@ -43,6 +43,7 @@ export function registerBackupCommands(program: Command): void {
         files: manifest.files.length,
         'files left out': manifest.skipped_files.length,
         'archive bytes': summary.bytes,
+        'read back': 'every row and file as the manifest lists them',
         seconds: ((Date.now() - started) / 1000).toFixed(1),
       });
     });
@@ -74,7 +75,8 @@ export function registerBackupCommands(program: Command): void {
       print(`restored ${options.from}`);
       printFields({
         'made at': manifest.created_at,
-        'made on': `${manifest.source_dialect}, version ${manifest.app_version}`,
+        'made on': manifest.source_dialect,
+        'made by': `version ${manifest.app_version}, commit ${manifest.app_commit ?? 'not recorded'}`,
         tables: Object.keys(manifest.tables).length,
         rows: summary.rows,
         files: manifest.files.length,

@@ -6,6 +6,7 @@ import { sanitizeBulletinHtml, tooDeeplyNested } from '../bulletins/sanitize.js'
 import type { BulletinRow } from '../db/schema.js';
 import { statusOf } from '../bulletins/admin-view.js';
 import { toWireTime } from '../lib/time.js';
+import { auditCli, cliActor } from './audit.js';
 import { timeZone, UsageError, withDb } from './context.js';
 import { print, printFields, printJson, printTable } from './output.js';
 import { parseId, parseTitle, parseWireTime, readText } from './parse.js';
@@ -72,7 +73,12 @@ function addCommand(command: Command): void {
         throw new UsageError('give the content with --content-file <path> or --content <html>');
       }
       const input = { title: options.title, content, pinned: options.pinned === true, createdAt: options.createdAt };
-      print(String(await withDb((db) => createWithRevision(db, input, 'cli'))));
+      const id = await withDb(async (db) => {
+        const created = await createWithRevision(db, input, cliActor());
+        await auditCli(db, { action: 'bulletin.create', target: created, after: await findBulletin(db, created) });
+        return created;
+      });
+      print(String(id));
     });
 }
 
@@ -99,7 +105,13 @@ function removeCommand(command: Command): void {
     .description('delete an announcement')
     .argument('<id>', 'the announcement id', parseId)
     .action(async (id: number) => {
-      if (!(await withDb((db) => removeBulletin(db, id)))) notFound(id);
+      const removed = await withDb(async (db) => {
+        const before = await findBulletin(db, id);
+        if (!(await removeBulletin(db, id))) return false;
+        await auditCli(db, { action: 'bulletin.remove', target: id, before });
+        return true;
+      });
+      if (!removed) notFound(id);
       print(`removed announcement ${id}`);
     });
 }
@@ -130,7 +142,14 @@ function contentOf(options: ContentOptions): string | undefined {
 }
 
 async function change(id: number, patch: BulletinPatch): Promise<void> {
-  const saved = await withDb((db) => saveWithRevision(db, id, patch, undefined, { actor: 'cli', action: 'update' }));
+  const saved = await withDb(async (db) => {
+    const before = await findBulletin(db, id);
+    const result = await saveWithRevision(db, id, patch, undefined, { actor: cliActor(), action: 'update' });
+    if (result !== 'missing') {
+      await auditCli(db, { action: 'bulletin.update', target: id, before, after: await findBulletin(db, id) });
+    }
+    return result;
+  });
   if (saved === 'missing') notFound(id);
 }
 

@@ -1,6 +1,7 @@
 /** `demo load`: the sample content the server can load on first start, on demand. */
 import type { Command } from 'commander';
 import { loadDemoContent } from '../demo/load.js';
+import { auditCli } from './audit.js';
 import { withFiles } from './context.js';
 import { print } from './output.js';
 
@@ -11,7 +12,11 @@ export function registerDemoCommands(group: Command): void {
     .command('load')
     .description('load the demo announcements, packages and app config into an empty database')
     .action(async () => {
-      const loaded = await withFiles((db, { storage }) => loadDemoContent(db, storage));
+      const loaded = await withFiles(async (db, { storage }) => {
+        const done = await loadDemoContent(db, storage);
+        if (done) await auditCli(db, { action: 'demo.load', target: 'demo' });
+        return done;
+      });
       // The load runs once per database and never over the operator's own content.
       print(
         loaded

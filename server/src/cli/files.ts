@@ -10,6 +10,7 @@ import { describeUsers, fileUsers, keyPattern, removeFile, storeFile, type Store
 import { IntakeError, StorageFullError } from '../storage/index.js';
 import { toWireTime } from '../lib/time.js';
 import { timeZone, UsageError, withFiles, type CliFiles } from './context.js';
+import { auditCli, cliActor } from './audit.js';
 import { print, printFields, printJson, printTable } from './output.js';
 
 /** A file on disk checked by its name, to be streamed into the storage. */
@@ -76,7 +77,11 @@ export function registerFileCommands(group: Command): void {
     .description('delete a hosted file that no package entry or announcement uses')
     .argument('<key>', 'the file key (the part after file/preview/)', parseKey)
     .action(async (key: string) => {
-      const result = await withFiles((db, { storage }) => removeFile(db, storage, key));
+      const result = await withFiles(async (db, { storage }) => {
+        const removal = await removeFile(db, storage, key);
+        if (removal?.removed === true) await auditCli(db, { action: 'file.remove', target: key });
+        return removal;
+      });
       if (result === undefined) throw new UsageError(`there is no hosted file ${key}`);
       if (!result.removed) {
         throw new UsageError(`${key} is still used by ${describeUsers(result.users)}; change or remove them first`);
@@ -109,13 +114,15 @@ export async function storeUpload(db: Kysely<Database>, files: CliFiles, upload:
   const maxBytes = upload.kind === 'image' ? files.settings.uploadMaxBytes : files.settings.packageMaxBytes;
   const limitName = upload.kind === 'image' ? 'UPLOAD_MAX_BYTES' : 'PACKAGE_MAX_BYTES';
   try {
-    return await storeFile(db, files.storage, {
+    const stored = await storeFile(db, files.storage, {
       name: upload.name,
       contentType: upload.contentType,
       body: createReadStream(upload.path),
       rules: { maxBytes, checkHead: kind.checkHead, checkTail: kind.checkTail },
-      uploadedBy: 'cli',
+      uploadedBy: cliActor(),
     });
+    await auditCli(db, { action: 'file.upload', target: stored.key, after: stored });
+    return stored;
   } catch (error) {
     if (error instanceof IntakeError && error.statusCode === 413) {
       throw new UsageError(`${upload.path} is larger than ${limitName} (${maxBytes} bytes)`);

@@ -8,6 +8,7 @@ import { downloadUrlProblem } from '../lib/schemas.js';
 import { toWireTime } from '../lib/time.js';
 import { ApkVersionError, readApkVersion, type ApkVersion } from '../packages/apk-version.js';
 import { listPackages, removePackage, setPackage, UnknownHostedFileError } from '../packages/repository.js';
+import { auditCli, cliActor } from './audit.js';
 import { timeZone, UsageError, withDb, withFiles } from './context.js';
 import { readUpload, storeUpload } from './files.js';
 import { print, printFields, printJson } from './output.js';
@@ -69,8 +70,13 @@ function setCommand(command: Command): void {
       const row = await withFiles((db, files) =>
         db.transaction().execute(async (trx) => {
           const downloadUrl = typeof source === 'string' ? source : (await storeUpload(trx, files, source)).path;
-          await setPackage(trx, { os, downloadUrl, version, releasedAt, releaseNotesUrl }, 'cli').catch(asUsageError);
-          return (await listPackages(trx)).find((entry) => entry.os === os);
+          const before = (await listPackages(trx)).find((entry) => entry.os === os);
+          await setPackage(trx, { os, downloadUrl, version, releasedAt, releaseNotesUrl }, cliActor()).catch(
+            asUsageError,
+          );
+          const after = (await listPackages(trx)).find((entry) => entry.os === os);
+          await auditCli(trx, { action: 'packages.set', target: `packages:${os}`, before, after });
+          return after;
         }),
       );
       if (row !== undefined) printEntry(toCliPackage(row, zone));
@@ -107,7 +113,13 @@ function removeCommand(command: Command): void {
     .description('stop offering the package of one operating system')
     .addArgument(osArgument())
     .action(async (os: OperatingSystem) => {
-      if (!(await withDb((db) => removePackage(db, os)))) throw new UsageError(`there is no ${os} install package`);
+      const removed = await withDb(async (db) => {
+        const before = (await listPackages(db)).find((entry) => entry.os === os);
+        if (!(await removePackage(db, os))) return false;
+        await auditCli(db, { action: 'packages.remove', target: `packages:${os}`, before });
+        return true;
+      });
+      if (!removed) throw new UsageError(`there is no ${os} install package`);
       print(`removed the ${os} install package`);
     });
 }

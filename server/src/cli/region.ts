@@ -3,6 +3,7 @@ import { RegionDocument } from '@chat-site/contract';
 import { Option, type Command } from 'commander';
 import { Value } from 'typebox/value';
 import { getRegionDocument, setRegionDocument } from '../settings/repository.js';
+import { auditCli } from './audit.js';
 import { UsageError, withDb } from './context.js';
 import { print, printFields, printJson } from './output.js';
 import { collectHttpUrl, isHttpAddress, readText } from './parse.js';
@@ -42,7 +43,11 @@ function setCommand(command: Command): void {
     .option('--allocator-addr <url>', 'an allocator address; repeat the option for several', collectHttpUrl)
     .action(async (options: SetOptions) => {
       const document = checkRegion(options.file === undefined ? fromAddrOptions(options) : readJson(options.file));
-      await withDb((db) => setRegionDocument(db, document));
+      await withDb(async (db) => {
+        const before = await getRegionDocument(db);
+        await setRegionDocument(db, document);
+        await auditCli(db, { action: 'region.set', target: 'region', before, after: document });
+      });
       printRegion(document);
     });
 }

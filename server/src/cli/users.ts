@@ -15,9 +15,8 @@ import {
 } from '../accounts/repository.js';
 import { toWireTime } from '../lib/time.js';
 import { databaseInUse, timeZone, UsageError, withDb } from './context.js';
+import { cliActor } from './audit.js';
 import { print, printJson, printTable } from './output.js';
-
-const cliActor = 'cli';
 
 export function registerUserCommands(group: Command): void {
   group.description('operator accounts of the console at /admin');
@@ -38,7 +37,7 @@ export function registerUserCommands(group: Command): void {
       const added = await withDb(async (db) => {
         if (!(await addUser(db, { name, role: options.role, passwordHash }))) return false;
         await recordAudit(db, {
-          actor: cliActor,
+          actor: cliActor(),
           action: 'user.add',
           target: name,
           after: { name, role: options.role },
@@ -77,7 +76,7 @@ export function registerUserCommands(group: Command): void {
         const user = await findUser(db, name);
         if (user === undefined || !(await removeUser(db, name))) return false;
         await recordAudit(db, {
-          actor: cliActor,
+          actor: cliActor(),
           action: 'user.remove',
           target: user.name,
           before: { name: user.name, role: user.role },
@@ -99,7 +98,7 @@ export function registerUserCommands(group: Command): void {
       const passwordHash = await hashPassword(await readNewPassword(options.passwordStdin === true));
       await withDb(async (db) => {
         await setPassword(db, user.id, passwordHash);
-        await recordAudit(db, { actor: cliActor, action: 'user.reset-password', target: user.name });
+        await recordAudit(db, { actor: cliActor(), action: 'user.reset-password', target: user.name });
       });
       print(`set a new password for ${user.name}; their sessions have ended`);
     });

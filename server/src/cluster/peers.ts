@@ -18,12 +18,17 @@ export type PeerMessage =
   | { chatSite: 'announced'; id: number }
   /** worker → supervisor: this worker listens at `address`. */
   | { chatSite: 'listening'; address: string }
+  /** supervisor → worker: every worker of the server listens (/readyz waits for it). */
+  | { chatSite: 'all-listening' }
   /** worker → supervisor: this worker closed its listening socket; supervisor → worker: noted. */
   | { chatSite: 'closed' }
   | { chatSite: 'closed-ack' }
   /** worker → supervisor: every worker's metrics, added up, for a scrape of /metrics. */
   | { chatSite: 'metrics'; id: number }
   | { chatSite: 'metrics-answer'; id: number; text?: string; error?: string };
+
+/** Set in a worker's environment by a supervisor that sends `all-listening`. */
+export const readySignalVariable = 'CHAT_SITE_READY_SIGNAL';
 
 export function isPeerMessage(message: unknown): message is PeerMessage {
   return typeof message === 'object' && message !== null && 'chatSite' in message;
@@ -36,6 +41,8 @@ export interface Peers {
   onChange(listener: () => void): void;
   /** Every worker's metrics, added up by the supervisor (docs/monitoring.md#metrics). */
   metrics(): Promise<string>;
+  /** Whether the supervisor has said that every worker listens (docs/monitoring.md#health-checks). */
+  allListening(): boolean;
 }
 
 /** Longest a scrape waits for the supervisor to collect every worker's metrics. */
@@ -52,6 +59,8 @@ export function workerPeers(): Peers {
   const waiting = new Map<number, () => void>();
   const scrapes = new Map<number, (answer: { text?: string; error?: string }) => void>();
   let next = 0;
+  // A supervisor of an older build never says so: its workers are ready as they were then.
+  let allListening = process.env[readySignalVariable] !== '1';
   process.on('message', (message) => {
     if (!isPeerMessage(message)) return;
     if (message.chatSite === 'changed' && 'origin' in message) {
@@ -61,6 +70,8 @@ export function workerPeers(): Peers {
       waiting.get(message.id)?.();
     } else if (message.chatSite === 'metrics-answer') {
       scrapes.get(message.id)?.(message);
+    } else if (message.chatSite === 'all-listening') {
+      allListening = true;
     }
   });
   return {
@@ -77,6 +88,7 @@ export function workerPeers(): Peers {
         send({ chatSite: 'changed', id } satisfies PeerMessage);
       }),
     onChange: (listener) => void listeners.push(listener),
+    allListening: () => allListening,
     metrics: () =>
       new Promise<string>((done, fail) => {
         const id = ++next;

@@ -8,7 +8,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import type { SupervisorLogger as Logger } from './log.js';
-import { isPeerMessage, type PeerMessage } from './peers.js';
+import { isPeerMessage, readySignalVariable, type PeerMessage } from './peers.js';
 
 /** How a preparing child that sent nothing ended. */
 export interface PrepareFailure {
@@ -85,7 +85,7 @@ export function supervise({ workers, shutdownTimeoutMs, log, prepare }: Supervis
   // Frozen at the first fork or setupPrimary().
   if (workersAccept(process.env)) cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: workerEntry, execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS) });
-  const env = workerEnv(process.env);
+  const env = { ...workerEnv(process.env), [readySignalVariable]: '1' };
   /** The worker in service in each slot (0 … workers-1). */
   const inService = new Map<number, Worker>();
   const listening = new Set<Worker>();
@@ -104,8 +104,11 @@ export function supervise({ workers, shutdownTimeoutMs, log, prepare }: Supervis
       if (!isPeerMessage(message)) return;
       if (message.chatSite === 'listening') {
         listening.add(worker);
+        // A worker started once the server is up (a replacement) joins workers that all listen.
+        if (up) send(worker, { chatSite: 'all-listening' });
         if (!up && inService.size === workers && [...inService.values()].every((w) => listening.has(w))) {
           up = true;
+          for (const each of inService.values()) send(each, { chatSite: 'all-listening' });
           log.info(
             { address: message.address, workers },
             `serving on ${message.address.replace('0.0.0.0', 'localhost')}`,

@@ -366,8 +366,13 @@ const contentTables = ['bulletins', 'install_packages', 'settings', 'stored_file
  * the whole run is one `BEGIN IMMEDIATE` transaction: it takes the file's write lock first (the
  * others wait, up to the busy timeout), then reads which migrations are done. A later process
  * finds them all done; a failed run leaves nothing half made. */
-export async function migrate(db: Db, storage?: FileStorage, upTo?: string): Promise<void> {
-  const provider: MigrationProvider = { getMigrations: async () => migrations(db.dialect, storage) };
+export async function migrate(
+  db: Db,
+  storage?: FileStorage,
+  upTo?: string,
+  onRun?: (migration: { name: string; ms: number }) => void,
+): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => timed(migrations(db.dialect, storage), onRun) };
   const migrator = new Migrator({ db: db.kysely, provider });
   // Tests build old schemas by stopping at an earlier migration.
   const run = () => (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
@@ -381,6 +386,28 @@ export async function migrate(db: Db, storage?: FileStorage, upTo?: string): Pro
     await sql`rollback`.execute(db.kysely);
     throw error;
   }
+}
+
+/** Each migration, telling `onRun` its name and how long it took once it has run
+ * (docs/deploy.md#upgrades: the log names each). */
+function timed(
+  list: Record<string, Migration>,
+  onRun: ((migration: { name: string; ms: number }) => void) | undefined,
+): Record<string, Migration> {
+  if (onRun === undefined) return list;
+  return Object.fromEntries(
+    Object.entries(list).map(([name, migration]) => [
+      name,
+      {
+        ...migration,
+        async up(db: Kysely<unknown>) {
+          const started = performance.now();
+          await migration.up(db);
+          onRun({ name, ms: Math.round(performance.now() - started) });
+        },
+      },
+    ]),
+  );
 }
 
 function report({ error, results }: MigrationResultSet): void {

@@ -18,7 +18,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { readdir, stat, unlink } from 'node:fs/promises';
+import { chmod, mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileStore } from '@tus/file-store';
 import type { Server, ServerOptions } from '@tus/server';
@@ -29,6 +29,7 @@ import { codeForStatus } from '../lib/error-codes.js';
 import type { RouteDeps } from '../lib/deps.js';
 import { notFound } from '../lib/errors.js';
 import { IntakeError, StorageFullError, storageFor } from '../storage/index.js';
+import { closeToOthers, privateDir, privateFile } from '../storage/private-files.js';
 import { packageTypes, uploadKindOf } from './content-types.js';
 import { storeFile } from './repository.js';
 import { uploadSchemas } from './upload-schemas.js';
@@ -122,7 +123,19 @@ export const uploadAdminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
   const tusServer = (): Promise<Server> => (tus ??= createTusServer());
   const createTusServer = async (): Promise<Server> => {
     const [{ FileStore }, { Server }] = await Promise.all([import('@tus/file-store'), import('@tus/server')]);
-    const datastore = new FileStore({
+    // Unreleased packages: the folder 0700 and each staged file and its record 0600, whatever
+    // the umask (docs/backups.md#file-permissions). @tus/file-store makes them with the default.
+    await mkdir(config.uploadDir, { recursive: true, mode: privateDir });
+    await closeToOthers(config.uploadDir);
+    class PrivateFileStore extends FileStore {
+      override async create(upload: Upload): Promise<Upload> {
+        const made = await super.create(upload);
+        const path = join(config.uploadDir, upload.id);
+        await Promise.all([chmod(path, privateFile), chmod(`${path}.json`, privateFile)]);
+        return made;
+      }
+    }
+    const datastore = new PrivateFileStore({
       directory: config.uploadDir,
       expirationPeriodInMilliseconds: config.uploadExpiryMs,
     });

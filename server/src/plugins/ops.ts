@@ -16,7 +16,7 @@ export async function opsRoutes(
   app: FastifyInstance,
   { config, db, peers }: { config: ServerConfig; db: Db; peers?: Peers },
 ): Promise<void> {
-  await app.register(healthRoutes, { db, storage: storageFor(config.storage) });
+  await app.register(healthRoutes, { db, storage: storageFor(config.storage), peers });
   if (config.metricsToken !== undefined) {
     // With workers, a scrape reaches one of them; it answers for all (docs/monitoring.md#metrics).
     if (peers !== undefined) {

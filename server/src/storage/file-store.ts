@@ -7,12 +7,11 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileBody } from './file-body.js';
 import { feed, Intake } from './intake.js';
+import { privateDir, privateFile } from './private-files.js';
 import { StorageFullError, type ByteRange, type FileStorage, type IntakeRules, type StagedFile } from './types.js';
 
 /** Hosted files are readable by the server's user only, whatever the umask
  * (docs/backups.md#file-permissions): directories 0700, files 0600. */
-const privateDir = 0o700;
-const privateFile = 0o600;
 
 /** Files named after their key in one directory. An upload is written to a temporary file in the
  * same directory (same file system, so the rename is atomic), flushed to disk, and renamed to
