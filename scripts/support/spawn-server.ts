@@ -58,7 +58,8 @@ export async function spawnServer(env: Record<string, string>, options: SpawnOpt
   // leaves none of them, nor their workers, behind (process-group.ts).
   const { child, exited, stop } = spawnGroup(process.execPath, [...nodeArgs, resolve(repoRoot, script)], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: port, HOST: '127.0.0.1', ...env, LOG_LEVEL: logLevel },
+    // Share pictures' thread at first use: a warm start would cost every test's server seconds of CPU.
+    env: { ...process.env, PORT: port, HOST: '127.0.0.1', SHARE_PICTURES_WARM: '0', ...env, LOG_LEVEL: logLevel },
     stdio: ['ignore', out, 'pipe'],
   });
   if (typeof out === 'number') closeSync(out);

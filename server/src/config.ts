@@ -81,6 +81,10 @@ export interface ServerConfig {
   /** New connections are read by lib/replay-connections.ts first; false leaves every byte to
    * Node's HTTP parser (docs/architecture.md#replays-on-the-socket). */
   socketReplays: boolean;
+  /** Start the share pictures' thread as the server listens, so that the first picture does not
+   * wait for satori and resvg to load (docs/scaling.md#share-pictures); false starts it at the
+   * first picture. */
+  sharePicturesWarm: boolean;
   /** A server process quiet this long gives back what its heap grew by (lib/idle-trim.ts); 0: never. */
   idleTrimMs: number;
   /** Where resumable uploads are kept while they come in (docs/releases.md#resumable-uploads). */
@@ -162,6 +166,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     adminFailureWindowMs: int('ADMIN_FAILURE_WINDOW_MS', 15 * 60_000, 1000, 86_400_000),
     readCacheMaxBytes: int('READ_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
     socketReplays: flag('SOCKET_REPLAYS', true),
+    sharePicturesWarm: flag('SHARE_PICTURES_WARM', true),
     idleTrimMs: int('IDLE_TRIM_SECONDS', 60, 0, 86_400) * 1000,
     adminSessionIdleMs: int('ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60) * 60_000,
     adminSessionMaxMs: int('ADMIN_SESSION_HOURS', 12, 1, 30 * 24) * 3_600_000,

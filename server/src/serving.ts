@@ -164,7 +164,7 @@ async function serve(config: ServerConfig, db: Db, app: FastifyInstance): Promis
 
   const address = await app.listen({ port: config.port, host: config.host });
   // The first share picture asked for then finds satori and resvg loaded (docs/scaling.md#share-pictures).
-  pictureThread.warm(siteCardOf(config.site.productName));
+  if (config.sharePicturesWarm) pictureThread.warm(siteCardOf(config.site.productName));
   // At rest, the heap gives back what the last burst of requests grew it by.
   stopTrimming = trimWhenIdle(config.idleTrimMs, (trimmed) =>
     app.log.info({ ...trimmed, ms: Math.round(trimmed.ms) }, 'gave memory back at rest'),
