@@ -1,4 +1,4 @@
-/** The announcements screens (docs/behaviour.md#screens-and-routes): list and detail, every state,
+/** The announcements screens (docs/site.md#screens-and-routes): list and detail, every state,
  * both widths. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

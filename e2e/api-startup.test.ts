@@ -1,5 +1,5 @@
 /**
- * API address initialisation (docs/behaviour.md#api-address-failover), in a real browser against
+ * API address initialisation (docs/public-api.md#api-address-failover), in a real browser against
  * the real server: the last used address, then every known one at once, then the region
  * documents, and a site that still works when everything is dead. Every call sends `os: WEB`; a
  * ping succeeds only on 200, within 1 s.

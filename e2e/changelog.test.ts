@@ -1,5 +1,5 @@
 /**
- * The changelog screen (docs/behaviour.md#changelog) in Chromium against the real server: the
+ * The changelog screen (docs/site.md#changelog) in Chromium against the real server: the
  * releases published through the admin API, per platform and newest first, at phone and desktop
  * width with zero axe violations; reached from the download screen and the footer; and its first
  * frame prerendered into the page with the feed linked from the head.

@@ -89,7 +89,7 @@ describe('the console: releases, settings, numbers', () => {
     await form.getByLabel('版本号').fill('6.0.0');
     await form.getByLabel('更新说明').fill('新增深色模式');
     await form.getByLabel('最低系统版本').fill('Windows 10');
-    // Both reach the site's download card (docs/behaviour.md#the-download-screen).
+    // Both reach the site's download card (docs/site.md#the-download-screen).
     await form.getByText('下载页的卡片显示前三行，更新日志显示全文').waitFor();
     await form.getByText('显示在下载页的卡片上；留空则显示默认要求').waitFor();
     await form.getByRole('button', { name: '发布' }).click();

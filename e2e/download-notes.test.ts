@@ -1,5 +1,5 @@
 /**
- * A release's notes and minimum system on the download cards (docs/behaviour.md#the-download-screen):
+ * A release's notes and minimum system on the download cards (docs/site.md#the-download-screen):
  * published through the admin API, shown on the card at phone and desktop width with zero axe
  * violations, the fixed minimum where a release gives none, and the early cards drawn before
  * the site's script the same as the script's own.

@@ -1,5 +1,5 @@
-/** The download screen, its host rule, and the iOS tutorial (docs/behaviour.md#the-download-screen,
- * docs/behaviour.md#the-ios-tutorial). */
+/** The download screen, its host rule, and the iOS tutorial (docs/site.md#the-download-screen,
+ * docs/site.md#the-ios-tutorial). */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

@@ -215,7 +215,7 @@ describe('the announcements list before the script', () => {
     const open = await openPage(site.browser, 'phone', { prerendered: true });
     t.after(() => open.close());
     const { page } = open;
-    // Variants other server builds send (docs/behaviour.md#reading-other-server-builds): an envelope, PascalCase fields, a string flag.
+    // Variants other server builds send (docs/public-api.md#reading-other-server-builds): an envelope, PascalCase fields, a string flag.
     // The early list reads them with the script's own reader (readBulletinList).
     await page.route(listCall, (route) =>
       route.fulfill({

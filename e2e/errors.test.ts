@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md#errors, the error catalogue, in a real browser: the page is served by the real
+ * docs/public-api.md#errors, the error catalogue, in a real browser: the page is served by the real
  * server, whose site config names one fake API (its only API address) answering what each test
  * chooses. Each catalogue error shows exactly its text, red, with role=alert, in place of the
  * content; the failures that are only logged never break the page.

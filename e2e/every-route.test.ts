@@ -2,7 +2,7 @@
  * Every route in a real browser against the real server with its demo content, at phone and
  * desktop width, in the light and the dark theme, once it is fully drawn (lazy images loaded):
  * zero axe-core violations, zero Content-Security-Policy violations and zero console errors, and
- * the site's images in the format, size and loading docs/behaviour.md#images asks for. One load
+ * the site's images in the format, size and loading docs/site.md#images asks for. One load
  * of each route serves all four. Also the page's security headers, and the CDN origin in
  * img-src once the app config turns the CDN on.
  */
@@ -115,7 +115,7 @@ async function openLanding(viewport: Viewport, theme: Theme): Promise<Watched> {
 }
 
 /**
- * The site's own images that break the rules of docs/behaviour.md#images (SVG, or AVIF or WebP,
+ * The site's own images that break the rules of docs/site.md#images (SVG, or AVIF or WebP,
  * with a width and height in the markup, lazy when they start below the first screen), once the
  * page is fully drawn (the footer too). An announcement's pictures (in its <article>) are the
  * operator's uploads and are left out.
@@ -164,7 +164,7 @@ async function loadEverything(page: Page): Promise<void> {
   );
 }
 
-/** Every route of docs/behaviour.md#screens-and-routes (and one that does not exist), each with
+/** Every route of docs/site.md#screens-and-routes (and one that does not exist), each with
  * what shows it is fully drawn. */
 function routes(viewport: Viewport): { path: string; ready: (page: Page) => Promise<unknown> }[] {
   const h1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name }).first().waitFor();
@@ -218,7 +218,7 @@ function routes(viewport: Viewport): { path: string; ready: (page: Page) => Prom
   ];
 }
 
-describe('every route: no axe, CSP or console errors, and images as docs/behaviour.md#images asks', () => {
+describe('every route: no axe, CSP or console errors, and images as docs/site.md#images asks', () => {
   for (const viewport of ['phone', 'desktop'] as const) {
     for (const theme of ['light', 'dark'] as const) {
       test(`${viewport}, ${theme} theme`, async (t) => {
@@ -271,7 +271,7 @@ describe('every route: no axe, CSP or console errors, and images as docs/behavio
     const w = await openLanding('desktop', 'dark');
     t.after(() => w.close());
     // Plain HTTP to an address no config names, which the policy still refuses
-    // (docs/behaviour.md#content-security-policy): the browser never asks for it.
+    // (docs/site.md#content-security-policy): the browser never asks for it.
     await w.page.evaluate(() => {
       const image = document.createElement('img');
       image.src = 'http://not-allowed.example.com/pixel.png';

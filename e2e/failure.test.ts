@@ -1,7 +1,7 @@
 /**
  * The site under failure, in a real browser against the real server: every API address
  * refused, hanging, slow, answering 500 or answering garbage. The static parts (hero, features,
- * download cards, tutorial) still render, docs/behaviour.md#errors' messages appear on the
+ * download cards, tutorial) still render, docs/public-api.md#errors' messages appear on the
  * announcements screen and nowhere else, no unhandled rejection reaches the console, and once an
  * address comes back the next hash navigation (no reload) brings the data back.
  *
@@ -433,7 +433,7 @@ interface Failure {
   name: string;
   mode: Mode;
   /** The ping still answers 200, so start-up picks an address and the data calls fail. Else
-   * start-up ends with no address (docs/behaviour.md#api-address-failover, step 4) and no data
+   * start-up ends with no address (docs/public-api.md#api-address-failover, step 4) and no data
    * call is made. */
   chosen: boolean;
   listMessage: string;
@@ -442,7 +442,7 @@ interface Failure {
 const failures: Failure[] = [
   { name: 'refused (nothing listens)', mode: 'refused', chosen: false, listMessage: messages.list },
   { name: 'hanging (accepts, never answers)', mode: 'hanging', chosen: false, listMessage: messages.list },
-  // The ping times out after 1 s (docs/behaviour.md#numbers), so an address answering in 2 s is
+  // The ping times out after 1 s (docs/site.md#numbers), so an address answering in 2 s is
   // dead, although the 10 s default timeout of the data calls would have waited for it.
   { name: 'slow (answers after 2 s)', mode: 'slow', chosen: false, listMessage: messages.list },
   { name: '500 on every path', mode: 'error500', chosen: false, listMessage: messages.list },

@@ -1,5 +1,5 @@
 /**
- * Inside the chat apps' built-in browsers (docs/behaviour.md#in-app-browsers), on a 390 px phone
+ * Inside the chat apps' built-in browsers (docs/site.md#in-app-browsers), on a 390 px phone
  * with each app's own user agent: a download the app blocks opens the guide, one it lets through
  * goes ahead, an ordinary browser never sees the guide nor fetches its chunk; the guide is a
  * modal dialog (focus in and back, Escape, axe) and each one shown is counted.

@@ -1,5 +1,5 @@
 /**
- * The site's listing in China (docs/behaviour.md#filings-stores-and-verification), as visitors
+ * The site's listing in China (docs/reach.md#filings-stores-and-verification), as visitors
  * see it with their phones' own user agents: the filing numbers under every screen in every
  * language, before any script and with nothing loaded from elsewhere; the search engines'
  * verification tags; the Android card's store pages, the phone maker's first; HarmonyOS NEXT
@@ -141,7 +141,7 @@ describe('filings and verification set', () => {
   });
 
   test('the filing numbers show under every screen, linked, with the badge from this site', async (t) => {
-    // The announcements screens have no footer (docs/behaviour.md#screens-and-routes): the line
+    // The announcements screens have no footer (docs/site.md#screens-and-routes): the line
     // closes the page there too. Where the footer is checked, the line is under it.
     for (const [path, footer] of [
       ['/', true],

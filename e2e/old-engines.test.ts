@@ -1,7 +1,7 @@
 /**
  * The site in the oldest engines it serves and a few after them, real old Chromium builds from
  * npm (support/old-chromium.ts): every screen readable, styled, its downloads and language picker
- * working, with no script error (docs/behaviour.md#the-oldest-browsers-served). One browser per
+ * working, with no script error (docs/site.md#the-oldest-browsers-served). One browser per
  * build, one page for all its visits. The page is probed with code written as text: these engines
  * cannot parse what the test's own compiler writes.
  */

@@ -1,6 +1,6 @@
 /**
  * Region failover in a real browser against the real server, through the page's own
- * Content-Security-Policy (docs/behaviour.md#content-security-policy): every API address the
+ * Content-Security-Policy (docs/site.md#content-security-policy): every API address the
  * site config names refuses connections, the configured region document names an address that is
  * in no config (not the site config, not the server's stored region document), and that
  * address's app config turns on a CDN whose origin is in no config either. The announcements

@@ -1,4 +1,4 @@
-/** Every screen and rule of docs/behaviour.md#screens-and-routes, in real Chromium against the
+/** Every screen and rule of docs/site.md#screens-and-routes, in real Chromium against the
  * real server. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -217,7 +217,7 @@ describe('scroll-to-top and theme', () => {
     const { page, close } = await openPage(browser, 'phone');
     t.after(() => close());
     await page.goto(`${server.url}/`);
-    // Every render of the header brings the page back to the top (docs/behaviour.md#screens-and-routes):
+    // Every render of the header brings the page back to the top (docs/site.md#screens-and-routes):
     // the answers the landing page asks for (config, pinned list) must be in and drawn before the
     // test scrolls, or the render they cause takes the page back up under it.
     await page.waitForLoadState('networkidle');

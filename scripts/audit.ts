@@ -13,7 +13,7 @@
  * `--lcp-path` prints, after each page on mobile, the simulated chain its LCP waited for
  * (scripts/lcp-path.ts); `--tbt-tasks`, the tasks its blocking time came from
  * (scripts/blocking-tasks.ts). `--lang` (default zh-CN) is the browser's language, sent as its
- * Accept-Language: the server answers the page prerendered in it (docs/behaviour.md#languages),
+ * Accept-Language: the server answers the page prerendered in it (docs/reach.md#languages),
  * which the audit checks before it starts; `--lang en` and `--lang zh-TW` must score as zh-CN.
  * `--throttling devtools` loads each page on a network and CPU that Chromium really slows down
  * (the preset's own figures) and reports what it measured, where the default estimates the slow

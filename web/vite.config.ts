@@ -18,10 +18,10 @@ import { serviceWorker } from './build/service-worker';
 const entryGroup = { name: 'index', test: /\/src\/main\.tsx$/ };
 
 /** The site again for the oldest engines it serves, loaded only by them:
- * docs/behaviour.md#the-oldest-browsers-served. */
+ * docs/site.md#the-oldest-browsers-served. */
 const legacy = legacyBuild();
 
-// The page's boot sequence, which these plugins build: docs/architecture.md#boot-sequence.
+// The page's boot sequence, which these plugins build: docs/boot.md#boot-sequence.
 export default defineConfig({
   plugins: [
     react(),

@@ -1,4 +1,4 @@
-// The console's theme: the site's rule with a stored choice of its own (docs/behaviour.md#theme).
+// The console's theme: the site's rule with a stored choice of its own (docs/site.md#theme).
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 

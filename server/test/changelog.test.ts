@@ -1,5 +1,5 @@
 /**
- * The public changelog (docs/behaviour.md#changelog): every published release of every platform,
+ * The public changelog (docs/site.md#changelog): every published release of every platform,
  * newest first, in the update check's form, as JSON and as an Atom feed; on this server and on
  * another sharing its database. On SQLite, and on PostgreSQL with TEST_POSTGRES_URL.
  */

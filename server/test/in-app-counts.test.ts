@@ -1,6 +1,6 @@
 /**
  * Visits from the chat apps' built-in browsers and the guides shown there
- * (docs/behaviour.md#in-app-browsers): counted on a real database from `/dl/{os}` and the site's
+ * (docs/site.md#in-app-browsers): counted on a real database from `/dl/{os}` and the site's
  * beacon, shown by the numbers call, never more than one row per day and app.
  */
 import assert from 'node:assert/strict';

@@ -87,7 +87,7 @@ for (const workers of ['1', '2']) {
       assert.equal(problems, '', 'promtool printed no problem');
       assert.equal(status, 0);
       assert.match(text, /^http_request_duration_seconds_count\{[^}]*route="\/v1\/bulletin\/page"/m);
-      // Three downloads from one client: one counted (docs/behaviour.md#stable-download-links).
+      // Three downloads from one client: one counted (docs/public-api.md#stable-download-links).
       assert.match(text, /^chat_site_downloads_total\{os="android"\} 1$/m);
       assert.match(text, /^chat_site_update_checks_total\{os="android",client="app"\} 3$/m);
       assert.match(text, /^chat_site_update_offers_total\{os="android",client="app"\} 3$/m);

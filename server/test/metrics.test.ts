@@ -91,7 +91,7 @@ describe('metrics with METRICS_TOKEN set', () => {
 
   test('downloads are counted by platform; HEAD and unknown platforms are not', async () => {
     const downloads = (text: string, os: string) => sample(text, 'chat_site_downloads_total', { os });
-    // A visitor's browser: a crawler's download is not counted (docs/behaviour.md#stable-download-links).
+    // A visitor's browser: a crawler's download is not counted (docs/public-api.md#stable-download-links).
     const headers = {
       'user-agent': 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36',
     };

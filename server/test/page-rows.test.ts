@@ -1,5 +1,5 @@
 /**
- * The announcements screen's first rows in the page (docs/behaviour.md#screens-and-routes): written by the
+ * The announcements screen's first rows in the page (docs/site.md#screens-and-routes): written by the
  * server into the screen's frame from the public list, changed with it (cache entry and ETag),
  * and left out when the site's API is another server. On SQLite, and on PostgreSQL with
  * TEST_POSTGRES_URL.

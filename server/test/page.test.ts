@@ -65,7 +65,7 @@ describe('the page before the site is built', () => {
 
   test('the CSP lets the page reach any HTTPS origin and, over plain HTTP, only the addresses the operator set', async () => {
     // Region documents and app configs fetched at run time name addresses no config knows:
-    // docs/behaviour.md#content-security-policy.
+    // docs/site.md#content-security-policy.
     const unset = cspOf((await t.app.inject('/')).headers);
     assert.equal(unset.get('img-src'), "'self' data: https:");
     assert.equal(unset.get('connect-src'), "'self' https:");

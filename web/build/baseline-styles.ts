@@ -1,7 +1,7 @@
 import postcss, { type AtRule, type ChildNode, type Node } from 'postcss';
 
 /**
- * CSS the oldest engines served do not know (docs/behaviour.md#the-oldest-browsers-served), each
+ * CSS the oldest engines served do not know (docs/site.md#the-oldest-browsers-served), each
  * with the engines it came in. An engine drops a rule or declaration it cannot read, so each is
  * allowed only where it has a fallback: inside `@supports`, or a declaration after another of the
  * same property in the same rule.

@@ -1,7 +1,7 @@
 import { parse } from 'acorn';
 
 /**
- * The newest syntax every baseline engine parses (docs/behaviour.md#the-oldest-browsers-served):
+ * The newest syntax every baseline engine parses (docs/site.md#the-oldest-browsers-served):
  * ES2019. Optional chaining, `??`, class fields and the like came after Chromium 74 and Safari 12.
  */
 const baselineEcmaVersion = 2019;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The oldest engines the site serves: the `browserslist` query in web/package.json, read here
- * for every build that compiles for them (docs/behaviour.md#the-oldest-browsers-served).
+ * for every build that compiles for them (docs/site.md#the-oldest-browsers-served).
  */
 export const baselineBrowsers: readonly string[] = browserslist(undefined, {
   path: fileURLToPath(new URL('..', import.meta.url)),

@@ -11,7 +11,7 @@ import { conditions, optimization } from './build-options';
  * from the early answers (prerender.ts). It imports the site's own modules for the rules it
  * shares with the site, and shares no chunk with the site's script, which runs after it. With
  * `outDir` it is written there, under assets/ with its hash; without, only returned. Compiled for
- * the oldest engines served, as they run it too: docs/behaviour.md#the-oldest-browsers-served.
+ * the oldest engines served, as they run it too: docs/site.md#the-oldest-browsers-served.
  */
 export async function buildClassicScript(
   root: string,

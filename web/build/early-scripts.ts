@@ -12,7 +12,7 @@ const bootScripts = ['boot.ts', 'boot-route.ts'];
  * that blocks rendering. Minified, as every byte of them is in every page before its first paint.
  * The server allows them by their hashes in its CSP (server/src/page/inline-hashes.ts). In
  * development too, where a classic script could not import the modules they share with the site.
- * The sequence: docs/architecture.md#boot-sequence. They name the legacy build's files
+ * The sequence: docs/boot.md#boot-sequence. They name the legacy build's files
  * (`legacy`), which they load in an old engine (src/lib/old-engine.ts).
  */
 export function inlineBootScripts(legacy: () => Promise<LegacyAssets>): Plugin {

@@ -18,7 +18,7 @@ export interface LegacyAssets {
 
 /**
  * The site built a second time for the oldest engines it serves
- * (docs/behaviour.md#the-oldest-browsers-served): its scripts compiled down to the baseline,
+ * (docs/site.md#the-oldest-browsers-served): its scripts compiled down to the baseline,
  * with the built-ins it lacks added first (src/legacy.ts), and its stylesheet without cascade
  * layers, color-mix() or nesting (legacy-stylesheet.ts). Only an old engine fetches them: the
  * boot scripts load them in place of the site's own (src/lib/old-engine.ts). `assets` names them

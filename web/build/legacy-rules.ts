@@ -73,7 +73,7 @@ function topLevelWords(value: string): string[] {
 
 /**
  * Rewrites for the oldest engines served what Lightning CSS leaves
- * (docs/behaviour.md#the-oldest-browsers-served): :is() and :where() written out, 100dvh as
+ * (docs/site.md#the-oldest-browsers-served): :is() and :where() written out, 100dvh as
  * 100vh (the whole window, toolbars included), :focus-visible as :focus, the logical shorthands
  * as physical sides. And it leaves out what has no equivalent there
  * and only refines the design: rules behind :has() (the language picker's focus ring) and

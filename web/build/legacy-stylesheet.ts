@@ -6,7 +6,7 @@ import { assertBaselineStyles } from './baseline-styles';
 import { legacyRules } from './legacy-rules';
 
 /**
- * The site's stylesheet for the oldest engines it serves (docs/behaviour.md#the-oldest-browsers-served).
+ * The site's stylesheet for the oldest engines it serves (docs/site.md#the-oldest-browsers-served).
  * Tailwind writes nearly all of it inside cascade layers, which an engine without them (Chromium
  * 99, Safari 15.4) drops whole: the layers become plain rules whose specificity keeps their order.
  * Lightning CSS then compiles for the baseline what it can: color-mix() of known colours, oklch()

@@ -1,7 +1,7 @@
 /**
  * Runs at the end of <body>, before the first paint: the build compiles it and writes it inline
  * there (web/build/early-scripts.ts), and the server's CSP allows it by its hash. The whole boot
- * sequence: docs/architecture.md#boot-sequence.
+ * sequence: docs/boot.md#boot-sequence.
  * 1. Puts the current route's prerendered first frame on screen: the landing page is already in
  *    #root; another route's is in a <template data-route> (web/build/prerender.ts). A route with
  *    none (an announcement's own address, an unknown one) gets an empty page until the site's

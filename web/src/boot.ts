@@ -1,7 +1,7 @@
 /**
  * Runs before the first paint: the build compiles it and writes it inline into <head>
  * (web/build/early-scripts.ts), and the server's CSP allows it by its hash. The whole boot
- * sequence: docs/architecture.md#boot-sequence.
+ * sequence: docs/boot.md#boot-sequence.
  * 1. Puts the stored theme on the page root, so a light-theme visitor never sees a dark flash:
  *    the site's own rule (features/theme/theme.ts), which its script applies again.
  * 2. Turns the prerendered pages off when the visitor will get another language than the one the

@@ -146,7 +146,7 @@ async function draw(early: EarlyAnswers): Promise<void> {
 }
 
 // Inside a chat app's built-in browser, a tap on a drawn card the app would leave dead is the
-// guide's to answer (docs/behaviour.md#in-app-browsers): it is kept on the page root, where the
+// guide's to answer (docs/site.md#in-app-browsers): it is kept on the page root, where the
 // script takes it as it starts, and from then on the script's own listener answers, taking it off.
 const inApp = inAppBrowser(navigator.userAgent);
 if (inApp !== undefined)

@@ -8,10 +8,10 @@ import {
 } from '../../../web/src/console-surface/theme';
 
 /** The console's theme: the site's rule (web/src/features/theme), with its own stored choice,
- * light or dark, following the system until the operator picks one (docs/behaviour.md#theme). */
+ * light or dark, following the system until the operator picks one (docs/site.md#theme). */
 export type ConsoleTheme = ResolvedTheme;
 const listeners = new Set<() => void>();
-/** Apart from the site's choice (docs/behaviour.md#theme). */
+/** Apart from the site's choice (docs/site.md#theme). */
 const key = 'chat-site-console-theme';
 
 export const currentTheme = (): ConsoleTheme => resolvedTheme(storedTheme(key, 'system'));

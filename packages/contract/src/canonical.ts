@@ -1,5 +1,5 @@
 /**
- * The canonical wire form (docs/behaviour.md#the-public-api): exactly what this project's server
+ * The canonical wire form (docs/public-api.md#the-public-api): exactly what this project's server
  * emits.
  * Schemas double as the server's response contracts and, through `Static`, as the site's types.
  */
@@ -9,7 +9,7 @@ export const operatingSystems = ['android', 'ios', 'windows', 'mac'] as const;
 export type OperatingSystem = (typeof operatingSystems)[number];
 
 /** What the stable /dl links and the numbers count: the packages' systems and HarmonyOS NEXT,
- * whose link leads to its AppGallery page (docs/behaviour.md#harmonyos-next). */
+ * whose link leads to its AppGallery page (docs/site.md#harmonyos-next). */
 export const downloadPlatforms = [...operatingSystems, 'harmonyos'] as const;
 export type DownloadPlatform = (typeof downloadPlatforms)[number];
 

@@ -1,6 +1,6 @@
 /**
  * The chat and social apps whose built-in browsers open the links shared in them, known by what
- * they add to the user agent, and which downloads each lets through (docs/behaviour.md#in-app-browsers).
+ * they add to the user agent, and which downloads each lets through (docs/site.md#in-app-browsers).
  * One module for the page's boot script, the site's script and the server's counting: kept
  * small, as the boot script is written into every page.
  */

@@ -1,7 +1,7 @@
 /**
  * Which language a visitor gets, by one rule for the server (which picks the prerendered page it
  * sends, server/src/page/routes.ts), the boot script (web/src/boot.ts, before the first paint)
- * and the site's script (web/src/lib/i18n.ts). docs/behaviour.md#languages.
+ * and the site's script (web/src/lib/i18n.ts). docs/reach.md#languages.
  */
 
 /** The languages the site speaks; the first is the default. */
@@ -25,7 +25,7 @@ export function languageOf(tag: string | null | undefined): Language | null {
   return parts.slice(1).some((part) => ['hant', 'tw', 'hk', 'mo'].includes(part)) ? 'zh-TW' : 'zh-CN';
 }
 
-/** The order of docs/behaviour.md#languages: `?lang=`, then the visitor's stored choice, then the
+/** The order of docs/reach.md#languages: `?lang=`, then the visitor's stored choice, then the
  * browser's languages in their order of preference, then the default. */
 export function pickLanguage(fromUrl: Language | null, stored: string | null, browser: readonly string[]): Language {
   return fromUrl ?? languageOf(stored) ?? browser.map(languageOf).find((found) => found !== null) ?? defaultLanguage;

@@ -5,7 +5,7 @@
  * writes some of them into the page it sends. Each is a plain string constant, so a bundle keeps
  * only the ones it uses. web/src/styles.css spells the class names it styles by (prerender-off,
  * off-landing, primary-host, data-prerender, data-primary-host-only) itself: CSS cannot import.
- * The boot sequence: docs/architecture.md#boot-sequence.
+ * The boot sequence: docs/boot.md#boot-sequence.
  */
 
 /** The element the site renders into, which holds the prerendered landing page. */
@@ -35,7 +35,7 @@ export const renderedAttribute = 'data-rendered';
 export const earlyListAttribute = 'data-early-list';
 /** A tap on a download a chat app's browser blocks, caught by web/src/early-download.ts (before
  * the site's script runs, and while it starts), as "kind address", for the site to answer with its
- * guide (docs/behaviour.md#in-app-browsers). */
+ * guide (docs/site.md#in-app-browsers). */
 export const inAppTapAttribute = 'data-in-app-tap';
 /** The language picked in the header before the site's script ran. */
 export const earlyLanguageAttribute = 'data-early-language';

@@ -1,5 +1,5 @@
 /** `listing …`: the site's filing numbers, the app's store pages and the search engines'
- * verification codes (docs/behaviour.md#filings-stores-and-verification). */
+ * verification codes (docs/reach.md#filings-stores-and-verification). */
 import { androidStores } from '@chat-site/contract';
 import { SiteListing, verificationTags } from '@chat-site/contract/admin';
 import { Option, type Command } from 'commander';

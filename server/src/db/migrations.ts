@@ -296,7 +296,7 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
       },
     },
     // Visits from the chat apps' built-in browsers and the guides shown in them
-    // (docs/behaviour.md#in-app-browsers): one row per day and app, whatever the traffic.
+    // (docs/site.md#in-app-browsers): one row per day and app, whatever the traffic.
     '0014_in_app_counts': {
       async up(db: Kysely<unknown>) {
         await db.schema

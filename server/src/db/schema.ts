@@ -129,7 +129,7 @@ export interface InAppCountTable {
 }
 
 /** Who has downloaded what today, as downloads/visitors.ts counts them: a salted hash of the
- * client, never its address; rows of earlier days are deleted (docs/behaviour.md#stable-download-links). */
+ * client, never its address; rows of earlier days are deleted (docs/public-api.md#stable-download-links). */
 export interface DownloadVisitorTable {
   day: string;
   os: string;

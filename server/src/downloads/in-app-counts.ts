@@ -1,6 +1,6 @@
 /**
  * How much of the download traffic comes from the chat apps' built-in browsers
- * (docs/behaviour.md#in-app-browsers): per day and app, the visits and the guides shown. One row
+ * (docs/site.md#in-app-browsers): per day and app, the visits and the guides shown. One row
  * per day and app whatever the traffic, so no stream of requests grows the table.
  */
 import type { InAppBrowser } from '@chat-site/contract/in-app';

@@ -8,7 +8,7 @@ import { countInApp, inAppEvents } from './in-app-counts.js';
 
 /**
  * `POST /dl/in-app/{visit|guide}`: the site's beacon from a chat app's built-in browser, counted
- * for the numbers screen (docs/behaviour.md#in-app-browsers). The app is read from the request's
+ * for the numbers screen (docs/site.md#in-app-browsers). The app is read from the request's
  * own user agent, with the site's rule; a request from any other browser counts nothing. However
  * many arrive, they only bump one row per day and app: the beacon can inflate a count, never
  * grow the table.

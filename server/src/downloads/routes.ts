@@ -50,7 +50,7 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     },
   };
   /**
-   * Counts the download when it is one (docs/behaviour.md#stable-download-links): a GET, not from
+   * Counts the download when it is one (docs/public-api.md#stable-download-links): a GET, not from
    * a known crawler or bot (isbot's list; HEAD is link checkers and previews), and the client's
    * first of this platform today.
    */
@@ -63,7 +63,7 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     await countDownload(db.kysely, os, day);
   }
 
-  /** Beside it, whether a chat app's built-in browser asked (docs/behaviour.md#in-app-browsers). */
+  /** Beside it, whether a chat app's built-in browser asked (docs/site.md#in-app-browsers). */
   async function countInAppVisit(request: FastifyRequest): Promise<void> {
     const userAgent = request.headers['user-agent'] ?? '';
     const inApp = inAppBrowser(userAgent);
@@ -78,7 +78,7 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     }
     const primaryHost = isPrimaryHost(request.hostname, config.site);
     const base = apiBase(request, config.publicUrl);
-    // HarmonyOS NEXT installs from AppGallery only, on every host (docs/behaviour.md#harmonyos-next).
+    // HarmonyOS NEXT installs from AppGallery only, on every host (docs/site.md#harmonyos-next).
     const target =
       os === 'harmonyos'
         ? (await getSiteListing(db.kysely)).harmonyos_url || undefined

@@ -1,5 +1,5 @@
 /**
- * Which downloads count (docs/behaviour.md#stable-download-links): one per client, platform and
+ * Which downloads count (docs/public-api.md#stable-download-links): one per client, platform and
  * day. A client is its address (lib/admin-guard.ts clientKey: an IPv6 /64 as one) and its
  * User-Agent, kept only as an HMAC under the day's salt, a random value every server of the
  * database shares (one row of download_salts) and that nobody keeps past the day: the first

@@ -1,6 +1,6 @@
 /**
  * Answers on one connection go out whole and in the order of their requests, whatever the time
- * their routes take (docs/behaviour.md#requests-on-one-connection), as the socket's reader writes
+ * their routes take (docs/public-api.md#requests-on-one-connection), as the socket's reader writes
  * its own (lib/replay-connections.ts). Node's HTTP server left these to timing:
  * - a client that ends its side of the connection: Node ended it at once, with only the answers
  *   whose routes had finished; now every request sent whole before gets its answer first;

@@ -1,6 +1,6 @@
 /**
  * The answer to what Node's HTTP parser cannot read, or to a client too slow to send its request
- * (docs/behaviour.md#requests-on-one-connection): `{status, msg}` JSON, then the connection
+ * (docs/public-api.md#requests-on-one-connection): `{status, msg}` JSON, then the connection
  * closes. Requests that came in whole before it on the same connection are answered first, in
  * order, whatever the time their routes take: Node alone writes its error at once and closes, so
  * a pipelined request before the bad bytes was answered only if its route had finished by then.

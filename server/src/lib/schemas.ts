@@ -25,7 +25,7 @@ export const errorResponse = (description: string) => ({ ...ErrorBody, descripti
  * characters, bidi controls, quotes, < > or backslash. An absolute one is `http(s)://host...` as
  * written (not `https:host`, which a browser reads as a path). A relative path does not start
  * with `//` (that names another host) and holds no `..` segment (it would climb out of the base).
- * Answers what is wrong, or undefined when `text` is fine. See docs/behaviour.md#downloads.
+ * Answers what is wrong, or undefined when `text` is fine. See docs/public-api.md#downloads.
  */
 export function downloadUrlProblem(text: string): string | undefined {
   if (text.length === 0 || text.length > 2048) return 'must have 1 to 2048 characters';
@@ -45,7 +45,7 @@ export function downloadUrlProblem(text: string): string | undefined {
 }
 
 /** A CDN bucket URL: a download address that is absolute, and without a query or fragment, since
- * a file's key is appended to its path (docs/behaviour.md#cdn-rewriting). */
+ * a file's key is appended to its path (docs/public-api.md#cdn-rewriting). */
 export function bucketUrlProblem(text: string): string | undefined {
   const problem = downloadUrlProblem(text);
   if (problem !== undefined) return problem;

@@ -156,7 +156,7 @@ interface CurrentContext {
 }
 
 /** What the site offers now for a platform, and from where: the CDN rewrites hosted files exactly
- * as the site and /dl do (docs/behaviour.md#cdn-rewriting). */
+ * as the site and /dl do (docs/public-api.md#cdn-rewriting). */
 function currentOf(
   entry: InstallPackageRow,
   release: ReleaseRow | undefined,

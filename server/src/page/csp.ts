@@ -22,7 +22,7 @@ function originOf(url: string): string | undefined {
  * very failover the site exists to do. `https:` costs little: reaching another origin is only a
  * risk once hostile script runs in the page, and script-src (the site's own files and the page's
  * inline code by hash) stays as strict as before, as do style-src and everything else. Plain
- * http: stays refused but for the configured addresses. See docs/behaviour.md#content-security-policy.
+ * http: stays refused but for the configured addresses. See docs/site.md#content-security-policy.
  */
 function networkSources(origins: string[]): string {
   return ['https:', ...new Set(origins.filter((origin) => !origin.startsWith('https:')))].join(' ');

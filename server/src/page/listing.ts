@@ -1,5 +1,5 @@
 /**
- * The site's listing in the page it sends (docs/behaviour.md#filings-stores-and-verification):
+ * The site's listing in the page it sends (docs/reach.md#filings-stores-and-verification):
  * the search engines' verification tags in the head, the filing numbers as a line under the
  * footer, and the store pages the download screen links, each only when set. All of it goes
  * into the page as sent, so it is there before any script and costs nothing while unset.

@@ -65,7 +65,7 @@ interface LanguagePage {
 
 /** The page in each language the build prerendered (web/build/prerender.ts). A build without a
  * language's page (or none at all) leaves that language out: it gets the default's page, which
- * the boot script turns off for it (docs/architecture.md#boot-sequence). */
+ * the boot script turns off for it (docs/boot.md#boot-sequence). */
 function readPages(webRoot: string, site: SiteConfig): Map<Language, LanguagePage> {
   const pages = new Map<Language, LanguagePage>();
   for (const language of languages) {
@@ -92,7 +92,7 @@ export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, confi
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const primaryHost = isPrimaryHost(request.hostname, config.site);
     // The language: `?lang=`, the visitor's choice (its cookie), Accept-Language, the default
-    // (docs/behaviour.md#languages). A shared cache must key the page by the headers it read.
+    // (docs/reach.md#languages). A shared cache must key the page by the headers it read.
     const wanted = pageLanguage(request);
     const language = pages.has(wanted) ? wanted : languages[0];
     const { page, inline } = pages.get(language) as LanguagePage;
@@ -108,7 +108,7 @@ export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, confi
     // The page is compressed once at brotli's best quality, which no answer compressed per request
     // affords; so it must not differ by the raw Host header, or every new Host would cost that
     // again. It differs only on the primary domain; addresses in it are relative unless PUBLIC_URL
-    // names the origin (docs/behaviour.md#host-rules). One copy per language, for the same reason.
+    // names the origin (docs/public-api.md#host-rules). One copy per language, for the same reason.
     return cache.send(
       request,
       reply,

@@ -1,6 +1,6 @@
 /**
  * Every error is answered `{status, msg}`, hiding internals on 5xx; the admin API's add a code and
- * field (docs/behaviour.md#errors). And a server stopping alone refuses what still arrives.
+ * field (docs/public-api.md#errors). And a server stopping alone refuses what still arrives.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { adminRefusal } from '../lib/admin-errors.js';

@@ -1,5 +1,5 @@
 /**
- * Everything under /v1 (docs/behaviour.md#the-public-api): the public routes with CORS for any
+ * Everything under /v1 (docs/public-api.md#the-public-api): the public routes with CORS for any
  * origin and `no-cache` on GETs, the OpenAPI document, and the admin API beside them (admin.ts).
  */
 import cors from '@fastify/cors';

@@ -1,7 +1,7 @@
 /**
  * The Fastify instance and the options only its constructor takes: the log, request ids shared
  * with the fast path, timeouts, and `{status, msg}` for errors found before a route
- * (docs/behaviour.md#errors).
+ * (docs/public-api.md#errors).
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyReply } from 'fastify';

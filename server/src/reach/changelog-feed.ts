@@ -1,4 +1,4 @@
-/** The Atom 1.0 (RFC 4287) feed of the changelog (docs/behaviour.md#changelog): one entry per
+/** The Atom 1.0 (RFC 4287) feed of the changelog (docs/site.md#changelog): one entry per
  * release, its notes as text. Escaped and cleaned like the announcements' feeds (xml.ts). */
 import type { ChangelogRelease } from '../updates/changelog.js';
 import { rfc3339 } from './times.js';

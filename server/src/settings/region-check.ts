@@ -11,7 +11,7 @@ export interface RegionProblem {
  * What is wrong with a region document before it is published, naming the field
  * (`body/api_addrs/1/addr: …`), or undefined when it is fine: every address a well-formed http(s)
  * URL, none twice in a list, and at least one API address, since an app told of none has nowhere
- * to go (docs/behaviour.md#api-address-failover).
+ * to go (docs/public-api.md#api-address-failover).
  */
 export function regionDocumentProblem(document: RegionDocument): RegionProblem | undefined {
   if (document.api_addrs.length === 0) {

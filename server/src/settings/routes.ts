@@ -167,7 +167,7 @@ export const settingAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     async () => getSiteListing(db.kysely),
   );
 
-  // Every page carries what is set here from the next request on (docs/behaviour.md#filings-stores-and-verification).
+  // Every page carries what is set here from the next request on (docs/reach.md#filings-stores-and-verification).
   app.put(
     '/listing',
     {

@@ -1,5 +1,5 @@
 /**
- * The public changelog (docs/behaviour.md#changelog): every published release of every platform,
+ * The public changelog (docs/site.md#changelog): every published release of every platform,
  * newest first, each in the update check's own form (answers.ts) with the package's size.
  */
 import { operatingSystems, readAppConfig, resolveDownloadUrl, type OperatingSystem } from '@chat-site/contract';

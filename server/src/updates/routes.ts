@@ -4,7 +4,7 @@
  * release. What a platform offers is read once per state of the content (the read cache, made
  * stale by the change feed like every public read); the answer to each client's version is
  * made from it per request, so that every check is counted. The public changelog lists every
- * release in the chat apps' form (changelog.ts, docs/behaviour.md#changelog).
+ * release in the chat apps' form (changelog.ts, docs/site.md#changelog).
  */
 import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

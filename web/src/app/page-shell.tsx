@@ -12,7 +12,7 @@ import { useHydrated } from '../lib/hydrated';
 // loads then, out of every route's first load (docs/performance.md#the-first-load-budget).
 const PageFooter = lazy(() => import('./page-footer'));
 
-/** What the routes of docs/behaviour.md#screens-and-routes share: header, content, and (on the
+/** What the routes of docs/site.md#screens-and-routes share: header, content, and (on the
  * routes that have them) footer and scroll-to-top button. It lives in the app, not in
  * components/layout, because it places the language and theme switchers, which are features. */
 export function PageShell({

@@ -1,4 +1,4 @@
-/** The numbers of docs/behaviour.md#numbers, named once. */
+/** The numbers of docs/site.md#numbers, named once. */
 export const timeouts = { defaultMs: 10_000, pingMs: 1_000, regionDocumentMs: 1_000 } as const;
 export const carouselDelayMs = 3_000;
 export const scrollTopThresholdPx = 400;

@@ -1,6 +1,6 @@
 /**
  * The site's theme rule, which the console applies too with a choice of its own
- * (console/src/lib/theme.ts, docs/behaviour.md#theme): one module decides what light, dark and
+ * (console/src/lib/theme.ts, docs/site.md#theme): one module decides what light, dark and
  * system mean and how the page root shows them.
  */
 export {

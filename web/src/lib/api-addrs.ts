@@ -1,7 +1,7 @@
 import { readString, readStringList, storageKeys } from './storage';
 
 /**
- * The API addresses to try, in the order docs/behaviour.md#api-address-failover gives: the last one
+ * The API addresses to try, in the order docs/public-api.md#api-address-failover gives: the last one
  * that answered, then every known one. The site's script (lib/api-bootstrap/init-api.ts)
  * and the boot script that asks before it (src/boot-route.ts) both start from here.
  */

@@ -60,7 +60,7 @@ function request(url: string, signal: AbortSignal, cache: RequestCache): Promise
  * GET a JSON answer with the `os: WEB` header every call carries. The timeout is built by hand
  * rather than with AbortSignal.timeout/any, which older phone browsers lack. With `keepText`, a
  * body that is no JSON comes back as its text, as the HTTP clients of some server builds keep it
- * (docs/behaviour.md#reading-other-server-builds).
+ * (docs/public-api.md#reading-other-server-builds).
  */
 export async function getJson(
   url: string,
@@ -98,7 +98,7 @@ export async function ping(apiAddr: string): Promise<boolean> {
   }
 }
 
-/** Failures that are only logged (docs/behaviour.md#errors) go through here, so they are easy to
+/** Failures that are only logged (docs/public-api.md#errors) go through here, so they are easy to
  * find. */
 export function logFailure(what: string, error: unknown): void {
   console.warn(`[site] ${what}:`, error instanceof Error ? error.message : error);

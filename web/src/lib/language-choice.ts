@@ -3,7 +3,7 @@ import { storageKeys, writeString } from './storage';
 
 /** Keeps the visitor's choice of language for the next visit: in storage for the site's script,
  * and in a cookie for the server, which then sends the page prerendered in it
- * (docs/behaviour.md#languages). */
+ * (docs/reach.md#languages). */
 export function rememberLanguage(language: string): void {
   writeString(storageKeys.language, language);
   try {

@@ -1,6 +1,6 @@
 /**
  * Built-ins the site's script uses that the oldest engines served lack
- * (docs/behaviour.md#the-oldest-browsers-served), added before it runs, in the legacy build only
+ * (docs/site.md#the-oldest-browsers-served), added before it runs, in the legacy build only
  * (src/legacy.ts). Found by searching the legacy build for what came after Chromium 74 and
  * Safari 12; each written as the standard says, for the cases the site meets.
  */

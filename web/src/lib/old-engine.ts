@@ -1,6 +1,6 @@
 /**
  * An engine older than those the site's own scripts and stylesheet are built for
- * (docs/behaviour.md#the-oldest-browsers-served): one without color-mix(), which came after
+ * (docs/site.md#the-oldest-browsers-served): one without color-mix(), which came after
  * everything else they use (Chromium 111, Safari 16.2, Firefox 113). It gets the legacy build
  * instead (web/build/legacy-build.ts): the boot scripts load its stylesheet and its script.
  */

@@ -1,6 +1,6 @@
 /**
  * The Android store of the visitor's phone maker, from the model the user agent names, so the
- * download screen can list it first (docs/behaviour.md#the-android-stores). Chinese phones ship
+ * download screen can list it first (docs/site.md#the-android-stores). Chinese phones ship
  * their maker's store and open its pages without the warning a downloaded APK gets.
  */
 import { androidStores, type AndroidStore } from '@chat-site/contract';

@@ -47,7 +47,7 @@ const hintPlatforms: Record<string, Platform> = {
  * The visitor's platform, or undefined when it is none of these (Linux, ChromeOS…).
  * HarmonyOS 2 to 4 are Android underneath and say so ("Android 12; HarmonyOS"): they install the
  * APK. HarmonyOS NEXT (5 and later) runs no Android package; its browser says "OpenHarmony" and
- * "ArkWeb" without "Android" (docs/behaviour.md#harmonyos-next). Safari on an iPad asks for the
+ * "ArkWeb" without "Android" (docs/site.md#harmonyos-next). Safari on an iPad asks for the
  * desktop site with a Mac user agent; no Mac has a touch screen, so a "Mac" with several touch
  * points is an iPad.
  */

@@ -1,4 +1,4 @@
-/** The site's local storage (docs/behaviour.md#local-storage). Reads and writes never throw:
+/** The site's local storage (docs/site.md#local-storage). Reads and writes never throw:
  * storage can be full, disabled, or blocked in a private window, and the site must work without
  * it. */
 export const storageKeys = {

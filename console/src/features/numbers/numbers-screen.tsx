@@ -21,9 +21,9 @@ const strokes: Record<Platform, { stroke: string; dash?: number[] }> = {
 const spans = [7, 30, 90] as const;
 
 /** Downloads through the /dl links per platform per day: a chart, the table beside it, and the
- * same days as a CSV file. Bots are not counted (docs/behaviour.md#stable-download-links).
+ * same days as a CSV file. Bots are not counted (docs/public-api.md#stable-download-links).
  * Beneath the total, how many visits came from the chat apps' built-in browsers and how many
- * guides they were shown (docs/behaviour.md#in-app-browsers). */
+ * guides they were shown (docs/site.md#in-app-browsers). */
 export function NumbersScreen() {
   useDocumentTitle('数据');
   const [days, setDays] = useState<(typeof spans)[number]>(7);

@@ -99,7 +99,7 @@ function tusRefusal(error: Error): ApiError {
   return new ApiError(0, '上传中断，请检查网络后重试');
 }
 
-/** 70.0 MB, in binary units as the site's download cards show sizes (docs/behaviour.md#the-download-screen). */
+/** 70.0 MB, in binary units as the site's download cards show sizes (docs/site.md#the-download-screen). */
 export function formatSize(bytes: number | null): string {
   if (bytes === null) return '—';
   if (bytes < 1024) return `${bytes} B`;

@@ -1,5 +1,5 @@
 /**
- * How the site is listed where it is published (docs/behaviour.md#filings-stores-and-verification):
+ * How the site is listed where it is published (docs/reach.md#filings-stores-and-verification):
  * its filing numbers in mainland China, the app's pages in the Android stores and AppGallery for
  * HarmonyOS NEXT, and the search engines' site verification codes. Saved in the console's
  * settings; the server writes what is set into every page it sends, and nothing when none is.

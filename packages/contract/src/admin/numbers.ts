@@ -12,7 +12,7 @@ export const DownloadCounts = Type.Object({
 export type DownloadCounts = Static<typeof DownloadCounts>;
 
 /** Visits from the chat apps' built-in browsers (download screen, tutorial, /dl) and the guides
- * shown there instead of a download they block (docs/behaviour.md#in-app-browsers). */
+ * shown there instead of a download they block (docs/site.md#in-app-browsers). */
 export const InAppCounts = Type.Object({ visits: Type.Integer(), guides: Type.Integer() });
 export type InAppCounts = Static<typeof InAppCounts>;
 

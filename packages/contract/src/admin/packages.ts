@@ -1,4 +1,4 @@
-/** The install package list as the operator replaces it (docs/behaviour.md#downloads). */
+/** The install package list as the operator replaces it (docs/public-api.md#downloads). */
 import { Type, type Static } from 'typebox';
 import { InstallPackage, operatingSystems, Timestamp } from '../canonical.js';
 import { HttpUrlString } from './common.js';

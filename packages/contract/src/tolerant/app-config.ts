@@ -1,6 +1,6 @@
 /**
  * The CDN setting. It falls back to disabled when the config cannot be loaded
- * (docs/behaviour.md#cdn-rewriting), so this reader never throws: every malformed answer simply
+ * (docs/public-api.md#cdn-rewriting), so this reader never throws: every malformed answer simply
  * means "no CDN".
  */
 import { unwrapEnvelope } from './envelope.js';

@@ -1,6 +1,6 @@
 /**
  * What the site works with once a server answer has been read. Every tolerated variant
- * (docs/behaviour.md#reading-other-server-builds) collapses into these, so screens never see
+ * (docs/public-api.md#reading-other-server-builds) collapses into these, so screens never see
  * which server build answered.
  */
 
@@ -61,7 +61,7 @@ export class ApiFailure extends Error {
 }
 
 /** A list answer that is none of the accepted shapes: the "data format error" of
- * docs/behaviour.md#errors. */
+ * docs/public-api.md#errors. */
 export class WrongShapeError extends Error {
   override name = 'WrongShapeError';
 }

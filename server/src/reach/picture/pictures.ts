@@ -1,7 +1,7 @@
 /**
  * Which picture a page offers link previewers, and the tags that say so: an announcement's own
  * picture (its title, date and the product, drawn by the server), the first raster image of its
- * body in its stead, or the site's picture (docs/behaviour.md#share-pictures).
+ * body in its stead, or the site's picture (docs/reach.md#share-pictures).
  */
 import { toWireTime } from '../../lib/time.js';
 import { reachPaths, sharePicturePath } from '../addresses.js';

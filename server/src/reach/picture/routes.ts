@@ -1,7 +1,7 @@
 /**
  * The share pictures: `/a/{id}/picture.png` for a published announcement and
  * `/site-picture.png` for the site, 1200x630 PNGs drawn on first demand and kept in memory
- * (docs/behaviour.md#share-pictures). Asked for at the version the pages name (`?v=`), a
+ * (docs/reach.md#share-pictures). Asked for at the version the pages name (`?v=`), a
  * picture never changes, so it is cached for a year; at any other it is revalidated each time.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';

@@ -3,8 +3,8 @@ import { mainContentId } from '../../components/layout/skip-link';
 import { InAppGuide } from '../../features/downloads/in-app-guide/in-app-guide';
 import { Tutorial } from '../../features/tutorial/components/tutorial';
 
-/** The iOS tutorial has no header (docs/behaviour.md#screens-and-routes). Inside a chat app's
- * browser its steps answer with the download screen's guide (docs/behaviour.md#in-app-browsers). */
+/** The iOS tutorial has no header (docs/site.md#screens-and-routes). Inside a chat app's
+ * browser its steps answer with the download screen's guide (docs/site.md#in-app-browsers). */
 export default function DownloadHelpRoute() {
   return (
     <>

@@ -14,14 +14,14 @@ const linkClass = 'rounded-md text-sm text-muted transition-colors hover:text-fg
 /** `languageSwitcher` comes from the app: layout draws no feature of its own. */
 export function Header({ languageSwitcher }: { languageSwitcher: ReactNode }) {
   // Every render of the header brings the page back to the top
-  // (docs/behaviour.md#screens-and-routes). In the next frame, before its paint: scrolling lays
+  // (docs/site.md#screens-and-routes). In the next frame, before its paint: scrolling lays
   // the page out, which that frame does anyway, whereas here, among the render's other effects, it
   // would lay out a page they go on to change.
   useEffect(() => {
     const frame = requestAnimationFrame(() => window.scrollTo(0, 0));
     return () => cancelAnimationFrame(frame);
   });
-  // The member centre is for the primary domain only (docs/behaviour.md#host-rules). It is always
+  // The member centre is for the primary domain only (docs/public-api.md#host-rules). It is always
   // in the page, the prerendered one too, and shown where the server marked the page as served on
   // that domain (server/src/page/primary-host.ts, web/src/styles.css): in the first paint, never
   // arriving late.

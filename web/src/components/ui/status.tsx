@@ -6,7 +6,7 @@ import { loadingMark } from '../../lib/page-marks';
 /** The room a status message takes: a screen's worth (the default), or less inside a column. */
 export const statusPadding = (compact = false) => (compact ? 'py-10' : 'py-16');
 
-/** An error of docs/behaviour.md#errors, shown in red in place of the page's content. */
+/** An error of docs/public-api.md#errors, shown in red in place of the page's content. */
 export function ErrorMessage({ children, compact }: { children: ReactNode; compact?: boolean }) {
   return (
     <p role="alert" className={cn(statusPadding(compact), 'text-center text-base font-medium text-danger')}>

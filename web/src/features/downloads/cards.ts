@@ -58,14 +58,14 @@ function storeLinks({ pages, userAgent }: StorePages): StoreLink[] | undefined {
 }
 
 /** HarmonyOS NEXT installs from AppGallery only: its card is there when the operator has given
- * the app's page there (docs/behaviour.md#harmonyos-next). */
+ * the app's page there (docs/site.md#harmonyos-next). */
 function harmonyCard({ pages }: StorePages): Card[] {
   return pages.harmonyos === undefined
     ? []
     : [{ platform: 'harmonyos', link: { href: pages.harmonyos, newTab: true } }];
 }
 
-/** The host rule (docs/behaviour.md#the-download-screen): the primary domain offers the fixed
+/** The host rule (docs/site.md#the-download-screen): the primary domain offers the fixed
  * APK only; other hosts offer every platform, with Android preferring the edge service's URL when
  * it answered. The Android card lists the store pages beside its APK, and HarmonyOS NEXT gets its
  * AppGallery card on every host. A card shows the facts of the package entry that describes what
@@ -109,7 +109,7 @@ export function cards(
   ];
 }
 
-/** What a card's button fetches, for the in-app browsers' guide (docs/behaviour.md#in-app-browsers):
+/** What a card's button fetches, for the in-app browsers' guide (docs/site.md#in-app-browsers):
  * the iOS card opens the App Store, every other one fetches a file. */
 export const downloadKindOf = (platform: Platform): DownloadKind => (platform === 'ios' ? 'app-store' : 'package');
 

@@ -8,7 +8,7 @@ const defaultTheme: Theme = 'dark';
 
 /** The stored choice under `key`, or `fallback` when there is none (or storage is refused). The
  * operator console keeps its own choice under a key of its own, so an operator's console and the
- * site they check can differ (docs/behaviour.md#theme). */
+ * site they check can differ (docs/site.md#theme). */
 export function storedTheme(key: string = storageKeys.theme, fallback: Theme = defaultTheme): Theme {
   const value = readString(key);
   return themes.find((theme) => theme === value) ?? fallback;

@@ -6,7 +6,7 @@ export type ApiState = { status: 'loading' } | ({ status: 'ready' } & ApiConnect
 
 const ApiContext = createContext<ApiState>({ status: 'loading' });
 
-/** One run of the initialisation (docs/behaviour.md#api-address-failover). */
+/** One run of the initialisation (docs/public-api.md#api-address-failover). */
 interface Attempt {
   done: Promise<ApiConnection>;
   /** Its result, once it has one. */

@@ -49,7 +49,7 @@ function remember(addrs: RegionAddrs): void {
   if (addrs.allocatorAddrs.length > 0) writeStringList(storageKeys.allocatorAddrs, addrs.allocatorAddrs);
 }
 
-/** Picks an API address as docs/behaviour.md#api-address-failover orders: the last one used,
+/** Picks an API address as docs/public-api.md#api-address-failover orders: the last one used,
  * then every known one at once, then the addresses the region documents name. */
 async function chooseApiAddr(): Promise<string | null> {
   const known = knownApiAddrs(siteConfig.apiAddrs);

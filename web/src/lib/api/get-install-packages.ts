@@ -10,7 +10,7 @@ import { apiUrl, getJson, logFailure } from '../http';
 import { hasStrings, listOf, withLastGood } from '../last-good';
 
 /** The install packages with download URLs ready to use (base address and CDN applied). The
- * call rethrows after logging (docs/behaviour.md#errors). */
+ * call rethrows after logging (docs/public-api.md#errors). */
 export async function getInstallPackages(apiAddr: string | null, cdn: CdnSettings): Promise<InstallPackageEntry[]> {
   try {
     // With no answer, the list saved on an earlier visit stands in (see lib/last-good.ts).

@@ -11,7 +11,7 @@ export class AnnouncementListError extends Error {
 }
 
 /** The announcements, pinned first as the server orders them. Logs, then rethrows a failure as
- * the kind docs/behaviour.md#errors tells apart (wrong shape or failed call). With no answer from
+ * the kind docs/public-api.md#errors tells apart (wrong shape or failed call). With no answer from
  * any address, the list saved on an earlier visit stands in (isStale tells). */
 export async function getAnnouncements(apiAddr: string | null): Promise<Bulletin[]> {
   try {

@@ -5,7 +5,7 @@ import { apiUrl, getJson, logFailure } from '../../../lib/http';
  * load; the build reads it from here for the screen's frame (web/build/prerender.ts). */
 export const changelogCall = 'common/changelog';
 
-/** Every release of every platform, newest first (docs/behaviour.md#changelog). */
+/** Every release of every platform, newest first (docs/site.md#changelog). */
 export async function getChangelog(apiAddr: string | null): Promise<ChangelogRelease[]> {
   try {
     if (apiAddr === null) throw new Error('no API address');

@@ -24,7 +24,7 @@ export function byPlatform(releases: ChangelogRelease[]): [Platform, ChangelogRe
   });
 }
 
-/** docs/behaviour.md#changelog: every release per platform; loading, error and empty states. */
+/** docs/site.md#changelog: every release per platform; loading, error and empty states. */
 export function ChangelogScreen() {
   const api = useApi();
   const apiAddr = api.status === 'ready' ? api.apiAddr : null;

@@ -77,7 +77,7 @@ export function DownloadSection({ requested }: { requested?: Platform | undefine
 
 /** HarmonyOS NEXT installs no APK, and the app is not in AppGallery yet: the visitor is told so
  * and offered the web version rather than a download that cannot install
- * (docs/behaviour.md#harmonyos-next). */
+ * (docs/site.md#harmonyos-next). */
 function HarmonyMissing() {
   const text = useDownloadText();
   return (

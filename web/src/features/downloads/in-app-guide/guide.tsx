@@ -1,6 +1,6 @@
 /**
  * The guide shown inside a chat app's built-in browser instead of a download the app would leave
- * dead (docs/behaviour.md#in-app-browsers): an arrow at the app's ⋯ menu in the top right
+ * dead (docs/site.md#in-app-browsers): an arrow at the app's ⋯ menu in the top right
  * corner, the two taps that open the page in the phone's browser, and the address to copy. On
  * a computer (WeChat for Windows or Mac) also a QR code to the download screen, for a phone.
  * A chunk of its own: only such visitors, and only once they tap, ever fetch it.

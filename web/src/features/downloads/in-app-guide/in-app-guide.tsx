@@ -1,5 +1,5 @@
 /**
- * Inside a chat app's built-in browser (docs/behaviour.md#in-app-browsers), answers a tap on a
+ * Inside a chat app's built-in browser (docs/site.md#in-app-browsers), answers a tap on a
  * download the app would leave dead with the guide instead, and counts both the visit and each
  * guide shown. Anywhere else it does nothing and the guide's chunk is never fetched.
  */

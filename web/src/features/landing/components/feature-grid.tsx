@@ -7,7 +7,7 @@ import securityAlert from '../../../assets/illustrations/feature-security-alert.
 import { siteConfig } from '../../../config/site-config';
 import { t } from '../../../lib/i18n';
 
-/** The features' anchor (docs/behaviour.md#screens-and-routes). */
+/** The features' anchor (docs/site.md#screens-and-routes). */
 export const featuresSectionId = 'howItWorks';
 
 const features = [
