@@ -16,9 +16,10 @@
  * import no resource and none of cli/, demo/, app.ts, plugins/, server.ts, serving.ts. cli/, demo/,
  * app.ts, plugins/, server.ts and serving.ts sit on top and may import anything in server/src. No source imports server/test.
  *
- * e2e/ and scripts/: nothing from server/test (the server's test helpers load its sources and
- * database drivers); e2e/support has what browser tests need, scripts/support what all three share (a free port, the
- * repository root, the built server as a child process).
+ * e2e/, testing/ and scripts/: nothing from server/test (the server's test helpers load its sources
+ * and database drivers); e2e/support has what browser tests need, testing/ what the browser tests,
+ * the server's tests and the scripts share (a free port, the repository root, the built server as a
+ * child process, the test databases, the S3 stand-in).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -111,9 +112,9 @@ const serverZones = [
   },
   { target: 'server/src', from: 'server/test', message: 'Sources do not import tests.' },
   {
-    target: ['e2e', 'scripts'],
+    target: ['e2e', 'scripts', 'testing'],
     from: 'server/test',
-    message: "e2e/ and scripts/ do not reach into the server's tests: use e2e/support or scripts/support.",
+    message: "e2e/, testing/ and scripts/ do not reach into the server's tests: use e2e/support or testing/.",
   },
 ];
 

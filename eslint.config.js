@@ -52,7 +52,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**', 'e2e/**'],
+    files: ['scripts/**', 'testing/**', 'e2e/**'],
     rules: { 'no-console': 'off' },
   },
   boundaries,

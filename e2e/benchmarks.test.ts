@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { repoRoot } from '../scripts/support/repo-root.js';
+import { repoRoot } from '../testing/repo-root.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chat-site-bench-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { spawnServer } from '../scripts/support/spawn-server.js';
+import { spawnServer } from '../testing/spawn-server.js';
 import { repoRoot } from './support/server.js';
 
 let dir: string;

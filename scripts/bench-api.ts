@@ -45,9 +45,9 @@ import {
   wrkOptions,
   type WrkRun,
 } from './bench-support.js';
-import { freePort } from './support/free-port.js';
-import { spawnGroup } from './support/process-group.js';
-import { repoRoot } from './support/repo-root.js';
+import { freePort } from '../testing/free-port.js';
+import { spawnGroup } from '../testing/process-group.js';
+import { repoRoot } from '../testing/repo-root.js';
 
 const load = {
   threads: intFromEnv('BENCH_THREADS', 2, 1, 64),

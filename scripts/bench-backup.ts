@@ -18,8 +18,8 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intFromEnv, machineFacts, round, writeResults } from './bench-support.js';
-import { s3Env, startTestS3, testBucket } from './s3-server.js';
-import { repoRoot } from './support/repo-root.js';
+import { s3Env, startTestS3, testBucket } from '../testing/s3-server.js';
+import { repoRoot } from '../testing/repo-root.js';
 
 const megabytes = intFromEnv('BENCH_FILE_MB', 200, 1, 4096);
 const gzip = process.env.BENCH_GZIP === '1';

@@ -44,11 +44,11 @@ import {
   startNginx,
   writeResults,
 } from './bench-support.js';
-import { curlDownload, download, packageType, upload, writeRandomFile } from './support/file-transfer.js';
-import { startRecommendedNginx } from './support/recommended-nginx.js';
-import { startS3Process } from './support/s3-process.js';
-import { s3Env } from './s3-server.js';
-import { repoRoot } from './support/repo-root.js';
+import { curlDownload, download, packageType, upload, writeRandomFile } from '../testing/file-transfer.js';
+import { startRecommendedNginx } from '../testing/recommended-nginx.js';
+import { startS3Process } from '../testing/s3-process.js';
+import { s3Env } from '../testing/s3-server.js';
+import { repoRoot } from '../testing/repo-root.js';
 
 const fileMB = intFromEnv('BENCH_FILE_MB', 100, 1, 2048);
 const clients = intFromEnv('BENCH_CLIENTS', 40, 1, 500);

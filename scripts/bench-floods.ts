@@ -23,7 +23,7 @@ import {
   startBenchServer,
   writeResults,
 } from './bench-support.js';
-import { nextAddress, pinger, tally } from './support/flood.js';
+import { nextAddress, pinger, tally } from '../testing/flood.js';
 
 const only = process.env.BENCH_FLOODS;
 /** The picture loops stop after this long, a request still waiting then counted as status 0. */

@@ -23,9 +23,9 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intFromEnv, machineFacts, round, wrk, writeResults } from './bench-support.js';
-import { freePort } from './support/free-port.js';
-import { descendants, spawnGroup } from './support/process-group.js';
-import { repoRoot } from './support/repo-root.js';
+import { freePort } from '../testing/free-port.js';
+import { descendants, spawnGroup } from '../testing/process-group.js';
+import { repoRoot } from '../testing/repo-root.js';
 
 const reads = intFromEnv('BENCH_READS', 2_000, 10, 1_000_000);
 const workers = intFromEnv('BENCH_WORKERS', 2, 1, 64);

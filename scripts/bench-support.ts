@@ -10,10 +10,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { freePort } from './support/free-port.js';
-import { spawnGroup } from './support/process-group.js';
-import { repoRoot } from './support/repo-root.js';
-import { spawnServer, type ServerProcess } from './support/spawn-server.js';
+import { freePort } from '../testing/free-port.js';
+import { spawnGroup } from '../testing/process-group.js';
+import { repoRoot } from '../testing/repo-root.js';
+import { spawnServer, type ServerProcess } from '../testing/spawn-server.js';
 
 /** Writes a benchmark's results as JSON to BENCH_RESULTS, or to .tmp/<name>.json; answers the
  * path written. */

@@ -17,6 +17,7 @@ const codeFolders = [
   'console/test',
   'e2e',
   'scripts',
+  'testing',
   'deploy',
 ];
 /** Code, and the deployment files whose comments send operators to the docs. */

@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 # What podman needs on these machines: no default ulimits (the sandbox refuses to raise them) and
 # cgroups managed without systemd.
-export CONTAINERS_CONF=${CONTAINERS_CONF:-$root/scripts/support/containers.conf}
+export CONTAINERS_CONF=${CONTAINERS_CONF:-$root/testing/containers.conf}
 node_version=$(sed -n 's/^ *"node": "\([0-9][0-9.]*\)",\{0,1\}$/\1/p' "$root/package.json")
 base=localhost/chat-site-node:$node_version-bookworm-slim
 

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { repoRoot } from './support/repo-root.js';
+import { repoRoot } from '../testing/repo-root.js';
 
 const seed = process.env.FUZZ_SEED || String(randomInt(2 ** 31));
 const runs = process.env.FUZZ_RUNS || '20000';
@@ -19,7 +19,7 @@ const { status } = spawnSync(
     '--import',
     'tsx',
     '--import',
-    './scripts/support/no-leaks.ts',
+    './testing/no-leaks.ts',
     '--test',
     '--test-reporter=spec',
     'server/test/socket-reader-fuzz.test.ts',

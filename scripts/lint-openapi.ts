@@ -12,7 +12,7 @@ import { loadConfig } from '../server/src/config.js';
 import { connect } from '../server/src/db/connect.js';
 import { migrate } from '../server/src/db/migrations.js';
 import { storageFor } from '../server/src/storage/index.js';
-import { repoRoot } from './support/repo-root.js';
+import { repoRoot } from '../testing/repo-root.js';
 
 async function openApiDocument(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'chat-site-openapi-'));

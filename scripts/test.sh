@@ -16,7 +16,7 @@ finish() {
   local status=$?
   [ -z "$pg_dir" ] || bash scripts/pg-cluster.sh stop "$pg_dir"
   step "no process started by the tests is left"
-  node --import tsx scripts/support/leftover-processes.ts $$ || status=1
+  node --import tsx testing/leftover-processes.ts $$ || status=1
   [ "$status" -ne 0 ] || step "all passed"
   exit "$status"
 }
@@ -62,11 +62,11 @@ step "server tests on Node.js 22, the oldest supported, on SQLite"
 # Everything else runs on the Node.js 24 that package.json pins; this one fetches 22 the same way,
 # from the npm registry (docs/deploy.md#nodejs).
 node22=$(npm exec --yes --package=node@22.23.3 -- sh -c 'command -v node')
-within 15m "$node22" --conditions=source --import tsx --import ./scripts/support/no-leaks.ts --test --test-reporter=spec server/test/*.test.ts
+within 15m "$node22" --conditions=source --import tsx --import ./testing/no-leaks.ts --test --test-reporter=spec server/test/*.test.ts
 
 step "server tests on PostgreSQL"
 pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
-pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx scripts/support/free-port.ts)")
+pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx testing/free-port.ts)")
 TEST_POSTGRES_URL=$pg_url within 15m npm run --silent test:server
 
 step "file and backup tests on the S3 store (an s3rver the tests start), on SQLite and on PostgreSQL"

@@ -13,9 +13,9 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { s3Env, startTestS3 } from './s3-server.js';
-import { repoRoot } from './support/repo-root.js';
-import { spawnServer } from './support/spawn-server.js';
+import { s3Env, startTestS3 } from '../testing/s3-server.js';
+import { repoRoot } from '../testing/repo-root.js';
+import { spawnServer } from '../testing/spawn-server.js';
 
 const megabytes = Number(process.env.UPLOAD_MB ?? 500);
 const token = 'upload-memory-token-0123456789abcdef';

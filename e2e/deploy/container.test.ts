@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freePort } from '../../scripts/support/free-port.js';
+import { freePort } from '../../testing/free-port.js';
 import { call, repoRoot, startProcess, type Running } from './support.js';
 
 const tag = 'localhost/chat-site:test';

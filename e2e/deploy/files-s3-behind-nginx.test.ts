@@ -9,12 +9,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { s3Env, startTestS3, testBucket } from '../../scripts/s3-server.js';
+import { s3Env, startTestS3, testBucket } from '../../testing/s3-server.js';
 import { signatureHolds, startS3Front, type S3Front } from './s3-front.js';
 import { describeFilesBehindNginx } from './file-checks.js';
 
 const prefix = 'files-s3-behind-nginx';
-// s3rver's built-in account, the server's S3 credentials (scripts/s3-server.ts).
+// s3rver's built-in account, the server's S3 credentials (testing/s3-server.ts).
 const s3rverKeys = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 let front: S3Front;
 

@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
-import { createDatabase, type TestDatabase } from '../../scripts/support/test-database.js';
+import { spawnServer, type ServerProcess } from '../../testing/spawn-server.js';
+import { createDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { call, ensureNginx, repoRoot, startNginx, waitFor, type Running } from './support.js';
 
 const metricsToken = 'behind-nginx-metrics-token-0123456789ab';

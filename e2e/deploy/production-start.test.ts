@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
-import { freePort } from '../../scripts/support/free-port.js';
-import { descendants, running } from '../../scripts/support/process-group.js';
+import { freePort } from '../../testing/free-port.js';
+import { descendants, running } from '../../testing/process-group.js';
 import { call, deployCheck, startProcess, type Running } from './support.js';
 
 let dir = '';

@@ -1,5 +1,5 @@
 /**
- * A recording front for the test S3 server (scripts/s3-server.ts): the address both the server
+ * A recording front for the test S3 server (testing/s3-server.ts): the address both the server
  * (S3_ENDPOINT) and nginx's /internal-s3/ location use, passing every request on to s3rver and
  * keeping what arrived, so a test can see what nginx asked the store for. s3rver does not check
  * V4 signatures; `signatureHolds` does, the way S3 would.

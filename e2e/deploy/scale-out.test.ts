@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinDetail } from '@chat-site/contract';
-import { freePorts } from '../../scripts/support/free-port.js';
-import { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
-import { createDatabase, type TestDatabase } from '../../scripts/support/test-database.js';
+import { freePorts } from '../../testing/free-port.js';
+import { spawnServer, type ServerProcess } from '../../testing/spawn-server.js';
+import { createDatabase, type TestDatabase } from '../../testing/test-database.js';
 import {
   call,
   ensureNginx,

@@ -1,7 +1,7 @@
 /**
  * What the deployment tests share: processes started through scripts/deploy-check.sh (the
  * container image's steps without a container), nginx on deploy/nginx.conf, and plain HTTP with
- * a chosen client address. Their databases come from scripts/support/test-database.ts.
+ * a chosen client address. Their databases come from testing/test-database.ts.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -10,12 +10,12 @@ import { request, type Agent, type OutgoingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { freePort } from '../../scripts/support/free-port.js';
-import { spawnGroup } from '../../scripts/support/process-group.js';
-import { repoRoot } from '../../scripts/support/repo-root.js';
+import { freePort } from '../../testing/free-port.js';
+import { spawnGroup } from '../../testing/process-group.js';
+import { repoRoot } from '../../testing/repo-root.js';
 
 export { repoRoot };
-export { resumeWithCurl } from '../../scripts/support/resume-with-curl.js';
+export { resumeWithCurl } from '../../testing/resume-with-curl.js';
 export const deployCheck = join(repoRoot, 'scripts/deploy-check.sh');
 
 export interface Running {

@@ -3,9 +3,9 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../../scripts/support/repo-root.js';
-import { spawnServer, type SpawnOptions } from '../../scripts/support/spawn-server.js';
-import { createDatabase, type TestDatabase } from '../../scripts/support/test-database.js';
+import { repoRoot } from '../../testing/repo-root.js';
+import { spawnServer, type SpawnOptions } from '../../testing/spawn-server.js';
+import { createDatabase, type TestDatabase } from '../../testing/test-database.js';
 
 export { repoRoot };
 export const adminToken = 'e2e-admin-token-0123456789abcdefghij';

@@ -10,8 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { freePorts } from '../../scripts/support/free-port.js';
-import { repoRoot } from '../../scripts/support/repo-root.js';
+import { freePorts } from '../../testing/free-port.js';
+import { repoRoot } from '../../testing/repo-root.js';
 
 export interface Stub {
   /** http://127.0.0.1:<port> (https://<host>:<port> for an HTTPS stub), no trailing slash. */

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { s3Env, startTestS3, testBucket } from '../../scripts/s3-server.js';
+import { s3Env, startTestS3, testBucket } from '../../testing/s3-server.js';
 import { describeAccelRedirect } from './files-accel-checks.js';
 
 const prefix = `accel-${randomBytes(4).toString('hex')}`;
@@ -27,7 +27,7 @@ describeAccelRedirect({
       await client.send(new DeleteObjectCommand({ Bucket: testBucket, Key: `${prefix}/${key}` }));
       client.destroy();
     };
-    // s3rver runs until the process ends (scripts/s3-server.ts).
+    // s3rver runs until the process ends (testing/s3-server.ts).
     return { env: { ...s3Env(s3, prefix), FILES_ACCEL_REDIRECT: '/internal-s3/' }, lose, close: () => {} };
   },
   // A presigned GET or HEAD of the object, for 60 s.

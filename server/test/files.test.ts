@@ -16,8 +16,8 @@ import { after, before, describe, test } from 'node:test';
 import { HostedFile } from '@chat-site/contract/admin';
 import { bearer, startTestApp, storageKind, type TestApp } from './helpers.js';
 import { checked } from './checked.js';
-import { s3ObjectsUnder, startTestS3, testBucket } from '../../scripts/s3-server.js';
-import { resumeWithCurl } from '../../scripts/support/resume-with-curl.js';
+import { s3ObjectsUnder, startTestS3, testBucket } from '../../testing/s3-server.js';
+import { resumeWithCurl } from '../../testing/resume-with-curl.js';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const png = Buffer.from(

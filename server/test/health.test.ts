@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { s3Env, startTestS3 } from '../../scripts/s3-server.js';
+import { s3Env, startTestS3 } from '../../testing/s3-server.js';
 import { loadFileSettings } from '../src/config.js';
 import { knownMigrations } from '../src/db/migrations.js';
 import { S3Storage } from '../src/storage/s3-store.js';

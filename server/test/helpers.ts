@@ -1,6 +1,6 @@
 /**
  * Test fixtures: a fresh real database per test file (a SQLite file, or a new database on the
- * throwaway PostgreSQL cluster when TEST_POSTGRES_URL is set: scripts/support/test-database.ts),
+ * throwaway PostgreSQL cluster when TEST_POSTGRES_URL is set: testing/test-database.ts),
  * the app in-process, and the real built server as a child process.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,12 +13,12 @@ import { connect, type Db } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
 import { loadDemoContent } from '../src/demo/load.js';
 import { storageFor } from '../src/storage/index.js';
-import { s3Env, startTestS3 } from '../../scripts/s3-server.js';
-import { repoRoot } from '../../scripts/support/repo-root.js';
-import { createDatabase, testDialect, type TestDatabase as Database } from '../../scripts/support/test-database.js';
+import { s3Env, startTestS3 } from '../../testing/s3-server.js';
+import { repoRoot } from '../../testing/repo-root.js';
+import { createDatabase, testDialect, type TestDatabase as Database } from '../../testing/test-database.js';
 
 export { repoRoot };
-export { spawnServer, type ServerProcess } from '../../scripts/support/spawn-server.js';
+export { spawnServer, type ServerProcess } from '../../testing/spawn-server.js';
 /** The operator's command line as it ships: bundled into one file (scripts/bundle-admin.mjs). */
 export const cliPath = join(repoRoot, 'server/dist/admin.js');
 export const adminToken = 'test-admin-token-0123456789abcdefghij';
@@ -31,7 +31,7 @@ export interface TestDatabase extends Pick<Database, 'url' | 'drop'> {
   storageEnv?: Record<string, string>;
 }
 
-/** A fresh database (scripts/support/test-database.ts), with a fresh file storage beside it. */
+/** A fresh database (testing/test-database.ts), with a fresh file storage beside it. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const database = await createDatabase();
   const storageEnv = await createTestStorage();

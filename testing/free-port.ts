@@ -1,6 +1,6 @@
 /**
  * Free TCP ports on 127.0.0.1, for the browser tests, the scripts and the server's tests. Run
- * directly (`node --import tsx scripts/support/free-port.ts`), it prints one, for shell scripts.
+ * directly (`node --import tsx testing/free-port.ts`), it prints one, for shell scripts.
  */
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 /**
  * The last check of scripts/test.sh: no process that the test run started is still running.
  *
- *   node --import tsx scripts/support/leftover-processes.ts PID
+ *   node --import tsx testing/leftover-processes.ts PID
  *
  * PID is the test script's own. A process is the run's leftover when it started after that
  * script, is no longer below it (what a test started and lost track of is handed to init, or to a

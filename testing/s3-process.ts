@@ -1,5 +1,5 @@
 /**
- * s3rver (the tests' S3 emulator, scripts/s3-server.ts) as a child process on a free port, with a
+ * s3rver (the tests' S3 emulator, testing/s3-server.ts) as a child process on a free port, with a
  * throwaway directory and the test bucket: for a benchmark whose own event loop is blocked while
  * it times curl (spawnSync), when s3rver in the same process could not answer.
  */
@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { testBucket, type TestS3 } from '../s3-server.js';
+import { testBucket, type TestS3 } from './s3-server.js';
 import { freePort } from './free-port.js';
 import { spawnGroup } from './process-group.js';
 

@@ -3,7 +3,7 @@
  * a flood runs, and the figures of what it saw; loops that repeat a request; addresses to send
  * as X-Forwarded-For, so that each request of a flood comes from a client of its own.
  */
-import { round } from '../bench-support.js';
+import { round } from '../scripts/bench-support.js';
 
 export interface Latencies {
   count: number;
