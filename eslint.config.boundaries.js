@@ -12,8 +12,10 @@
  * server/src: a resource (a folder with routes: bulletins, packages, files, downloads, settings,
  * reach, page) reaches another resource only through that resource's named public modules
  * below: its `repository.ts` and, for a few, one named module. Never another resource's routes
- * (app.ts and plugins/ register them) or its other internals. lib/, db/, config.ts and paths.ts
- * import no resource and none of cli/, demo/, app.ts, plugins/, server.ts, serving.ts. cli/, demo/,
+ * (app.ts and plugins/ register them) or its other internals. lib/ holds leaves: it imports nothing
+ * else of the server. pipeline/ (the request machinery: the socket reader, the read cache and fast
+ * path, the request log, the admin guard, the routes' dependencies), db/, storage/, config.ts and
+ * paths.ts import no resource and none of cli/, demo/, app.ts, plugins/, server.ts, serving.ts. cli/, demo/,
  * app.ts, plugins/, server.ts and serving.ts sit on top and may import anything in server/src. No source imports server/test.
  *
  * e2e/, testing/ and scripts/: nothing from server/test (the server's test helpers load its sources
@@ -105,10 +107,23 @@ const serverZones = [
     message: 'Resources do not import cli/, demo/, app.ts, plugins/, server.ts or serving.ts.',
   })),
   {
-    target: ['server/src/lib', 'server/src/db', 'server/src/storage', 'server/src/config.ts', 'server/src/paths.ts'],
+    target: [
+      'server/src/pipeline',
+      'server/src/db',
+      'server/src/storage',
+      'server/src/config.ts',
+      'server/src/paths.ts',
+    ],
     from: [...resources.map((resource) => `server/src/${resource}`), ...serverTop],
     message:
-      'lib/, db/, storage/, config.ts and paths.ts import no resource, cli/, demo/, app.ts, plugins/, server.ts or serving.ts.',
+      'pipeline/, db/, storage/, config.ts and paths.ts import no resource, cli/, demo/, app.ts, plugins/, server.ts or serving.ts.',
+  },
+  {
+    target: 'server/src/lib',
+    from: 'server/src',
+    except: ['./lib', './types'],
+    message:
+      'lib/ holds leaves that anything may use: it imports nothing else of the server (pipeline/ may import db/ and config.ts).',
   },
   { target: 'server/src', from: 'server/test', message: 'Sources do not import tests.' },
   {

@@ -12,7 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import Fastify from 'fastify';
 import type { ContentChanges } from '../server/src/db/changes.js';
-import { entryOverheadBytes, ReadCache } from '../server/src/lib/read-cache.js';
+import { entryOverheadBytes, ReadCache } from '../server/src/pipeline/read-cache.js';
 import { intFromEnv, publishAnnouncements, RssSampler, startBenchServer, writeResults } from './bench-support.js';
 
 const pages = intFromEnv('BENCH_PAGES', 60_000, 100, 1_000_000);

@@ -2,7 +2,7 @@
  * `npm run fuzz`: the differential test of the socket's reader (server/test/socket-reader-fuzz.test.ts)
  * with more streams and a new seed each time: FUZZ_RUNS streams (default 20,000) from FUZZ_SEED
  * (default: a random one, printed first, so that a failure can be run again with it). Run it
- * before changing lib/replay-connections.ts; a failing stream it finds becomes an example in that
+ * before changing pipeline/replay-connections.ts; a failing stream it finds becomes an example in that
  * test (docs/architecture.md#replays-on-the-socket).
  */
 import { spawnSync } from 'node:child_process';

@@ -9,7 +9,7 @@ import type { ServerConfig } from './config.js';
 import type { Db } from './db/connect.js';
 import { inAppRoutes } from './downloads/in-app-routes.js';
 import { downloadRoutes } from './downloads/routes.js';
-import { requestIds } from './lib/request-log.js';
+import { requestIds } from './pipeline/request-log.js';
 import { registerOpenApi } from './ops/openapi.js';
 import { pageRoutes } from './page/routes.js';
 import { serveConsole } from './plugins/admin.js';
@@ -49,7 +49,7 @@ export async function buildApp({
   logStream,
   clock,
 }: BuildOptions): Promise<FastifyInstance> {
-  // One counter for Fastify's request ids and the fast path's (lib/request-log.ts).
+  // One counter for Fastify's request ids and the fast path's (pipeline/request-log.ts).
   const nextRequestId = requestIds();
   const app = createFastify(config, { logStream, genReqId: nextRequestId });
   if (onRoute !== undefined) app.addHook('onRoute', onRoute);

@@ -78,7 +78,7 @@ export interface ServerConfig {
   behindTls: boolean;
   /** Memory for ready-made public API answers; 0 answers every read from the database. */
   readCacheMaxBytes: number;
-  /** New connections are read by lib/replay-connections.ts first; false leaves every byte to
+  /** New connections are read by pipeline/replay-connections.ts first; false leaves every byte to
    * Node's HTTP parser (docs/architecture.md#replays-on-the-socket). */
   socketReplays: boolean;
   /** Start the share pictures' thread as the server listens, so that the first picture does not

@@ -19,7 +19,7 @@ import { databaseName, databaseUrlToType } from './db/database-names.js';
 import { migrate, pendingMigrations } from './db/migrations.js';
 import { loadDemoContent } from './demo/load.js';
 import { trimWhenIdle } from './lib/idle-trim.js';
-import { logDestination } from './lib/request-log.js';
+import { logDestination } from './pipeline/request-log.js';
 import { useAsLocalTime } from './lib/time.js';
 import { pictureThread } from './reach/picture/drawer.js';
 import { siteCardOf } from './reach/picture/pictures.js';
@@ -143,7 +143,7 @@ async function serve(config: ServerConfig, db: Db, app: FastifyInstance): Promis
     stopping = true;
     stopTrimming();
     // From now on every request goes to Node's server and Fastify, even on a connection the fast
-    // path has been reading itself (lib/replay-connections.ts): so each gets `Connection: close`.
+    // path has been reading itself (pipeline/replay-connections.ts): so each gets `Connection: close`.
     app.fastPath?.close();
     app.log.info({ signal }, 'stopping: finishing requests in flight');
     // A worker hands its clients to the others first (drain); a server alone lets them go.

@@ -1,9 +1,9 @@
 /**
- * Cached reads answered again before routing (lib/fast-path.ts) are the very replies Fastify sent:
+ * Cached reads answered again before routing (pipeline/fast-path.ts) are the very replies Fastify sent:
  * same status, headers (in order) and bytes, for every encoding, 304 and HEAD; a write makes the
  * next read fresh; URLs not seen before reach Fastify. Over real HTTP, since app.inject never
  * passes the server's 'request' event. A request that starts a connection is read by
- * lib/replay-connections.ts, which writes a replay to the socket itself: its bytes are compared
+ * pipeline/replay-connections.ts, which writes a replay to the socket itself: its bytes are compared
  * with the ones Node writes, and whatever it does not take must reach Node as if it had not been
  * there. Runs on SQLite, and on PostgreSQL with TEST_POSTGRES_URL.
  */
@@ -13,7 +13,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { createBulletin } from '../src/bulletins/repository.js';
-import type { FastPath } from '../src/lib/fast-path.js';
+import type { FastPath } from '../src/pipeline/fast-path.js';
 import { bearer, dialect, startTestApp, type TestApp } from './helpers.js';
 
 interface Reply {

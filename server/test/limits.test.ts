@@ -19,7 +19,7 @@ import {
   isUnstorableText,
   tooManyFailures,
   unstorableTextPath,
-} from '../src/lib/admin-guard.js';
+} from '../src/pipeline/admin-guard.js';
 import {
   adminToken,
   bearer,

@@ -12,7 +12,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createBulletin } from '../src/bulletins/repository.js';
 import type { ContentChanges } from '../src/db/changes.js';
-import { entryOverheadBytes, ReadCache, preferredEncoding } from '../src/lib/read-cache.js';
+import { entryOverheadBytes, ReadCache, preferredEncoding } from '../src/pipeline/read-cache.js';
 import {
   adminToken,
   bearer,

@@ -1,7 +1,7 @@
 /**
  * Published request-smuggling shapes (the CL.TE, TE.CL and TE.TE variants of PortSwigger's
  * research and of the HTTP request smuggling test suites) sent to the server as shipped, with the
- * socket's reader in front (lib/replay-connections.ts): each gets the answers Node's HTTP parser
+ * socket's reader in front (pipeline/replay-connections.ts): each gets the answers Node's HTTP parser
  * alone gives, written out here, and the same as a server with SOCKET_REPLAYS=0
  * (twin-servers.ts). The request hidden in each is a GET of the test route with `?smuggled`: where
  * it is read as a request, the route says so. Runs on SQLite, and on PostgreSQL with

@@ -1,5 +1,5 @@
 /**
- * The socket's reader (lib/replay-connections.ts) answers every byte stream as Node's HTTP parser
+ * The socket's reader (pipeline/replay-connections.ts) answers every byte stream as Node's HTTP parser
  * alone does: the same raw bytes go to a server as shipped and to one with SOCKET_REPLAYS=0, and
  * the answers (all but their Date lines) and what the test route saw must be the same
  * (twin-servers.ts). Generated streams (http-streams.ts) from a fixed seed here; `npm run fuzz`

@@ -36,7 +36,7 @@ function scopes(limits: AttemptLimits, account: string, client: string) {
 }
 
 /**
- * Counts one password check of `account` (its name key) from `client` (lib/admin-guard.ts
+ * Counts one password check of `account` (its name key) from `client` (pipeline/admin-guard.ts
  * clientKey). Over any limit, the counts taken are given back and the answer says how long
  * until the window that refused it ends.
  */

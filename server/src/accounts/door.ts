@@ -10,8 +10,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/connect.js';
 import type { Role } from '../db/schema.js';
-import type { FailureLimitOptions } from '../lib/admin-guard.js';
-import { adminGuard } from '../lib/admin-guard.js';
+import type { FailureLimitOptions } from '../pipeline/admin-guard.js';
+import { adminGuard } from '../pipeline/admin-guard.js';
 import { publicOrigin } from '../lib/origin.js';
 import { recordAudit, sessionUser, type SessionLimits, type SessionUser } from './repository.js';
 

@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/connect.js';
-import { clientKey } from '../lib/admin-guard.js';
+import { clientKey } from '../pipeline/admin-guard.js';
 import { admitAttempt, succeeded, type AttemptLimits } from './attempts.js';
 import { nameKey } from './repository.js';
 import { scryptPool, type Slot } from './scrypt-pool.js';

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuditPage, AuditQuery, NoContent, Operator, PasswordChangeBody, SignInBody } from '@chat-site/contract/admin';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { HttpError, type ErrorDetail } from '../lib/errors.js';
 import { errorResponse } from '../lib/schemas.js';
 import { fromOwnOrigin, sessionCookie } from './door.js';

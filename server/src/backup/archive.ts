@@ -19,7 +19,7 @@ export interface Manifest {
   format_version: number;
   created_at: string;
   /** The release that wrote it: server/package.json's version, and the commit it was built from
-   * (lib/release.ts; absent from archives made before it was recorded). */
+   * (backup/release.ts; absent from archives made before it was recorded). */
   app_version: string;
   app_commit?: string;
   /** Where it was made: `sqlite` or `postgres`. */

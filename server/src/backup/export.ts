@@ -23,7 +23,7 @@ import { createGzip } from 'node:zlib';
 import { sql } from 'kysely';
 import tar from 'tar-stream';
 import type { Db } from '../db/connect.js';
-import { thisRelease } from '../lib/release.js';
+import { thisRelease } from './release.js';
 import { nowIso } from '../lib/time.js';
 import type { FileStorage } from '../storage/index.js';
 import {

@@ -19,7 +19,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { actorOf, audit } from '../accounts/door.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
 import { errorResponse } from '../lib/schemas.js';
 import { fromWireTime, nowIso } from '../lib/time.js';

@@ -5,7 +5,7 @@
 import { BulletinCreated, IdParams } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../accounts/door.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { notFound } from '../lib/errors.js';
 import { errorResponse } from '../lib/schemas.js';
 import { toAdminBulletin } from './admin-view.js';

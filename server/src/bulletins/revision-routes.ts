@@ -14,7 +14,7 @@ import {
 } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../accounts/door.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { notFound } from '../lib/errors.js';
 import { errorResponse } from '../lib/schemas.js';
 import { toWireTime } from '../lib/time.js';

@@ -2,7 +2,7 @@ import { BulletinDetail, BulletinPage, paging } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { notFound } from '../lib/errors.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { errorResponse, Id } from '../lib/schemas.js';
 import { countBulletins, findPublishedBulletin, listBulletinPage, toDetail, toListItem } from './repository.js';
 

@@ -6,7 +6,7 @@
 import { IdParams, NoContent, TrashPage, TrashQuery } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { audit } from '../accounts/door.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { notFound } from '../lib/errors.js';
 import { errorResponse } from '../lib/schemas.js';
 import { toWireTime } from '../lib/time.js';

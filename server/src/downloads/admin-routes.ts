@@ -6,7 +6,7 @@ import { downloadPlatforms } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { type DownloadCounts, DownloadStats, DownloadStatsQuery } from '@chat-site/contract/admin';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { toWireTime } from '../lib/time.js';
 import { inAppPerDay, type InAppDay } from './in-app-counts.js';
 import { dayBefore, downloadsPerDay, type DayCounts } from './repository.js';

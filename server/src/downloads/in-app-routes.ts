@@ -1,7 +1,7 @@
 import { inAppBrowser } from '@chat-site/contract/in-app';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { errorResponse } from '../lib/schemas.js';
 import { toWireTime } from '../lib/time.js';
 import { countInApp, inAppEvents } from './in-app-counts.js';

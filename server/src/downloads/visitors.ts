@@ -1,6 +1,6 @@
 /**
  * Which downloads count (docs/public-api.md#stable-download-links): one per client, platform and
- * day. A client is its address (lib/admin-guard.ts clientKey: an IPv6 /64 as one) and its
+ * day. A client is its address (pipeline/admin-guard.ts clientKey: an IPv6 /64 as one) and its
  * User-Agent, kept only as an HMAC under the day's salt, a random value every server of the
  * database shares (one row of download_salts) and that nobody keeps past the day: the first
  * count of a new day deletes the earlier days' salts and hashes. The check is one insert that
@@ -10,7 +10,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DownloadPlatform } from '@chat-site/contract';
 import type { Database } from '../db/schema.js';
-import { clientKey } from '../lib/admin-guard.js';
+import { clientKey } from '../pipeline/admin-guard.js';
 
 type DbHandle = Kysely<Database>;
 

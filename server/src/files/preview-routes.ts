@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { notFound } from '../lib/errors.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { errorResponse } from '../lib/schemas.js';
 import { storageFor } from '../storage/index.js';
 import { S3Storage } from '../storage/s3-store.js';

@@ -11,7 +11,7 @@ import {
   UploadQuery,
 } from '@chat-site/contract/admin';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { errorResponse } from '../lib/schemas.js';
 import { imageTypes, packageTypes, uploadKindOf } from './content-types.js';
 import {

@@ -26,7 +26,7 @@ import type { Upload } from '@tus/utils';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, audit } from '../accounts/door.js';
 import { codeForStatus } from '../lib/error-codes.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { notFound } from '../lib/errors.js';
 import { IntakeError, StorageFullError, storageFor } from '../storage/index.js';
 import { closeToOthers, privateDir, privateFile } from '../storage/private-files.js';

@@ -9,7 +9,7 @@
  * only when scraped, and the read caches and database pools are read only when scraped.
  */
 
-/** Lookups in the read cache (lib/read-cache.ts), counted there with a bare increment. */
+/** Lookups in the read cache (pipeline/read-cache.ts), counted there with a bare increment. */
 export const readCacheCounts = { hits: 0, misses: 0 };
 
 /** Share pictures (reach/picture/store.ts): answered from memory, or drawn. */

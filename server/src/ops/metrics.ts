@@ -4,7 +4,7 @@
  * is a 404 like any unknown path, and requests are not timed.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { bearerTokenChecker } from '../lib/admin-guard.js';
+import { bearerTokenChecker } from '../pipeline/admin-guard.js';
 import { processMetrics } from '../lib/metrics-registry.js';
 
 /** The route label of a request: the pattern the router matched, "404" when none did. */

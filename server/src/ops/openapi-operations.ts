@@ -17,7 +17,7 @@ const bodyMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const error = (description: string) => ({ ...ErrorBody, description });
 const noBody = (description: string) => ({ type: 'null', description });
 
-/** The answers of the admin door (accounts/door.ts, lib/admin-guard.ts). */
+/** The answers of the admin door (accounts/door.ts, pipeline/admin-guard.ts). */
 const door = {
   401: error('No valid credentials: neither the bearer ADMIN_TOKEN nor a live session cookie'),
   429: error(

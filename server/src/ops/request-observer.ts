@@ -1,16 +1,16 @@
 /**
  * The one place a finished request is logged and metered (docs/monitoring.md#logs,
  * docs/monitoring.md#metrics). Fastify's onResponse hook and the fast path's replays
- * (lib/fast-path.ts) both end here, so a reply and its replay give the same line and the same
+ * (pipeline/fast-path.ts) both end here, so a reply and its replay give the same line and the same
  * count (docs/architecture.md#how-a-request-flows-through-the-server).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
-import type { ReplayObserver } from '../lib/fast-path.js';
-import type { RequestHead } from '../lib/replay-connections.js';
+import type { ReplayObserver } from '../pipeline/fast-path.js';
+import type { RequestHead } from '../pipeline/replay-connections.js';
 import type { Metrics } from '../lib/metrics-registry.js';
-import { clientAddress, requestLine, roundedMs } from '../lib/request-log.js';
+import { clientAddress, requestLine, roundedMs } from '../pipeline/request-log.js';
 import { routeLabel } from './metrics.js';
 
 export interface RequestObserver {

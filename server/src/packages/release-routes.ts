@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../accounts/door.js';
 import type { InstallPackageRow, ReleaseRow } from '../db/schema.js';
 import { findFile } from '../files/repository.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
 import { apiBase } from '../lib/origin.js';
 import { downloadUrlProblem, errorResponse } from '../lib/schemas.js';

@@ -3,7 +3,7 @@ import { PackageListBody } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../accounts/door.js';
 import { badRequest } from '../lib/errors.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { apiBase } from '../lib/origin.js';
 import { downloadUrlProblem } from '../lib/schemas.js';
 import { fromWireTime } from '../lib/time.js';

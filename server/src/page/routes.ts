@@ -12,12 +12,12 @@ import {
 } from '@chat-site/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { withSmartAppBanner } from '../downloads/smart-app-banner.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { beforeHeadEnd } from '../lib/head-insert.js';
 import { isPrimaryHost } from '../lib/host-rule.js';
 import { withSiteHeadTags } from '../reach/head.js';
 import { getAppConfig, getRegionDocument, getSiteListing } from '../settings/repository.js';
-import { addVary } from '../lib/read-cache.js';
+import { addVary } from '../pipeline/read-cache.js';
 import { listBulletinPage, toListItem } from '../bulletins/repository.js';
 import { earlyRowCount, withEarlyRows } from './early-rows.js';
 import { pageCsp } from './csp.js';

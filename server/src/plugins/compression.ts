@@ -2,7 +2,7 @@
  * Brotli or gzip for the answers nothing compressed ahead (the console's assets, the admin API's
  * JSON, long errors), and request bodies sent with a Content-Encoding decompressed before they are
  * parsed (docs/architecture.md#compression). The read cache's answers come compressed already
- * (lib/read-cache.ts) and go out as they are. In place of @fastify/compress, whose check for a
+ * (pipeline/read-cache.ts) and go out as they are. In place of @fastify/compress, whose check for a
  * fetch Response loaded Node's fetch into every worker at its first answer
  * (docs/memory.md#built-in-modules).
  */
@@ -19,7 +19,7 @@ import {
 } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../lib/errors.js';
-import { addVary, compressBody, compressFrom, preferredEncoding, type Encoding } from '../lib/read-cache.js';
+import { addVary, compressBody, compressFrom, preferredEncoding, type Encoding } from '../pipeline/read-cache.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -9,8 +9,8 @@ import type { Peers } from '../cluster/peers.js';
 import type { ServerConfig } from '../config.js';
 import { watchContentChanges, type ContentChanges } from '../db/changes.js';
 import type { Db } from '../db/connect.js';
-import type { RouteDeps } from '../lib/deps.js';
-import { ReadCache } from '../lib/read-cache.js';
+import type { RouteDeps } from '../pipeline/deps.js';
+import { ReadCache } from '../pipeline/read-cache.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

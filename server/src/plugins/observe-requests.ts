@@ -8,16 +8,16 @@ import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
 import type { ContentChanges } from '../db/changes.js';
 import { observeQueries, type Db } from '../db/connect.js';
-import { FastPath } from '../lib/fast-path.js';
+import { FastPath } from '../pipeline/fast-path.js';
 import { startMetering } from '../lib/metrics-registry.js';
 import { watch } from '../lib/metrics.js';
-import type { ReadCache } from '../lib/read-cache.js';
+import type { ReadCache } from '../pipeline/read-cache.js';
 import { healthGauges } from '../ops/health-gauges.js';
 import { requestObserver } from '../ops/request-observer.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Replays of cached reads, when on (lib/fast-path.ts). */
+    /** Replays of cached reads, when on (pipeline/fast-path.ts). */
     fastPath?: FastPath;
   }
 }
@@ -50,7 +50,7 @@ export function observeRequests(
     nextRequestId,
   });
 
-  // Cached reads answered again before routing (lib/fast-path.ts), observed like the others.
+  // Cached reads answered again before routing (pipeline/fast-path.ts), observed like the others.
   let fastPath: FastPath | undefined;
   if (config.readCacheMaxBytes > 0) {
     const fast = new FastPath(cache, changes, { observe: observer?.replay });

@@ -8,7 +8,7 @@ import { bulletinRoutes } from '../bulletins/routes.js';
 import type { Peers } from '../cluster/peers.js';
 import type { ContentChanges } from '../db/changes.js';
 import { fileRoutes } from '../files/preview-routes.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { openApiRoute } from '../ops/openapi.js';
 import { packageRoutes } from '../packages/routes.js';
 import { settingRoutes } from '../settings/routes.js';

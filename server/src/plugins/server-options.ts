@@ -7,10 +7,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { ServerConfig } from '../config.js';
-import { answerInOrder } from '../lib/answer-order.js';
-import { AnswerToRequest, answerClientError } from '../lib/client-errors.js';
+import { answerInOrder } from '../pipeline/answer-order.js';
+import { AnswerToRequest, answerClientError } from '../pipeline/client-errors.js';
 import type { ServerResponse } from '../lib/node-http.js';
-import { logDestination, trustedProxies } from '../lib/request-log.js';
+import { logDestination, trustedProxies } from '../pipeline/request-log.js';
 import { schemaController } from '../lib/validation.js';
 
 export interface InstanceOptions {

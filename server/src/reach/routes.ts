@@ -2,7 +2,7 @@
  * hash routes can read. Answered with an ETag (a matching If-None-Match gets a 304), and HEAD. */
 import { readAppConfig } from '@chat-site/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { originMark, publicOrigin, withOrigin } from '../lib/origin.js';
 import { getAppConfig } from '../settings/repository.js';
 import { changelogReleases } from '../updates/changelog.js';

@@ -9,7 +9,7 @@ import {
 } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../lib/errors.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { publicOrigin } from '../lib/origin.js';
 import { bucketUrlProblem } from '../lib/schemas.js';
 import { audit } from '../accounts/door.js';

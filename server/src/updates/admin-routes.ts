@@ -7,7 +7,7 @@ import type { OperatingSystem } from '@chat-site/contract';
 import { MinVersionBody, MinVersionParams, MinVersions } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { audit } from '../accounts/door.js';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { badRequest } from '../lib/errors.js';
 import { getMinVersions, setMinVersion } from './min-versions.js';
 import { parseVersion } from './version.js';

@@ -9,7 +9,7 @@
 import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { RouteDeps } from '../lib/deps.js';
+import type { RouteDeps } from '../pipeline/deps.js';
 import { HttpError } from '../lib/errors.js';
 import { isPrimaryHost } from '../lib/host-rule.js';
 import { updateChecksTotal, updateOffersTotal } from '../lib/metrics.js';

@@ -1,6 +1,6 @@
 /**
  * What each client may have drawn (docs/scaling.md#share-pictures): a picture already held costs
- * nothing, but one to draw takes up to a second of CPU, so a client (lib/admin-guard.ts clientKey:
+ * nothing, but one to draw takes up to a second of CPU, so a client (pipeline/admin-guard.ts clientKey:
  * its address, or its IPv6 /64) may have at most `atOnce` waiting or being drawn and `perWindow`
  * drawn in a window. A link previewer asks for one picture when a link is shared; only a client
  * walking through every announcement's picture runs out. Nothing about a client is kept past the

@@ -6,8 +6,8 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { findPublishedBulletin } from '../../bulletins/repository.js';
-import { clientKey } from '../../lib/admin-guard.js';
-import type { RouteDeps } from '../../lib/deps.js';
+import { clientKey } from '../../pipeline/admin-guard.js';
+import type { RouteDeps } from '../../pipeline/deps.js';
 import { HttpError, notFound } from '../../lib/errors.js';
 import { pictureRefusals } from '../../lib/metrics.js';
 import { errorResponse } from '../../lib/schemas.js';

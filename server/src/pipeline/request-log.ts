@@ -1,13 +1,13 @@
 /**
  * The request log line and what it names, shared by Fastify's onResponse hook and by the fast
- * path (lib/fast-path.ts), so that a reply sent either way is logged the same
+ * path (pipeline/fast-path.ts), so that a reply sent either way is logged the same
  * (docs/monitoring.md#logs): `{reqId, method, url, status, ms, ip}` with the message "request".
  */
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
-import { LogDestination } from './log-destination.js';
+import { LogDestination } from '../lib/log-destination.js';
 import type { RequestHead } from './replay-connections.js';
 
 /** Writes one request line: `status` and `ms` as numbers, `ip` left out when unknown. */

@@ -50,7 +50,7 @@ interface Found {
 /** Headers Node's ServerResponse would leave out of its own when a reply sets them. */
 const addedByNode = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-/** The bytes lib/replay-connections.ts writes for `replay`, or false when Node would write others. */
+/** The bytes pipeline/replay-connections.ts writes for `replay`, or false when Node would write others. */
 function socketReady(replay: Replay): { head: Buffer; addLength: boolean } | false {
   let addLength = true;
   for (let i = 0; i < replay.headers.length; i += 2) {
@@ -149,7 +149,7 @@ export class FastPath {
 
   /**
    * Puts the fast path in front of the Fastify handler of `server`, and with `onSockets` in front
-   * of Node's HTTP parser on new connections too (lib/replay-connections.ts).
+   * of Node's HTTP parser on new connections too (pipeline/replay-connections.ts).
    */
   install(server: Server, { onSockets = true }: { onSockets?: boolean } = {}): void {
     const handlers = server.listeners('request') as Handler[];
@@ -193,7 +193,7 @@ export class FastPath {
     return true;
   }
 
-  /** The same replies for lib/replay-connections.ts, which writes them to the socket itself. */
+  /** The same replies for pipeline/replay-connections.ts, which writes them to the socket itself. */
   readonly #onSockets: ReplaySource = {
     find: (request) => {
       const found = this.#lookup(request.method ?? '', request.url ?? '', request.headers);

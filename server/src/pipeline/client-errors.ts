@@ -5,11 +5,11 @@
  * order, whatever the time their routes take: Node alone writes its error at once and closes, so
  * a pipelined request before the bad bytes was answered only if its route had finished by then.
  * That made the answers a matter of timing, and not the same with the socket's reader in front
- * (lib/replay-connections.ts), which answers its requests before Node reads the rest.
+ * (pipeline/replay-connections.ts), which answers its requests before Node reads the rest.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { STATUS_CODES, ServerResponse } from './node-http.js';
+import { STATUS_CODES, ServerResponse } from '../lib/node-http.js';
 
 /** What Node keeps on a connection and its answers, read here (lib/_http_server.js, _http_outgoing.js). */
 type Connection = Socket & { _httpMessage?: ServerResponse | null; parser?: { incoming?: IncomingMessage | null } };
@@ -94,7 +94,7 @@ function afterAnswers(socket: Connection, made: ServerResponse | undefined, then
       current = next;
       if (settled) return;
       if (next !== null) {
-        // After what its turn sends first (a 100 Continue, lib/answer-order.ts), before its bytes.
+        // After what its turn sends first (a 100 Continue, pipeline/answer-order.ts), before its bytes.
         if (!waited(next)) next.once('socket', settle);
         return;
       }

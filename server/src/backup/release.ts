@@ -16,7 +16,7 @@ export interface Release {
 let known: Release | undefined;
 
 export function thisRelease(): Release {
-  known ??= import.meta.url.endsWith('/src/lib/release.ts') ? fromSources() : fromBuild();
+  known ??= import.meta.url.endsWith('/src/backup/release.ts') ? fromSources() : fromBuild();
   return known;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The fast path's replays written straight to the socket (docs/architecture.md#replays-on-the-socket):
  * a connection starts here instead of in Node's HTTP server, and while each request on it is a
- * plain GET or HEAD whose reply the fast path holds (lib/fast-path.ts), the reply's bytes go out
+ * plain GET or HEAD whose reply the fast path holds (pipeline/fast-path.ts), the reply's bytes go out
  * without an IncomingMessage or a ServerResponse being made for it. Node's HTTP server parses and
  * answers about two thirds as many requests a second as this does on the same core.
  *
@@ -20,7 +20,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { STATUS_CODES, maxHeaderSize } from './node-http.js';
+import { STATUS_CODES, maxHeaderSize } from '../lib/node-http.js';
 
 /** What the fast path reads of a request, from Node's parser or this one. */
 export type RequestHead = Pick<IncomingMessage, 'method' | 'url' | 'headers' | 'socket'>;

@@ -1,7 +1,7 @@
 /**
  * Answers on one connection go out whole and in the order of their requests, whatever the time
  * their routes take (docs/public-api.md#requests-on-one-connection), as the socket's reader writes
- * its own (lib/replay-connections.ts). Node's HTTP server left these to timing:
+ * its own (pipeline/replay-connections.ts). Node's HTTP server left these to timing:
  * - a client that ends its side of the connection: Node ended it at once, with only the answers
  *   whose routes had finished; now every request sent whole before gets its answer first;
  * - `Expect: 100-continue` on a request behind others still being answered: Node wrote its
@@ -10,12 +10,12 @@
  * - any other `Expect`: Node answered 417 before the body was read, though the body could still
  *   turn out to be bad;
  * - a CONNECT: Node closed the connection at once.
- * Bytes Node cannot read are lib/client-errors.ts's.
+ * Bytes Node cannot read are pipeline/client-errors.ts's.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { closeAfterAnswers } from './client-errors.js';
-import { STATUS_CODES } from './node-http.js';
+import { STATUS_CODES } from '../lib/node-http.js';
 
 const continueLine = 'HTTP/1.1 100 Continue\r\n\r\n';
 
@@ -38,7 +38,7 @@ export function answerInOrder(server: Server): void {
   // answers to the requests before it.
   server.on('connect', (_request: IncomingMessage, socket: Socket) => closeAfterAnswers(socket));
   // Node answers any other expectation with a 417 as the request's head is read, before its body:
-  // this one comes like a route's, once the body has been read (or found bad: lib/client-errors.ts).
+  // this one comes like a route's, once the body has been read (or found bad: pipeline/client-errors.ts).
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     request.resume();
     request.once('end', () => {

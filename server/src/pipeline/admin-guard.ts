@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest } from './errors.js';
+import { badRequest } from '../lib/errors.js';
 
 export interface FailureLimitOptions {
   /** Failed attempts a client may make in one window; the next request is refused. */

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ContentChanges } from '../db/changes.js';
-import { readCacheCounts } from './metrics.js';
+import { readCacheCounts } from '../lib/metrics.js';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -47,12 +47,12 @@ export const compressFrom = 1024;
  */
 export type Effort = 'best' | 'quick';
 
-/** An answer as held, for the fast path that replays it (lib/fast-path.ts). */
+/** An answer as held, for the fast path that replays it (pipeline/fast-path.ts). */
 export type { Answer };
 
 /**
  * What sendAnswer chose for a request whose key follows from its URL alone (sendForUrl), left on
- * the raw request for the fast path to record once the reply has gone (lib/fast-path.ts).
+ * the raw request for the fast path to record once the reply has gone (pipeline/fast-path.ts).
  */
 export const answeredFromCache = Symbol('answered from the read cache');
 
@@ -196,7 +196,7 @@ export class ReadCache {
   /**
    * `send` for a JSON answer whose key follows from the request's URL (path and query) alone,
    * never from other headers: then the same URL may be answered again from the same entry before
-   * routing, while it is current (lib/fast-path.ts).
+   * routing, while it is current (pipeline/fast-path.ts).
    */
   sendForUrl(
     request: FastifyRequest,
