@@ -98,7 +98,7 @@ try {
     const total = loaded.reduce((sum, asset) => sum + asset.bytes, 0);
     console.log(`Landing page first load in ${language}, as served:`);
     for (const asset of loaded) console.log(`  ${kb(asset.bytes)} KB  ${asset.encoding.padEnd(8)} ${asset.path}`);
-    console.log(`  ${kb(total)} KB  total (budget ${maxKb} KB)`);
+    console.log(`  ${kb(total)} KB  total (budget ${maxKb} KB, ${maxKb * 1024 - total} bytes left)`);
     const uncompressed = loaded.filter((asset) => asset.encoding === 'identity' && asset.bytes >= 1024);
     for (const asset of uncompressed) console.log(`  warning: ${asset.path} is sent uncompressed`);
     totals.push(`${language} ${kb(total).trim()} KB`);

@@ -66,9 +66,10 @@ function start(): void {
   started = true;
   // The entry, the modules it imports, and the code of the screen whose frame is shown; in an old
   // engine, the legacy build's entry, which loads the rest itself.
-  const urls = oldEngine()
-    ? [legacyScript]
-    : list.content.split(' ').concat(frame?.getAttribute(scriptsAttribute)?.split(' ') ?? []);
+  // `&&` and `||` rather than `?.` and `??` in this file: compiled for the oldest engines served,
+  // they cost every first load bytes (docs/site.md#the-oldest-browsers-served).
+  const screen = frame && frame.getAttribute(scriptsAttribute);
+  const urls = oldEngine() ? [legacyScript] : list.content.split(' ').concat(screen ? screen.split(' ') : []);
   urls.forEach((url, index) => {
     if (index === 0) {
       const script = document.createElement('script');
@@ -92,8 +93,8 @@ function add(tag: HTMLScriptElement | HTMLLinkElement): void {
 // own handlers do, rather than putting its name in the address, where the router would take it
 // for a route.
 document.addEventListener('click', (event) => {
-  const link = (event.target as Element | null)?.closest?.('a[href^="#"]');
-  const href = link?.getAttribute('href') ?? '';
+  const link = event.target instanceof Element ? event.target.closest('a[href^="#"]') : null;
+  const href = (link && link.getAttribute('href')) || '';
   if (running() || href.charAt(1) === '/' || href.length < 2) return;
   const target = document.getElementById(href.slice(1));
   if (!target) return;
@@ -112,7 +113,7 @@ addEventListener('hashchange', () => {
 // `?lang=` in the address (initLanguage reads data-early-language).
 document.addEventListener('change', (event) => {
   const target = event.target as HTMLSelectElement | null;
-  if (running() || target?.tagName !== 'SELECT' || !target.closest('header')) return;
+  if (running() || !target || target.tagName !== 'SELECT' || !target.closest('header')) return;
   root.setAttribute(earlyLanguageAttribute, target.value);
   rememberLanguage(target.value);
   root.classList.add(prerenderOffClass);
@@ -148,7 +149,7 @@ function ask(url: string, cache: RequestCache): Promise<Response> | undefined {
 // script takes over from them as from a drawn list (src/main.tsx).
 const written = shown && app.querySelector(`[elementtiming="${earlyListTiming}"]`) !== null;
 if (written) root.setAttribute(earlyListAttribute, path);
-const drawer = shown && !written && frame?.getAttribute(earlyScriptAttribute);
+const drawer = shown && !written && frame && frame.getAttribute(earlyScriptAttribute);
 const wide = matchMedia(wideQuery).matches;
 const rows = app.querySelector(`template[${earlyRowsAttribute}]`);
 let asked = false;
@@ -160,7 +161,7 @@ function askEarly(): void {
     const last = lastApiAddr();
     // The landing page is whole without the API: its first paint does not share the network.
     const addrs = path === '/' ? [] : last ? [last] : knownApiAddrs(configured);
-    const data = frame?.getAttribute(earlyCallAttribute);
+    const data = frame && frame.getAttribute(earlyCallAttribute);
     const early: EarlyAnswers = { at: Date.now(), answers };
     setEarlyAnswers(early);
     for (const addr of addrs) {
@@ -210,7 +211,7 @@ function go(): void {
 // where it does not report such paints, after the next frame.
 function whenPainted(type: string, name: string, then: () => void): void {
   const later = () => setTimeout(then, 0);
-  if (!(window.PerformanceObserver?.supportedEntryTypes ?? []).includes(type)) {
+  if (!((window.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || []).includes(type)) {
     requestAnimationFrame(later);
     return;
   }

@@ -28,9 +28,9 @@ const root = document.documentElement;
 const language = pickLanguage(
   languageFromUrl(new URL(location.href)),
   readString(storageKeys.language),
-  navigator.languages ?? [],
+  navigator.languages || [],
 );
-if (language !== (languageOf(root.lang) ?? defaultLanguage)) root.classList.add(prerenderOffClass);
+if (language !== (languageOf(root.lang) || defaultLanguage)) root.classList.add(prerenderOffClass);
 if (routePath() !== '/') root.classList.add(offLandingClass);
 // Unquoted, the tag is not one the page names for every engine (scripts/budget.ts counts those).
 if (oldEngine()) document.write(`<link rel=stylesheet href=${legacyStylesheet}>`);

@@ -19,7 +19,7 @@ export const languageCookieAttributes = 'Path=/; Max-Age=31536000; SameSite=Lax'
  * Kong, Macau, or any `zh-Hant`) is zh-TW, any other Chinese zh-CN, any English en.
  */
 export function languageOf(tag: string | null | undefined): Language | null {
-  const parts = (tag ?? '').trim().toLowerCase().replace(/_/g, '-').split('-');
+  const parts = (tag || '').trim().toLowerCase().replace(/_/g, '-').split('-');
   if (parts[0] === 'en') return 'en';
   if (parts[0] !== 'zh') return null;
   return parts.slice(1).some((part) => ['hant', 'tw', 'hk', 'mo'].includes(part)) ? 'zh-TW' : 'zh-CN';
@@ -28,7 +28,10 @@ export function languageOf(tag: string | null | undefined): Language | null {
 /** The order of docs/reach.md#languages: `?lang=`, then the visitor's stored choice, then the
  * browser's languages in their order of preference, then the default. */
 export function pickLanguage(fromUrl: Language | null, stored: string | null, browser: readonly string[]): Language {
-  return fromUrl ?? languageOf(stored) ?? browser.map(languageOf).find((found) => found !== null) ?? defaultLanguage;
+  // `||`, not `??`: the values are non-empty names or null, and the boot script that runs this is
+  // compiled for engines without `??`, where `||` stays as short as it is written
+  // (docs/site.md#the-oldest-browsers-served).
+  return fromUrl || languageOf(stored) || browser.map(languageOf).find((found) => found !== null) || defaultLanguage;
 }
 
 /**

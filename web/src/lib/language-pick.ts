@@ -11,5 +11,5 @@ export { defaultLanguage, languageOf, languages, pickLanguage, type Language } f
  * (`#/download?lang=en`); the hash wins when both are there. */
 export function languageFromUrl(url: URL): Language | null {
   const hashQuery = url.hash.includes('?') ? url.hash.slice(url.hash.indexOf('?') + 1) : '';
-  return languageOf(new URLSearchParams(hashQuery).get('lang')) ?? languageOf(url.searchParams.get('lang'));
+  return languageOf(new URLSearchParams(hashQuery).get('lang')) || languageOf(url.searchParams.get('lang'));
 }

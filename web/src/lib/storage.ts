@@ -31,7 +31,7 @@ export function writeString(key: string, value: string): void {
 
 export function readStringList(key: StorageKey): string[] {
   try {
-    const value: unknown = JSON.parse(readString(key) ?? '[]');
+    const value: unknown = JSON.parse(readString(key) || '[]');
     return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
   } catch {
     return [];

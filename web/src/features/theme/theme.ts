@@ -11,7 +11,7 @@ const defaultTheme: Theme = 'dark';
  * site they check can differ (docs/site.md#theme). */
 export function storedTheme(key: string = storageKeys.theme, fallback: Theme = defaultTheme): Theme {
   const value = readString(key);
-  return themes.find((theme) => theme === value) ?? fallback;
+  return themes.find((theme) => theme === value) || fallback;
 }
 
 const systemDark = () => window.matchMedia('(prefers-color-scheme: dark)').matches;

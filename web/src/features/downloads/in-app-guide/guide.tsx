@@ -55,7 +55,7 @@ export default function Guide({ href, onClose }: { href: string; onClose: () => 
     } else if (event.key === 'Tab') keepFocusIn(event, panel.current);
   };
   return createPortal(
-    <div className="fixed inset-0 z-50 overflow-y-auto bg-black/75 px-4 pt-24 pb-8" onKeyDown={onKeyDown}>
+    <div className="fixed inset-0 z-50 overflow-y-auto bg-black/75 px-4 pt-24 pb-10" onKeyDown={onKeyDown}>
       {/* Points past the page's top edge at the app's own ⋯ button. */}
       <svg
         aria-hidden="true"
@@ -78,7 +78,7 @@ export default function Guide({ href, onClose }: { href: string; onClose: () => 
         aria-describedby="in-app-guide-why"
         tabIndex={-1}
         data-testid="in-app-guide"
-        className="mx-auto max-w-sm rounded-3xl border border-line bg-surface p-6 text-fg shadow-xl outline-none"
+        className="mx-auto max-w-sm rounded-3xl border border-line bg-surface p-6 text-fg shadow-lg outline-none"
       >
         <h2 id="in-app-guide-title" className="text-xl font-bold">
           {ios ? text.titleSafari : text.titleBrowser}
@@ -86,7 +86,7 @@ export default function Guide({ href, onClose }: { href: string; onClose: () => 
         <p id="in-app-guide-why" className="mt-2 text-sm text-muted">
           {text.why}
         </p>
-        <ol className="mt-5 space-y-3">
+        <ol className="mt-4 flex flex-col gap-3">
           <Step number={1}>{text.stepMenu}</Step>
           <Step number={2}>{ios ? text.stepSafari : text.stepBrowser}</Step>
         </ol>
@@ -98,7 +98,7 @@ export default function Guide({ href, onClose }: { href: string; onClose: () => 
           <CopyButton text={href} label={text.copyLabel} selectOnFailure={() => address.current} />
         </div>
         {isDesktop(device) && (
-          <div className="mt-5 flex items-center gap-4">
+          <div className="mt-4 flex items-center gap-4">
             <QrCode url={`${location.origin}${location.pathname}#/download`} className="size-28" />
             <p className="text-sm text-muted">{text.qr}</p>
           </div>
