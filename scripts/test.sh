@@ -7,7 +7,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 started=$SECONDS
-step() { printf '\n=== %s (at %d s)\n' "$*" $((SECONDS - started)); }
+# Each step's name and start, for the table of times the run ends with (where the time goes).
+step_names=()
+step_starts=()
+step() {
+  step_names+=("$*")
+  step_starts+=($((SECONDS - started)))
+  printf '\n=== %s (at %d s)\n' "$*" $((SECONDS - started))
+}
+step_times() {
+  local i end
+  printf '\n=== time per step (s)\n'
+  for i in "${!step_names[@]}"; do
+    end=${step_starts[$((i + 1))]:-$((SECONDS - started))}
+    printf '%6d  %s\n' $((end - step_starts[i])) "${step_names[i]}"
+  done
+}
 
 # However the run ends: stop the PostgreSQL cluster, then fail the run if any process that a test
 # started is still running, naming it (docs/testing.md#how-tests-start-and-stop-processes).
@@ -17,6 +32,7 @@ finish() {
   [ -z "$pg_dir" ] || bash scripts/pg-cluster.sh stop "$pg_dir"
   step "no process started by the tests is left"
   node --import tsx testing/leftover-processes.ts $$ || status=1
+  step_times
   [ "$status" -ne 0 ] || step "all passed"
   exit "$status"
 }
@@ -56,18 +72,18 @@ step "tools the tests check with: nginx, promtool, docker-compose, podman (insta
 within 5m bash scripts/ensure-tools.sh
 
 step "server tests on SQLite"
-within 15m npm run --silent test:server
+within 20m npm run --silent test:server
 
 step "server tests on Node.js 22, the oldest supported, on SQLite"
 # Everything else runs on the Node.js 24 that package.json pins; this one fetches 22 the same way,
 # from the npm registry (docs/deploy.md#nodejs).
 node22=$(npm exec --yes --package=node@22.23.3 -- sh -c 'command -v node')
-within 15m "$node22" --conditions=source --import tsx --import ./testing/no-leaks.ts --test --test-reporter=spec server/test/*.test.ts
+within 20m "$node22" --conditions=source --import tsx --import ./testing/no-leaks.ts --test --test-reporter=spec server/test/*.test.ts
 
 step "server tests on PostgreSQL"
 pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
 pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx testing/free-port.ts)")
-TEST_POSTGRES_URL=$pg_url within 15m npm run --silent test:server
+TEST_POSTGRES_URL=$pg_url within 20m npm run --silent test:server
 
 step "file and backup tests on the S3 store (an s3rver the tests start), on SQLite and on PostgreSQL"
 # Only the tests of hosted files: the rest of the server does not touch the storage.
@@ -87,7 +103,7 @@ within 5m npm run --silent budget
 
 step "browser tests in Chromium"
 within 15m bash scripts/ensure-chromium.sh
-within 20m npm run --silent test:e2e
+within 35m npm run --silent test:e2e
 
 step "Lighthouse audit (fails under 95 in any category)"
 # Three runs each (docs/performance.md#the-lighthouse-audit). Once the mobile preset's CPU
