@@ -94,9 +94,9 @@ for (const [failure, answer] of Object.entries(failures)) {
       await page.goto(`${server.url}/#/download`, untilParsed);
       const text = await settledText(page);
       assert.doesNotMatch(text, errorWords);
-      const hrefs = await page.locator('li[data-platform] a[href]').evaluateAll((links) =>
-        links.map((link) => (link as HTMLAnchorElement).href),
-      );
+      const hrefs = await page
+        .locator('li[data-platform] a[href]')
+        .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
       assert.ok(hrefs.length >= 4, hrefs.join(' '));
       for (const href of hrefs.filter((each) => each.startsWith(server.url))) {
         assert.ok((await fetch(href, { redirect: 'manual' })).status < 400, `${href} answers`);

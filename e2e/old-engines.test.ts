@@ -122,10 +122,14 @@ for (const build of oldChromiums) {
       }
       assert.deepEqual(seen.logo, [28, 28]);
       // The primary buttons' gradient is past these engines: a plain colour stands in beneath.
-      if (process.env.OLD_ENGINE_SHOTS) await page.screenshot({ path: `${process.env.OLD_ENGINE_SHOTS}/download-${build.version}.png` });
+      if (process.env.OLD_ENGINE_SHOTS)
+        await page.screenshot({ path: `${process.env.OLD_ENGINE_SHOTS}/download-${build.version}.png` });
       const controls = (await page.evaluate(readability)) as { text: string; background: string; contrast: number }[];
       const buttons = controls.filter((control) => /^(?:Download|下载|下載)/.test(control.text));
-      assert.ok(buttons.some((button) => !/^rgba\(0, 0, 0, 0\)$|^transparent$/.test(button.background)), 'a coloured button');
+      assert.ok(
+        buttons.some((button) => !/^rgba\(0, 0, 0, 0\)$|^transparent$/.test(button.background)),
+        'a coloured button',
+      );
       // 3: white on the dark theme's brand blue, where the site's own gradient starts, is 3.2.
       for (const control of controls) assert.ok(control.contrast >= 3, `${control.text} readable: ${control.contrast}`);
       await page.setViewport({ width: 1280, height: 860 });
