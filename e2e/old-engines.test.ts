@@ -52,6 +52,28 @@ const probe = `(() => {
   };
 })()`;
 
+/** Each link and button of the screen's main part: its own background colour and the contrast of
+ * its text against the first opaque background behind it (WCAG's ratio). */
+const readability = `(() => {
+  var rgb = function (value) { return (value.match(/[\\d.]+/g) || []).map(Number); };
+  var opaque = function (value) { var c = rgb(value); return c.length === 3 || (c.length === 4 && c[3] > 0); };
+  var light = function (c) {
+    var l = c.slice(0, 3).map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+  };
+  return Array.prototype.map.call(document.querySelectorAll('main a, main button'), function (el) {
+    var behind = el;
+    while (behind && !opaque(getComputedStyle(behind).backgroundColor)) behind = behind.parentElement;
+    var back = light(rgb(behind ? getComputedStyle(behind).backgroundColor : 'rgb(255,255,255)'));
+    var fore = light(rgb(getComputedStyle(el).color));
+    return {
+      text: el.textContent.trim().slice(0, 30),
+      background: getComputedStyle(el).backgroundColor,
+      contrast: Math.round(((Math.max(back, fore) + 0.05) / (Math.min(back, fore) + 0.05)) * 10) / 10
+    };
+  });
+})()`;
+
 /** Opens `path` afresh (a new document, not a hash change) and waits for the site's script to
  * have rendered it, then reads it. */
 async function visit(page: Page, path: string, ready = 'true'): Promise<Seen> {
@@ -99,6 +121,17 @@ for (const build of oldChromiums) {
         else assert.ok((await fetch(href, { redirect: 'manual' })).status < 400, `${href} answers`);
       }
       assert.deepEqual(seen.logo, [28, 28]);
+      // The primary buttons' gradient is past these engines: a plain colour stands in beneath.
+      if (process.env.OLD_ENGINE_SHOTS)
+        await page.screenshot({ path: `${process.env.OLD_ENGINE_SHOTS}/download-${build.version}.png` });
+      const controls = (await page.evaluate(readability)) as { text: string; background: string; contrast: number }[];
+      const buttons = controls.filter((control) => /^(?:Download|下载|下載)/.test(control.text));
+      assert.ok(
+        buttons.some((button) => !/^rgba\(0, 0, 0, 0\)$|^transparent$/.test(button.background)),
+        'a coloured button',
+      );
+      // 3: white on the dark theme's brand blue, where the site's own gradient starts, is 3.2.
+      for (const control of controls) assert.ok(control.contrast >= 3, `${control.text} readable: ${control.contrast}`);
       await page.setViewport({ width: 1280, height: 860 });
       const wide = (await page.evaluate(probe)) as Seen;
       await page.setViewport(phone);

@@ -1,4 +1,4 @@
-import type { Plugin as PostcssPlugin } from 'postcss';
+import type { Plugin as PostcssPlugin, Root, Rule } from 'postcss';
 import selectorParser, { type Pseudo, type Selector } from 'postcss-selector-parser';
 
 /** Pseudo-classes that take a list and match any of it: Chromium 88 and Safari 14 for :is() and
@@ -71,6 +71,25 @@ function topLevelWords(value: string): string[] {
   return words;
 }
 
+/** A plain background under each gradient. The old engines drop Tailwind's gradients whole (their
+ * `in oklab` and stops behind unregistered properties), which left the primary button white text
+ * on nothing: its first stop, already rgb here, is painted instead. Stops the modern stylesheet
+ * mixes with transparent are tints, whose fallback here is the full colour, too strong to lie
+ * under text of that colour: those keep no background. */
+function gradientFallbacks(root: Root): void {
+  const stops: { rule: Rule; from: string }[] = [];
+  root.walkRules((rule) => {
+    rule.walkDecls('--tw-gradient-from', (declaration) => {
+      stops.push({ rule, from: declaration.value });
+    });
+  });
+  const tinted = new Set(stops.filter(({ from }) => /color-mix\(/i.test(from)).map(({ rule }) => rule.selector));
+  for (const { rule, from } of stops) {
+    if (tinted.has(rule.selector)) continue;
+    rule.prepend({ prop: 'background-color', value: from });
+  }
+}
+
 /**
  * Rewrites for the oldest engines served what Lightning CSS leaves
  * (docs/site.md#the-oldest-browsers-served): :is() and :where() written out, 100dvh as
@@ -78,9 +97,11 @@ function topLevelWords(value: string): string[] {
  * as physical sides. And it leaves out what has no equivalent there
  * and only refines the design: rules behind :has() (the language picker's focus ring) and
  * container queries (a package hash in two even lines, which runs on as one wrapped line).
+ * Gradients get a plain colour beneath (gradientFallbacks).
  */
 export const legacyRules: PostcssPlugin = {
   postcssPlugin: 'legacy-rules',
+  OnceExit: gradientFallbacks,
   AtRule: {
     container: (rule) => {
       rule.remove();

@@ -104,9 +104,16 @@ document.addEventListener('click', (event) => {
   target.scrollIntoView({ behavior: 'smooth' });
 });
 // A route followed before the script runs (a row of the early list, 4. below) is the script's
-// to show: it starts at once rather than after the list's paint.
+// to show: it starts at once rather than after the list's paint. Once anything has failed on the
+// page (the entry refused, or throwing or not parsing: error events, caught on their way down), the
+// script may never run, so the page is loaded again, which draws that route's frame itself
+// (docs/site.md#the-oldest-browsers-served).
+let failed = false;
+addEventListener('error', () => (failed = true), true);
 addEventListener('hashchange', () => {
-  if (!running()) start();
+  if (running()) return;
+  if (failed) location.reload();
+  else start();
 });
 // A language chosen before the script runs is kept as the script's own switcher keeps it
 // (src/lib/i18n.ts), and the script starts at once: it then renders in that language, over a
