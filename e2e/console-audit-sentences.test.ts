@@ -9,8 +9,7 @@ import type { Browser } from 'playwright-core';
 import { adminApi } from './support/admin-api.js';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
-import { addOperator, signIn } from './support/console.js';
-import { openPage } from './support/page-helpers.js';
+import { addOperator, signedInConsole } from './support/console.js';
 import { shootBothThemes } from './support/shots.js';
 import { startServer, type RunningServer } from './support/server.js';
 
@@ -52,11 +51,8 @@ after(async () => {
 
 describe('the audit log says what happened', () => {
   test('publish, schedule, take back and restore, by name and version, each a link', async (t) => {
-    const open = await openPage(browser, 'desktop', { prerendered: true });
-    t.after(() => open.close());
+    const open = await signedInConsole(t, browser, server, 'alice', 'alice-password-1');
     const { page } = open;
-    await signIn(page, server, 'alice', 'alice-password-1');
-    open.problems.length = 0;
     await page.goto(`${server.url}/admin/audit`);
     const log = page.getByRole('list', { name: '操作记录' });
     const shown = `公告《${[...long].slice(0, 24).join('')}…》`;

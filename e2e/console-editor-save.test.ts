@@ -9,8 +9,7 @@ import type { Browser } from 'playwright-core';
 import { adminApi } from './support/admin-api.js';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
-import { addOperator, signIn } from './support/console.js';
-import { openPage } from './support/page-helpers.js';
+import { addOperator, signedInConsole } from './support/console.js';
 import { shootBothThemes } from './support/shots.js';
 import { startServer, type RunningServer } from './support/server.js';
 
@@ -26,13 +25,8 @@ after(async () => {
   await server?.stop();
 });
 
-async function console_(t: { after: (fn: () => Promise<void>) => void }) {
-  const open = await openPage(browser, 'desktop', { prerendered: true });
-  t.after(() => open.close());
-  await signIn(open.page, server, 'alice', 'alice-password-1');
-  open.problems.length = 0;
-  return open;
-}
+const console_ = (t: { after: (fn: () => Promise<void>) => void }) =>
+  signedInConsole(t, browser, server, 'alice', 'alice-password-1');
 
 describe('the editor', () => {
   test('a title over 200 characters is kept whole, counted and said; no button saves it', async (t) => {

@@ -8,8 +8,7 @@ import type { Browser } from 'playwright-core';
 import { adminApi } from './support/admin-api.js';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
-import { addOperator, signIn } from './support/console.js';
-import { openPage } from './support/page-helpers.js';
+import { addOperator, signedInConsole } from './support/console.js';
 import { shootBothThemes } from './support/shots.js';
 import { startServer, type RunningServer } from './support/server.js';
 
@@ -26,10 +25,7 @@ after(async () => {
 });
 
 async function releasesScreen(t: { after: (fn: () => Promise<void>) => void }) {
-  const open = await openPage(browser, 'desktop', { prerendered: true });
-  t.after(() => open.close());
-  await signIn(open.page, server, 'alice', 'alice-password-1');
-  open.problems.length = 0;
+  const open = await signedInConsole(t, browser, server, 'alice', 'alice-password-1');
   await open.page.getByRole('link', { name: '版本发布' }).click();
   await open.page.getByRole('heading', { name: '版本发布', level: 1 }).waitFor();
   return open;

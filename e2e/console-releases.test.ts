@@ -13,8 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
-import { addOperator, signIn } from './support/console.js';
-import { openPage } from './support/page-helpers.js';
+import { addOperator, signedInConsole } from './support/console.js';
 import { shootBothThemes } from './support/shots.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
 
@@ -41,14 +40,8 @@ const publicEntry = async (os: string) =>
     (entry) => entry.OS === os,
   );
 
-async function signedInPage(t: { after: (fn: () => Promise<void>) => void }) {
-  const open = await openPage(browser, 'desktop', { prerendered: true });
-  t.after(() => open.close());
-  await signIn(open.page, server, 'alice', 'alice-password-1');
-  // The sign-in screen's own question, whether anyone is signed in, is answered 401.
-  open.problems.length = 0;
-  return open;
-}
+const signedInPage = (t: { after: (fn: () => Promise<void>) => void }) =>
+  signedInConsole(t, browser, server, 'alice', 'alice-password-1');
 
 describe('the console: releases, settings, numbers', () => {
   test('a package uploaded in chunks, its connection cut half way and resumed, is published at once, then rolled back', async (t) => {

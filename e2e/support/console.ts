@@ -4,7 +4,8 @@ import { anyWallClock } from '@chat-site/contract';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openPage } from './page-helpers.js';
 import { repoRoot, type RunningServer } from './server.js';
 
 /** Adds an operator account the way an operator would: `npm run admin -- users add`. */
@@ -28,6 +29,24 @@ export async function signIn(page: Page, server: RunningServer, name: string, pa
 
 /** Node's options that load the movable clock (fake-clock.mjs) into the server, and the file
  * that holds how far ahead it runs. */
+/**
+ * A desktop page of the console signed in as `name`, closed when the test `t` ends. Its problems
+ * start empty: the sign-in screen's own question, whether anyone is signed in, is answered 401.
+ */
+export async function signedInConsole(
+  t: { after: (fn: () => Promise<void>) => void },
+  browser: Browser,
+  server: RunningServer,
+  name: string,
+  password: string,
+): Promise<Awaited<ReturnType<typeof openPage>>> {
+  const open = await openPage(browser, 'desktop', { prerendered: true });
+  t.after(() => open.close());
+  await signIn(open.page, server, name, password);
+  open.problems.length = 0;
+  return open;
+}
+
 export function movableClock(dir: string): { nodeArgs: string[]; env: Record<string, string>; file: string } {
   const file = join(dir, 'clock-offset');
   writeFileSync(file, '0');
