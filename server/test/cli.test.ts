@@ -12,6 +12,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../src/app.js';
+import { cliActor } from '../src/cli/audit.js';
 import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrations.js';
@@ -258,7 +259,8 @@ describe('bulletins', () => {
     }>().list;
     assert.deepEqual(
       revisions.map((revision) => `${revision.action} by ${revision.by}`),
-      ['update by cli', 'update by cli', 'update by cli', 'create by cli'],
+      // The command line's source: cli and the system user who ran it, as in the audit log.
+      ['update', 'update', 'update', 'create'].map((action) => `${action} by ${cliActor()}`),
     );
 
     await ok(database, 'bulletins', 'unpin', id);
@@ -318,7 +320,7 @@ describe('files list and remove', () => {
     const byKey = new Map(listed.map((entry) => [entry.key, entry]));
     assert.deepEqual(byKey.get(apkKey)?.used_by, ['package:android']);
     assert.deepEqual(byKey.get(imageKey)?.used_by, []);
-    assert.equal(byKey.get(apkKey)?.uploaded_by, 'cli');
+    assert.equal(byKey.get(apkKey)?.uploaded_by, cliActor());
     assert.equal(byKey.get(apkKey)?.size, apk.byteLength);
     assert.match(await ok(database, 'files', 'list'), new RegExp(`${apkKey} +${apk.byteLength} .* package:android`));
 
