@@ -295,12 +295,15 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
         if (dialect === 'postgres') await createChangeTriggers(db, 'releases');
       },
     },
+    // The tables below are made only where missing, so that a migration whose record was lost runs
+    // again over itself (server/test/cluster.test.ts deletes the newest record to see it run).
     // Visits from the chat apps' built-in browsers and the guides shown in them
     // (docs/site.md#in-app-browsers): one row per day and app, whatever the traffic.
     '0014_in_app_counts': {
       async up(db: Kysely<unknown>) {
         await db.schema
           .createTable('in_app_counts')
+          .ifNotExists()
           .addColumn('day', 'text', (col) => col.notNull())
           .addColumn('app', 'text', (col) => col.notNull())
           .addColumn('visits', 'integer', (col) => col.notNull().defaultTo(0))
@@ -315,6 +318,7 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
       async up(db: Kysely<unknown>) {
         await db.schema
           .createTable('download_visitors')
+          .ifNotExists()
           .addColumn('day', 'text', (col) => col.notNull())
           .addColumn('os', 'text', (col) => col.notNull())
           .addColumn('visitor', 'text', (col) => col.notNull())
@@ -322,6 +326,7 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
           .execute();
         await db.schema
           .createTable('download_salts')
+          .ifNotExists()
           .addColumn('day', 'text', (col) => col.primaryKey())
           .addColumn('salt', 'text', (col) => col.notNull())
           .execute();
