@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { BulletinPage } from '@chat-site/contract';
+import { emptySiteListing } from '@chat-site/contract/admin';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { imageTypes, looksLikeImage, packageTypes } from '../src/files/content-types.js';
 import { bytesBody, storeFile } from '../src/files/repository.js';
@@ -580,6 +581,7 @@ describe('the admin door', () => {
       'PUT /v1/admin/packages': [{ OS: 'ios', DownloadURL: 'https://x.example/a.ipa' }],
       'PUT /v1/admin/appconfig': { use_cdn: 0, common_cdn_bucket_url: '' },
       'PUT /v1/admin/region': { api_addrs: [{ addr: 'https://a.example.com' }], allocator_addrs: [] },
+      'PUT /v1/admin/listing': emptySiteListing,
       'POST /v1/admin/releases': { os: 'ios', url: 'https://x.example/a.ipa' },
       'PUT /v1/admin/min-versions/:os': { min_version: '5.0.0' },
       // Nothing listens on port 1: the check answers at once that nothing answered.

@@ -91,7 +91,16 @@ export function watchSchedule(
       clock().getTime() < nextCheckMs;
     return quiet ? nothingToDo : check();
   };
-  const timer = setInterval(() => void tick(), scheduleCheckMs).unref();
+  // A tick reads the content generation before any promise: a database gone from under the app
+  // (a lost SQLite file, a test's deliberately closed one) throws there, and is logged as a check's
+  // failure would be rather than thrown out of the timer.
+  const timer = setInterval(() => {
+    try {
+      void tick();
+    } catch (error) {
+      log.error({ err: error }, 'looking for scheduled announcements, end times or an expired trash failed');
+    }
+  }, scheduleCheckMs).unref();
   return { check, tick, stop: () => clearInterval(timer) };
 }
 
