@@ -102,7 +102,10 @@ describe('accounts on the command line', () => {
       ['user.remove', 'user.reset-password', 'user.add'],
     );
     // The command line's source, with the system user who ran it (server/src/cli/audit.ts).
-    assert.ok(audit.every((entry) => /^cli(:.+)?$/.test(entry.actor)), JSON.stringify(audit));
+    assert.ok(
+      audit.every((entry) => /^cli(:.+)?$/.test(entry.actor)),
+      JSON.stringify(audit),
+    );
   });
 });
 
