@@ -1,5 +1,5 @@
 /**
- * The prerendered site without its script (docs/behaviour.md#the-oldest-browsers-served): when the
+ * The prerendered site without its script (docs/site.md#the-oldest-browsers-served): when the
  * entry script does not parse, throws as it starts, or never arrives, the page stays readable, its
  * links lead where they say, and no visitor sees an error. Debian's Chromium, the entry script
  * replaced or refused by request interception.
