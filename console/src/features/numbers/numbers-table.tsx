@@ -8,7 +8,8 @@ export const labels: Record<Platform, string> = {
   ios: 'iOS',
   windows: 'Windows',
   mac: 'Mac',
-  harmonyos: 'HarmonyOS NEXT',
+  // Short, so that the table still fits a phone's width (docs/console.md).
+  harmonyos: '鸿蒙',
 };
 
 export type Stats = DownloadStats;
@@ -29,7 +30,7 @@ function useOverflows<T extends HTMLElement>() {
 
 /** The days as a table. On a phone the dates lose their year (the range says it above) so the
  * columns fit; should they still not, the table scrolls in its own box and says so
- * (docs/console.md#on-a-phone), and the page itself never scrolls sideways. */
+ * (docs/console.md), and the page itself never scrolls sideways. */
 export function Table({ stats }: { stats: Stats }) {
   const [box, overflows] = useOverflows<HTMLDivElement>();
   return (
@@ -51,15 +52,15 @@ export function Table({ stats }: { stats: Stats }) {
           <caption className="sr-only">每天各平台下载次数</caption>
           <thead className="sticky top-0 bg-surface">
             <tr className="text-muted">
-              <th scope="col" className="px-3 py-2 text-start font-medium">
+              <th scope="col" className="px-2 py-2 text-start font-medium">
                 日期
               </th>
               {platforms.map((os) => (
-                <th key={os} scope="col" className="px-2 py-2 text-end font-medium">
+                <th key={os} scope="col" className="px-1.5 py-2 text-end font-medium whitespace-nowrap">
                   {labels[os]}
                 </th>
               ))}
-              <th scope="col" className="px-3 py-2 text-end font-medium whitespace-nowrap">
+              <th scope="col" className="px-2 py-2 text-end font-medium whitespace-nowrap">
                 合计
               </th>
             </tr>
@@ -67,32 +68,32 @@ export function Table({ stats }: { stats: Stats }) {
           <tbody>
             {[...stats.days].reverse().map((day) => (
               <tr key={day.day} className="border-t border-line">
-                <th scope="row" className="px-3 py-1.5 text-start font-normal whitespace-nowrap">
+                <th scope="row" className="px-2 py-1.5 text-start font-normal whitespace-nowrap">
                   <time dateTime={day.day}>
                     <span className="sm:hidden">{day.day.slice(5)}</span>
                     <span className="hidden sm:inline">{day.day}</span>
                   </time>
                 </th>
                 {platforms.map((os) => (
-                  <td key={os} className="px-2 py-1.5 text-end tabular-nums">
+                  <td key={os} className="px-1.5 py-1.5 text-end tabular-nums">
                     {day[os]}
                   </td>
                 ))}
-                <td className="px-3 py-1.5 text-end font-semibold tabular-nums">{day.total}</td>
+                <td className="px-2 py-1.5 text-end font-semibold tabular-nums">{day.total}</td>
               </tr>
             ))}
           </tbody>
           <tfoot>
             <tr className="border-t border-line font-semibold">
-              <th scope="row" className="px-3 py-2 text-start">
+              <th scope="row" className="px-2 py-2 text-start">
                 合计
               </th>
               {platforms.map((os) => (
-                <td key={os} className="px-2 py-2 text-end tabular-nums">
+                <td key={os} className="px-1.5 py-2 text-end tabular-nums">
                   {stats.total[os]}
                 </td>
               ))}
-              <td className="px-3 py-2 text-end tabular-nums">{stats.total.total}</td>
+              <td className="px-2 py-2 text-end tabular-nums">{stats.total.total}</td>
             </tr>
           </tfoot>
         </table>
