@@ -248,7 +248,8 @@ describe('the console: releases, settings, numbers', () => {
     await page.locator('canvas').first().waitFor();
     const rows = page.getByRole('table', { name: '每天各平台下载次数' }).locator('tbody tr');
     assert.equal(await rows.count(), 7);
-    assert.deepEqual(await rows.first().locator('td').allTextContents(), ['2', '0', '0', '1', '3']);
+    // Android, iOS, Windows, Mac, HarmonyOS NEXT, then the day's total.
+    assert.deepEqual(await rows.first().locator('td').allTextContents(), ['2', '0', '0', '1', '0', '3']);
     const csv = page.getByRole('link', { name: '导出 CSV' });
     assert.match((await csv.getAttribute('href')) ?? '', /\/v1\/admin\/stats\/downloads\?days=7&format=csv$/);
     await page.getByRole('button', { name: '30 天' }).click();
