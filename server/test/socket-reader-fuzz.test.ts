@@ -137,13 +137,20 @@ describe('the socket’s reader answers as Node’s HTTP parser alone', () => {
     },
   );
 
+  // A request whose body turns out bad after its route has already answered keeps that answer:
+  // whether the route was that quick is the database's timing (PostgreSQL answers later than
+  // SQLite), for Node alone as for the reader, so those examples allow the route's answer too.
+  const routeMayAnswer = new Set(['a cached read, then a bad chunked body', 'Expect: 100-continue with a bad body']);
   for (const [name, text, statuses, endWithLast = false] of examples) {
     test(name, async () => {
       const { answers } = await exchange(twins.reader, pieces({ text, cuts: [] }), endWithLast);
-      assert.deepEqual(
-        [...answers.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((status) => Number(status[1])),
-        statuses,
-      );
+      const answered = [...answers.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((status) => Number(status[1]));
+      const routeAnswered = [...statuses.slice(0, -1), 200, ...statuses.slice(-1)];
+      if (routeMayAnswer.has(name) && answered.length === routeAnswered.length) {
+        assert.deepEqual(answered, routeAnswered);
+      } else {
+        assert.deepEqual(answered, statuses);
+      }
       await sameAnswers({ text, cuts: [], endWithLast });
       await sameAnswers({ text, cuts: [], endWithLast: !endWithLast });
     });
