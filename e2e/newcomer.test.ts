@@ -69,7 +69,7 @@ describe('a new operator', () => {
     const install = join(dir, 'install');
     mkdirSync(join(install, 'scripts'), { recursive: true });
     mkdirSync(join(install, 'server/dist'), { recursive: true });
-    for (const script of ['ensure-built.mjs', 'release-info.mjs', 'bundle-admin.mjs', 'bundle-vendor.mjs']) {
+    for (const script of ['ensure-built.mjs', 'bundle-admin.mjs', 'bundle-vendor.mjs']) {
       copyFileSync(join(repoRoot, 'scripts', script), join(install, 'scripts', script));
     }
     writeFileSync(join(install, 'server/dist/admin.js'), '');

@@ -7,7 +7,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeReleaseInfo } from './release-info.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -20,6 +19,9 @@ const buildTools = ['esbuild', 'typescript', 'vite'].every((name) =>
 const production = process.env.NODE_ENV === 'production' || !buildTools;
 const { adminBundle, bundleAdmin } = production ? {} : await import('./bundle-admin.mjs');
 const { bundleVendor } = production ? {} : await import('./bundle-vendor.mjs');
+// A production install ships only this script and start.mjs (the Dockerfile's list): what
+// building needs is loaded only where it builds.
+const { writeReleaseInfo } = production ? {} : await import('./release-info.mjs');
 const run = (args, cwd = root) =>
   execFileSync(process.execPath, args, { cwd, stdio: ['ignore', process.stderr, process.stderr] });
 
