@@ -14,7 +14,7 @@ import { after, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { knownMigrations } from '../src/db/migrations.js';
 import { spawnServer, testEnv, type ServerProcess, type TestDatabase } from './helpers.js';
-import { lines } from './worker-logs.js';
+import { lines, logged } from './worker-logs.js';
 
 const fixture = join(import.meta.dirname, 'fixtures', 'site-779785a.sqlite');
 const work = mkdtempSync(join(tmpdir(), 'chat-site-upgrade-'));
@@ -59,7 +59,10 @@ async function servesTheOldContent(server: ServerProcess): Promise<void> {
   );
 }
 
-function assertEachMigrationLogged(server: ServerProcess): void {
+async function assertEachMigrationLogged(server: ServerProcess): Promise<void> {
+  // The log goes out in batches (lib/log-destination.ts): wait for the last migration's line.
+  const last = newer().at(-1);
+  await logged(server, (line) => (line as { migration?: string }).migration === last);
   const ran = lines(server).filter((line) => (line as { migration?: string }).migration !== undefined);
   assert.deepEqual(
     ran.map((line) => (line as { migration?: string }).migration),
@@ -78,7 +81,7 @@ describe('upgrading a database of 779785a', () => {
     const server = await spawnServer(testEnv(database));
     try {
       await servesTheOldContent(server);
-      assertEachMigrationLogged(server);
+      await assertEachMigrationLogged(server);
       assert.deepEqual(appliedMigrations(database.path), [...knownMigrations]);
     } finally {
       await server.stop();
@@ -92,9 +95,9 @@ describe('upgrading a database of 779785a', () => {
     });
     try {
       await servesTheOldContent(server);
-      assertEachMigrationLogged(server);
+      await logged(server, (line) => line.msg === 'migrated the database before serving');
+      await assertEachMigrationLogged(server);
       assert.ok(lines(server).some((line) => line.msg.startsWith("migrations pending at a worker's start")));
-      assert.ok(lines(server).some((line) => line.msg === 'migrated the database before serving'));
       assert.deepEqual(appliedMigrations(database.path), [...knownMigrations]);
     } finally {
       await server.stop();
