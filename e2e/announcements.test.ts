@@ -3,21 +3,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
 import { assertNoProblems, nextFrames, openPage, routeOf, waitForRoute } from './support/page-helpers.js';
 import { adminApi } from './support/admin-api.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser(server, browser));
 
 describe('desktop: list and detail side by side', () => {
   test('the first announcement is selected, a click loads another in place, highlighted, pane back at its top', async (t) => {

@@ -5,28 +5,24 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
-import { launchBrowser } from './support/browser.js';
 import { addOperator, signIn } from './support/console.js';
 import { openPage } from './support/page-helpers.js';
 import { adminApi } from './support/admin-api.js';
-import { startServer, type RunningServer } from './support/server.js';
+import type { RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
-  server = await startServer();
+  ({ server, browser } = await startServerAndBrowser());
   addOperator(server, 'alice', 'admin', 'alice-password-1');
   for (const title of ['服务器维护通知', '新年活动']) {
     await adminApi(server, 'POST', '/bulletins', { title, content: '<p>内容</p>' });
   }
   const region = { api_addrs: [{ addr: 'https://api.example.com' }], allocator_addrs: [] };
   await adminApi(server, 'PUT', '/region', region);
-  browser = await launchBrowser();
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => stopServerAndBrowser(server, browser));
 
 for (const viewport of ['phone', 'desktop'] as const) {
   describe(`the audit log (${viewport})`, () => {

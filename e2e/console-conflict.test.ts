@@ -6,24 +6,21 @@ import { join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
-import { contextOptions, launchBrowser } from './support/browser.js';
+import { contextOptions } from './support/browser.js';
 import { addOperator, signIn } from './support/console.js';
 import { adminApi } from './support/admin-api.js';
 import { shootBothThemes } from './support/shots.js';
-import { startServer, type RunningServer } from './support/server.js';
+import type { RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
-  server = await startServer();
+  ({ server, browser } = await startServerAndBrowser());
   addOperator(server, 'alice', 'admin', 'alice-password-1');
   addOperator(server, 'bob', 'editor', 'bob-password-12');
-  browser = await launchBrowser();
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => stopServerAndBrowser(server, browser));
 
 const passwords = { alice: 'alice-password-1', bob: 'bob-password-12' };
 

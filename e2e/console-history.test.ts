@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
-import { contextOptions, launchBrowser } from './support/browser.js';
+import { contextOptions } from './support/browser.js';
 import { addOperator, signIn } from './support/console.js';
 import { adminApi } from './support/admin-api.js';
-import { repoRoot, startServer, type RunningServer } from './support/server.js';
+import { repoRoot, type RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 const shots = join(repoRoot, '.tmp/screenshots/console-history');
 const widths = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 860 } } as const;
@@ -22,14 +23,10 @@ let server: RunningServer;
 let browser: Browser;
 before(async () => {
   mkdirSync(shots, { recursive: true });
-  server = await startServer();
+  ({ server, browser } = await startServerAndBrowser());
   addOperator(server, 'alice', 'editor', 'alice-password-1');
-  browser = await launchBrowser();
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => stopServerAndBrowser(server, browser));
 
 const api = <T>(method: string, path: string, body?: object) => adminApi<T>(server, method, path, body);
 

@@ -10,22 +10,18 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { axeViolations } from './support/axe.js';
-import { launchBrowser } from './support/browser.js';
 import { addOperator, signIn } from './support/console.js';
 import { openPage } from './support/page-helpers.js';
-import { startServer, type RunningServer } from './support/server.js';
+import type { RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
-  server = await startServer({ UPLOAD_MAX_BYTES: '4096' });
+  ({ server, browser } = await startServerAndBrowser({ UPLOAD_MAX_BYTES: '4096' }));
   addOperator(server, 'alice', 'admin', 'alice-password-1');
-  browser = await launchBrowser();
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => stopServerAndBrowser(server, browser));
 
 /** A PNG of noise, far over 4 KB whatever the compression. */
 function bigPicture(): string {

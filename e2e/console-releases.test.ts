@@ -12,23 +12,19 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
-import { launchBrowser } from './support/browser.js';
 import { addOperator, signedInConsole } from './support/console.js';
 import { shootBothThemes } from './support/shots.js';
-import { repoRoot, startServer, type RunningServer } from './support/server.js';
+import { repoRoot, type RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
   // The CDN stand-in listens on loopback, which the CDN check reaches only when allowed.
-  server = await startServer({ CDN_CHECK_ALLOW_ADDRESSES: '127.0.0.1' });
+  ({ server, browser } = await startServerAndBrowser({ CDN_CHECK_ALLOW_ADDRESSES: '127.0.0.1' }));
   addOperator(server, 'alice', 'admin', 'alice-password-1');
-  browser = await launchBrowser();
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => stopServerAndBrowser(server, browser));
 
 interface Entry {
   OS: string;

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
 import { assertNoProblems, holdScript, openPage, scriptHasTakenOver, untilParsed } from './support/page-helpers.js';
 import { adminApi } from './support/admin-api.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 const site = JSON.parse(readFileSync(join(repoRoot, 'site.config.json'), 'utf8')) as Record<string, unknown>;
 const primaryDomain = String(site.primaryDomain);
@@ -19,16 +19,12 @@ let browser: Browser;
 let packages: { OS: string; DownloadURL: string }[];
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser([
+  ({ server, browser } = await startServerAndBrowser({}, [
     `--host-resolver-rules=MAP ${primaryDomain} 127.0.0.1, MAP www.${primaryDomain} 127.0.0.1, MAP other.example.test 127.0.0.1`,
-  ]);
+  ]));
   packages = (await (await fetch(`${server.url}/v1/common/getInstallPackageAddrs`)).json()) as typeof packages;
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => stopServerAndBrowser(server, browser));
 
 const packageUrl = (os: string) => packages.find((entry) => entry.OS === os)?.DownloadURL;
 

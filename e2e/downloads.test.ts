@@ -9,10 +9,11 @@ import { after, before, describe, test } from 'node:test';
 import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
+import { contextOptions, type viewports } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { startFakeApi, writeSiteConfig, type HttpStub } from './support/stubs.js';
 import { scriptHasTakenOver } from './support/page-helpers.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 // jsqr is CommonJS whose types declare an ES default export; under NodeNext the default import is
 // module.exports, and its `default` property is the same function, typed.
@@ -50,14 +51,10 @@ let packages: { OS: string; DownloadURL: string; sha256?: string; size?: number;
 const primaryDomain = 'xingliao.example.com';
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser([`--host-resolver-rules=MAP ${primaryDomain} 127.0.0.1`]);
+  ({ server, browser } = await startServerAndBrowser({}, [`--host-resolver-rules=MAP ${primaryDomain} 127.0.0.1`]));
   packages = (await (await fetch(`${server.url}/v1/common/getInstallPackageAddrs`)).json()) as typeof packages;
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => stopServerAndBrowser(server, browser));
 
 async function visit(device: Device, url: string, permissions: string[] = []) {
   const touch = (device.touchPoints ?? 0) > 0;

@@ -11,20 +11,15 @@ import type { DownloadStats } from '@chat-site/contract/admin';
 import { inAppAgents, ordinaryAgents } from '../packages/contract/test/in-app-user-agents.js';
 import { adminApi } from './support/admin-api.js';
 import { axeViolations } from './support/axe.js';
-import { contextOptions, launchBrowser } from './support/browser.js';
+import { contextOptions } from './support/browser.js';
 import { holdScript, scriptHasTakenOver, untilParsed } from './support/page-helpers.js';
-import { startServer, type RunningServer } from './support/server.js';
+import type { RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser(server, browser));
 
 const guideChunk = /\/assets\/guide-[\w-]+\.js$/;
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { contextOptions, launchBrowser } from './support/browser.js';
+import { contextOptions } from './support/browser.js';
 import {
   assertNoProblems,
   holdScript,
@@ -16,7 +16,8 @@ import {
   routeOf,
   untilParsed,
 } from './support/page-helpers.js';
-import { repoRoot, startServer, type RunningServer } from './support/server.js';
+import { repoRoot, type RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 const storageKey = 'chat-site.language';
 const site = JSON.parse(readFileSync(join(repoRoot, 'site.config.json'), 'utf8')) as {
@@ -34,14 +35,8 @@ type Language = keyof typeof taglines;
 let server: RunningServer;
 let browser: Browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser(server, browser));
 
 async function assertLanguage(page: Page, language: Language): Promise<void> {
   await page.getByText(taglines[language], { exact: true }).first().waitFor({ timeout: 10_000 });

@@ -9,9 +9,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { adminApi } from './support/admin-api.js';
-import { contextOptions, launchBrowser } from './support/browser.js';
+import { contextOptions } from './support/browser.js';
 import { scriptHasTakenOver } from './support/page-helpers.js';
-import { startServer, type RunningServer } from './support/server.js';
+import type { RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 const ua = {
   harmonyNext:
@@ -63,14 +64,8 @@ const empty = {
 let server: RunningServer;
 let browser: Browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser(server, browser));
 
 const pageText = async (path: string) => (await fetch(`${server.url}${path}`)).text();
 

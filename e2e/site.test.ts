@@ -3,24 +3,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
 import { assertNoProblems, nextFrames, openPage, trackMoved, waitForRoute } from './support/page-helpers.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 const site = JSON.parse(readFileSync(join(repoRoot, 'site.config.json'), 'utf8')) as Record<string, string>;
 let server: RunningServer;
 let browser: Browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser(server, browser));
 
 describe('every route renders at phone and desktop width', () => {
   const routes: [string, string][] = [

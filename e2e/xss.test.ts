@@ -15,10 +15,11 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { xssVectors } from './fixtures/xss-vectors.js';
-import { contextOptions, launchBrowser, type viewports } from './support/browser.js';
+import { contextOptions, type viewports } from './support/browser.js';
 import { nextFrames, scriptHasTakenOver } from './support/page-helpers.js';
 import { adminApi } from './support/admin-api.js';
-import { startServer, type RunningServer } from './support/server.js';
+import type { RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 interface Seeded {
   id: number;
@@ -112,16 +113,12 @@ async function seedThroughApi(): Promise<void> {
 }
 
 before(async () => {
-  server = await startServer({ DEMO_CONTENT: '0' });
+  ({ server, browser } = await startServerAndBrowser({ DEMO_CONTENT: '0' }));
   origin = new URL(server.url).origin;
   seedRaw();
   await seedThroughApi();
-  browser = await launchBrowser();
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => stopServerAndBrowser(server, browser));
 
 /** One page under watch: dialogs, uncaught errors, popups and every request it makes. */
 interface Watched {

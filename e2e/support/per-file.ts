@@ -1,0 +1,28 @@
+/**
+ * What most browser test files share: one real server and one Chromium for the whole file,
+ * started in its `before` hook and stopped in its `after` hook, the browser first:
+ *
+ *   before(async () => ({ server, browser } = await startServerAndBrowser()));
+ *   after(() => stopServerAndBrowser(server, browser));
+ */
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from './browser.js';
+import { startServer, type RunningServer } from './server.js';
+
+export async function startServerAndBrowser(
+  env: Record<string, string> = {},
+  browserArgs: string[] = [],
+): Promise<{ server: RunningServer; browser: Browser }> {
+  const server = await startServer(env);
+  const browser = await launchBrowser(browserArgs).catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
+  return { server, browser };
+}
+
+/** Either may be missing when the `before` hook failed half way. */
+export async function stopServerAndBrowser(server?: RunningServer, browser?: Browser): Promise<void> {
+  await browser?.close();
+  await server?.stop();
+}
