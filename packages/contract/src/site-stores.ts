@@ -8,6 +8,18 @@
 export const androidStores = ['appgallery', 'xiaomi', 'oppo', 'vivo', 'honor', 'yingyongbao', 'google_play'] as const;
 export type AndroidStore = (typeof androidStores)[number];
 
+/** Each store by the name its users in mainland China know it by: the site's simplified Chinese
+ * card and the console's listing settings. */
+export const androidStoreNamesZhCn: Record<AndroidStore, string> = {
+  appgallery: '华为应用市场',
+  xiaomi: '小米应用商店',
+  oppo: 'OPPO 软件商店',
+  vivo: 'vivo 应用商店',
+  honor: '荣耀应用市场',
+  yingyongbao: '应用宝',
+  google_play: 'Google Play',
+};
+
 export const siteStoresMetaName = 'site-stores';
 
 export interface SiteStores {

@@ -1,7 +1,7 @@
 /** `stats`: downloads through the stable /dl links, per platform per day. */
 import { downloadPlatforms } from '@chat-site/contract';
 import { InvalidArgumentError, type Command } from 'commander';
-import { dayBefore, downloadsPerDay, type DayCounts } from '../downloads/repository.js';
+import { dayBefore, downloadsPerDay, totalOfDays } from '../downloads/repository.js';
 import { toWireTime } from '../lib/time.js';
 import { timeZone, withDb } from './context.js';
 import { print, printJson, printTable } from './output.js';
@@ -18,7 +18,7 @@ export function registerStatsCommand(command: Command): void {
       const today = toWireTime(new Date(), timeZone()).slice(0, 10);
       const firstDay = dayBefore(today, options.days - 1);
       const days = await withDb((db) => downloadsPerDay(db, firstDay, today));
-      const total = sumOf(days);
+      const total = totalOfDays(days);
       if (options.json === true) return printJson({ from: firstDay, to: today, days, total });
       const columns = ['day', ...downloadPlatforms, 'total'] as const;
       const cells = (row: Record<(typeof columns)[number], string | number>) => columns.map((key) => String(row[key]));
@@ -26,18 +26,6 @@ export function registerStatsCommand(command: Command): void {
       print();
       print(`${total.total} downloads from ${firstDay} to ${today} (${timeZone()})`);
     });
-}
-
-function sumOf(days: DayCounts[]): Omit<DayCounts, 'day'> {
-  const sum = (key: keyof Omit<DayCounts, 'day'>) => days.reduce((total, day) => total + day[key], 0);
-  return {
-    android: sum('android'),
-    ios: sum('ios'),
-    windows: sum('windows'),
-    mac: sum('mac'),
-    harmonyos: sum('harmonyos'),
-    total: sum('total'),
-  };
 }
 
 function parseDays(text: string): number {

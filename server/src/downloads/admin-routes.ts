@@ -5,11 +5,11 @@
 import { downloadPlatforms } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type DownloadCounts, DownloadStats, DownloadStatsQuery } from '@chat-site/contract/admin';
+import { DownloadStats, DownloadStatsQuery } from '@chat-site/contract/admin';
 import type { RouteDeps } from '../pipeline/deps.js';
 import { toWireTime } from '../lib/time.js';
 import { inAppPerDay, type InAppDay } from './in-app-counts.js';
-import { dayBefore, downloadsPerDay, type DayCounts } from './repository.js';
+import { dayBefore, downloadsPerDay, totalOfDays, type DayCounts } from './repository.js';
 
 export const downloadAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   app.get(
@@ -52,7 +52,7 @@ export const downloadAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
         to,
         time_zone: config.timeZone,
         days,
-        total: totalOf(days),
+        total: totalOfDays(days),
         in_app: { days: inApp, total: inAppTotal },
       };
     },
@@ -70,17 +70,4 @@ export function toCsv(days: DayCounts[], inApp: InAppDay[]): string {
     return [...columns.map((column) => String(day[column])), visits, guides].join(',');
   };
   return `${[header, ...days.map(line)].join('\r\n')}\r\n`;
-}
-
-function totalOf(days: DayCounts[]) {
-  const sum = (key: (typeof columns)[number] & keyof typeof DownloadCounts.properties) =>
-    days.reduce((total, day) => total + day[key], 0);
-  return {
-    android: sum('android'),
-    ios: sum('ios'),
-    windows: sum('windows'),
-    mac: sum('mac'),
-    harmonyos: sum('harmonyos'),
-    total: sum('total'),
-  };
 }

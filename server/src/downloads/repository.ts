@@ -18,6 +18,16 @@ export async function countDownload(db: DbHandle, os: DownloadPlatform, day: str
 
 export type DayCounts = { day: string; total: number } & Record<DownloadPlatform, number>;
 
+/** The sum of `days`, per platform and in all: the total row of the numbers screen and of
+ * `admin stats`. */
+export function totalOfDays(days: DayCounts[]): Omit<DayCounts, 'day'> {
+  const sum = (key: DownloadPlatform | 'total') => days.reduce((total, day) => total + day[key], 0);
+  return {
+    ...(Object.fromEntries(downloadPlatforms.map((os) => [os, sum(os)])) as Record<DownloadPlatform, number>),
+    total: sum('total'),
+  };
+}
+
 /** Downloads per platform for each day from `firstDay` to `lastDay` (inclusive), newest first;
  * days without downloads are there with zeros. */
 export async function downloadsPerDay(db: DbHandle, firstDay: string, lastDay: string): Promise<DayCounts[]> {

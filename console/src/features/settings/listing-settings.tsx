@@ -3,7 +3,7 @@
  * verification codes (docs/console.md#releases-settings-and-numbers). The form says what is wrong
  * with a field before it is sent; the admin API checks the same again.
  */
-import { androidStores, icpFilingPattern, policeFilingPattern, type AndroidStore } from '@chat-site/contract';
+import { androidStoreNamesZhCn, androidStores, icpFilingPattern, policeFilingPattern } from '@chat-site/contract';
 import type { SearchEngine, SiteListing } from '@chat-site/contract/admin';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,15 +16,7 @@ import { useNotify } from '../../ui/toasts';
 
 const listingKey = ['listing'] as const;
 
-export const storeLabels: Record<AndroidStore, string> = {
-  appgallery: '华为应用市场',
-  xiaomi: '小米应用商店',
-  oppo: 'OPPO 软件商店',
-  vivo: 'vivo 应用商店',
-  honor: '荣耀应用市场',
-  yingyongbao: '应用宝',
-  google_play: 'Google Play',
-};
+export const storeLabels = androidStoreNamesZhCn;
 
 const engineLabels: Record<SearchEngine, string> = {
   baidu: '百度',

@@ -1,4 +1,4 @@
-import type { AndroidStore } from '@chat-site/contract';
+import { androidStoreNamesZhCn, type AndroidStore } from '@chat-site/contract';
 import { currentLanguage, useLanguage, type Language } from '../../lib/i18n';
 
 // Words only the download screen shows, and only when the operator has set store pages or a
@@ -31,15 +31,7 @@ const messages = {
 
 /** The stores by the names their users know them by; no logos, which would be their marks. */
 const storeNames: Record<Language, Record<AndroidStore, string>> = {
-  'zh-CN': {
-    appgallery: '华为应用市场',
-    xiaomi: '小米应用商店',
-    oppo: 'OPPO 软件商店',
-    vivo: 'vivo 应用商店',
-    honor: '荣耀应用市场',
-    yingyongbao: '应用宝',
-    google_play: 'Google Play',
-  },
+  'zh-CN': androidStoreNamesZhCn,
   'zh-TW': {
     appgallery: '華為應用市場',
     xiaomi: '小米應用商店',
