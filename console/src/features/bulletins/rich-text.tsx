@@ -5,6 +5,7 @@ import StarterKit from '@tiptap/starter-kit';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { NodeSelection, Selection, TextSelection } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
+import { BulletinLink, keepShownSelection } from './editor-links';
 import { FormatToolbar } from './format-toolbar';
 import { pictureTypes, uploadPicture } from './upload-image';
 
@@ -26,14 +27,9 @@ const Picture = Image.extend({
 const extensions = [
   StarterKit.configure({
     heading: { levels: [1, 2, 3, 4] },
-    link: {
-      openOnClick: false,
-      autolink: true,
-      defaultProtocol: 'https',
-      protocols: ['http', 'https', 'mailto'],
-      HTMLAttributes: { rel: 'noopener noreferrer', target: '_blank' },
-    },
+    link: false,
   }),
+  BulletinLink,
   Picture,
   TableKit.configure({ table: { resizable: false } }),
 ];
@@ -129,6 +125,7 @@ export function RichText({ initialHtml, onChange, resetKey, describedBy, id }: R
       // the schema drops both anyway, but parsing them first would have the console's policy
       // refuse each one (style-src, script-src).
       transformPastedHTML: (html) => html.replace(inlineStyles, '').replace(inlineHandlers, ''),
+      handleDOMEvents: { blur: keepShownSelection },
       // Enter on a selected picture opens its 图片说明, as a click on 图片说明 does.
       handleKeyDown: (view, event) => {
         const { selection } = view.state;
