@@ -5,8 +5,9 @@ import StarterKit from '@tiptap/starter-kit';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { NodeSelection, Selection, TextSelection } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
-import { BulletinLink, keepShownSelection } from './editor-links';
+import { BulletinLink } from './editor-links';
 import { FormatToolbar } from './format-toolbar';
+import { KeptSelection } from './kept-selection';
 import { pictureTypes, uploadPicture } from './upload-image';
 
 /** Pictures keep the width and height they were uploaded with, so the site reserves their space
@@ -30,6 +31,7 @@ const extensions = [
     link: false,
   }),
   BulletinLink,
+  KeptSelection,
   Picture,
   TableKit.configure({ table: { resizable: false } }),
 ];
@@ -125,7 +127,6 @@ export function RichText({ initialHtml, onChange, resetKey, describedBy, id }: R
       // the schema drops both anyway, but parsing them first would have the console's policy
       // refuse each one (style-src, script-src).
       transformPastedHTML: (html) => html.replace(inlineStyles, '').replace(inlineHandlers, ''),
-      handleDOMEvents: { blur: keepShownSelection },
       // Enter on a selected picture opens its 图片说明, as a click on 图片说明 does.
       handleKeyDown: (view, event) => {
         const { selection } = view.state;
