@@ -1,4 +1,5 @@
 import { Redirect, Route, Router, Switch } from 'wouter';
+import { useGuardedLocation } from '../lib/guarded-location';
 import { useOperator } from '../lib/session';
 import { Waiting } from '../ui/status';
 import { SignInScreen } from '../features/sign-in/sign-in-screen';
@@ -21,7 +22,7 @@ export function App() {
   }
   if (operator === null) return <SignInScreen />;
   return (
-    <Router base="/admin">
+    <Router base="/admin" hook={useGuardedLocation}>
       <Frame operator={operator}>
         <Switch>
           <Route path="/">

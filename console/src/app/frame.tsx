@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { Suspense, useState, type MouseEvent, type ReactNode } from 'react';
+import { Suspense, type MouseEvent, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { call } from '../lib/api';
-import { hasUnsavedEdits } from '../lib/leave-guard';
+import { answerLeaving, hasUnsavedEdits, holdLeaving, useLeavingHeld } from '../lib/leave-guard';
 import { queryClient } from '../lib/query';
 import { sessionKey, type Operator } from '../lib/session';
 import { setTheme, useTheme } from '../lib/theme';
@@ -20,13 +20,13 @@ const roleLabels = { admin: '管理员', editor: '编辑' } as const;
 export function Frame({ operator, children }: { operator: Operator; children: ReactNode }) {
   const [location, navigate] = useLocation();
   const theme = useTheme();
-  // A step that would leave unsaved edits, held until the operator says so.
-  const [leaving, setLeaving] = useState<() => void>();
+  // A step that would leave unsaved edits (a link, 退出登录, Back) waits for the operator.
+  const leaving = useLeavingHeld();
   /** Holds a step that would leave unsaved edits (answers true) until the operator confirms. */
   const held = (event: MouseEvent, step: () => void): boolean => {
     if (!hasUnsavedEdits()) return false;
     event.preventDefault();
-    setLeaving(() => step);
+    holdLeaving(step);
     return true;
   };
   const go = (href: string) => (event: MouseEvent) => held(event, () => navigate(href));
@@ -90,17 +90,14 @@ export function Frame({ operator, children }: { operator: Operator; children: Re
         </ScreenBoundary>
       </main>
       <ConfirmDialog
-        open={leaving !== undefined}
-        onOpenChange={(open) => open || setLeaving(undefined)}
+        open={leaving}
+        onOpenChange={(open) => open || answerLeaving(false)}
         title="放弃未保存的修改？"
         description={<p>这个页面有未保存的修改，离开后将丢失。</p>}
         cancel="继续编辑"
         confirm="放弃修改并离开"
         tone="danger"
-        onConfirm={() => {
-          leaving?.();
-          setLeaving(undefined);
-        }}
+        onConfirm={() => answerLeaving(true)}
       />
     </div>
   );

@@ -5,7 +5,9 @@ import StarterKit from '@tiptap/starter-kit';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { NodeSelection, Selection, TextSelection } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
+import { BulletinLink } from './editor-links';
 import { FormatToolbar } from './format-toolbar';
+import { KeptSelection } from './kept-selection';
 import { pictureTypes, uploadPicture } from './upload-image';
 
 /** Pictures keep the width and height they were uploaded with, so the site reserves their space
@@ -26,14 +28,10 @@ const Picture = Image.extend({
 const extensions = [
   StarterKit.configure({
     heading: { levels: [1, 2, 3, 4] },
-    link: {
-      openOnClick: false,
-      autolink: true,
-      defaultProtocol: 'https',
-      protocols: ['http', 'https', 'mailto'],
-      HTMLAttributes: { rel: 'noopener noreferrer', target: '_blank' },
-    },
+    link: false,
   }),
+  BulletinLink,
+  KeptSelection,
   Picture,
   TableKit.configure({ table: { resizable: false } }),
 ];
