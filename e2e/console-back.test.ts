@@ -8,23 +8,21 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
-import { contextOptions, launchBrowser } from './support/browser.js';
+import { contextOptions } from './support/browser.js';
 import { addOperator, signIn } from './support/console.js';
 import { recordCspViolations } from './support/page-helpers.js';
-import { startServer, type RunningServer } from './support/server.js';
+import type { RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 const password = 'alice-password-1';
 let browser: Browser;
 let server: RunningServer;
 
 before(async () => {
-  [browser, server] = await Promise.all([launchBrowser(), startServer({ DEMO_CONTENT: '0' })]);
+  ({ server, browser } = await startServerAndBrowser({ DEMO_CONTENT: '0' }));
   addOperator(server, 'alice', 'admin', password);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => stopServerAndBrowser(server, browser));
 
 /** Alice on the list of announcements; no CSP report or script error by the end of the test. */
 async function openList(t: TestContext): Promise<Page> {

@@ -13,12 +13,16 @@ export async function startServerAndBrowser(
   env: Record<string, string> = {},
   browserArgs: string[] = [],
 ): Promise<{ server: RunningServer; browser: Browser }> {
-  const server = await startServer(env);
-  const browser = await launchBrowser(browserArgs).catch(async (error: unknown) => {
-    await server.stop();
-    throw error;
-  });
-  return { server, browser };
+  // Side by side: each takes a second or two, mostly waiting.
+  const [server, browser] = await Promise.allSettled([startServer(env), launchBrowser(browserArgs)]);
+  if (server.status === 'fulfilled' && browser.status === 'fulfilled') {
+    return { server: server.value, browser: browser.value };
+  }
+  await stopServerAndBrowser(
+    server.status === 'fulfilled' ? server.value : undefined,
+    browser.status === 'fulfilled' ? browser.value : undefined,
+  );
+  throw server.status === 'rejected' ? server.reason : (browser as PromiseRejectedResult).reason;
 }
 
 /** Either may be missing when the `before` hook failed half way. */
