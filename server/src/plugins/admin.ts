@@ -25,6 +25,7 @@ import { packageAdminRoutes } from '../packages/routes.js';
 import { releaseAdminRoutes } from '../packages/release-routes.js';
 import { settingAdminRoutes } from '../settings/routes.js';
 import { updateAdminRoutes } from '../updates/admin-routes.js';
+import { rolloutRoutes } from '../updates/rollout-routes.js';
 
 export const adminPrefix = '/v1/admin';
 /** A raw URL under the admin API, for answers given before (or without) a matched route. */
@@ -56,6 +57,7 @@ const adminRoutes = [
   packageAdminRoutes,
   releaseAdminRoutes,
   updateAdminRoutes,
+  rolloutRoutes,
   settingAdminRoutes,
   fileAdminRoutes,
   downloadAdminRoutes,

@@ -16,7 +16,8 @@ import { updateChecksTotal, updateOffersTotal } from '../lib/metrics.js';
 import { apiBase } from '../lib/origin.js';
 import { appVersionAnswer, latestYml, tauriAnswer } from './answers.js';
 import { changelog } from './changelog.js';
-import { currentOffer, type Offer } from './current.js';
+import { currentOffers, type Offer, type Offers } from './current.js';
+import { inShare } from './rollout.js';
 import { updateSchemas } from './schemas.js';
 
 const isOperatingSystem = (text: string): text is OperatingSystem =>
@@ -28,21 +29,30 @@ const tauriPlatforms: Record<string, OperatingSystem> = { windows: 'windows', ma
 const ymlPlatforms: Record<string, OperatingSystem> = { 'latest.yml': 'windows', 'latest-mac.yml': 'mac' };
 
 export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
-  /** The platform's offer as this request's host and address would have /dl/{os} send it. */
-  const offerFor = async (request: FastifyRequest, os: OperatingSystem): Promise<Offer | undefined> => {
+  /** The platform's offers as this request's host and address would have /dl/{os} send it. */
+  const offersFor = async (request: FastifyRequest, os: OperatingSystem): Promise<Offers | undefined> => {
     const base = apiBase(request, config.publicUrl);
     const primaryHost = isPrimaryHost(request.hostname, config.site);
     const text = await cache.text(`update offer ${os} ${base} ${primaryHost}`, async () => {
-      const offer = await currentOffer(os, {
+      const offers = await currentOffers(os, {
         db: db.kysely,
         site: config.site,
         timeZone: config.timeZone,
         apiBase: base,
         primaryHost,
       });
-      return JSON.stringify(offer ?? null);
+      return JSON.stringify(offers ?? null);
     });
-    return (JSON.parse(text) as Offer | null) ?? undefined;
+    return (JSON.parse(text) as Offers | null) ?? undefined;
+  };
+
+  /** What this install is offered: during a staged roll-out, by its place in the share. */
+  const offerFor = async (request: FastifyRequest, os: OperatingSystem): Promise<Offer | undefined> => {
+    const offers = await offersFor(request, os);
+    if (offers === undefined) return undefined;
+    if (offers.share === null) return offers.offer;
+    const install = { address: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+    return inShare(offers.share, install) ? offers.offer : (offers.previous ?? undefined);
   };
 
   app.get('/common/changelog', { schema: updateSchemas.changelog }, async (request, reply) => {
@@ -92,7 +102,9 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     if (os === undefined)
       throw new HttpError(404, 'the update files are latest.yml (Windows) and latest-mac.yml (Mac)');
     updateChecksTotal.inc({ os, client: 'electron' });
-    const offer = await offerFor(request, os);
+    // electron-updater places each install in the share itself (docs/releases.md#staged-roll-out).
+    const offers = await offersFor(request, os);
+    const offer = offers?.offer;
     if (offer === undefined) throw new HttpError(404, `no ${os} release with a version is published`);
     if (offer.sha512 === null || offer.size === null) {
       throw new HttpError(
@@ -103,6 +115,6 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     return reply
       .header('content-type', 'text/yaml; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(latestYml({ ...offer, sha512: offer.sha512, size: offer.size }));
+      .send(latestYml({ ...offer, sha512: offer.sha512, size: offer.size }, offers?.share?.percentage));
   });
 };
