@@ -36,12 +36,22 @@ export function bucketOf(salt: string, install: Install): number {
 export const inShare = (rollout: Pick<RolloutRow, 'salt' | 'percentage'>, install: Install): boolean =>
   bucketOf(rollout.salt, install) < rollout.percentage;
 
+/** The platform's roll-out, while its package entry still serves one of its two releases: an
+ * entry set another way (the package list, `npm run admin -- packages set`) ends it. */
 export async function getRollout(db: DbHandle, os: OperatingSystem): Promise<RolloutRow | undefined> {
-  return db.selectFrom('rollouts').selectAll().where('os', '=', os).executeTakeFirst();
+  return (await listRollouts(db)).find((row) => row.os === os);
 }
 
 export async function listRollouts(db: DbHandle): Promise<RolloutRow[]> {
-  return db.selectFrom('rollouts').selectAll().execute();
+  const rows = await db
+    .selectFrom('rollouts')
+    .innerJoin('install_packages', 'install_packages.os', 'rollouts.os')
+    .selectAll('rollouts')
+    .select('install_packages.release_id as served')
+    .execute();
+  return rows.flatMap(({ served, ...row }) =>
+    served === (Number(row.halted) === 1 ? row.previous_release_id : row.release_id) ? [row] : [],
+  );
 }
 
 /** Starts the roll-out of a release just published (within its transaction), replacing any
