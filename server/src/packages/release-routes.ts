@@ -121,7 +121,9 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
         }
         throw error;
       }
-      await audit(db, request, { action: 'release.publish', target: `release:${row.id}`, before, after: row });
+      // The share is said in the log's sentence (docs/console.md#the-audit-log).
+      const after = { ...row, rollout_percentage: body.rollout_percentage ?? 100 };
+      await audit(db, request, { action: 'release.publish', target: `release:${row.id}`, before, after });
       return reply.status(201).send(toRelease(row, new Set([row.id])));
     },
   );
