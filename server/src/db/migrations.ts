@@ -351,6 +351,23 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
         if (dialect === 'postgres') await createChangeTriggers(db, 'rollouts');
       },
     },
+    // Who has updated (docs/releases.md#who-has-updated): the update checks of each day, platform
+    // and reported version (a version never published counted as 'other'), and how many installs
+    // made them. No address is kept: an install is counted once a day through download_visitors.
+    '0017_update_check_counts': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('update_check_counts')
+          .ifNotExists()
+          .addColumn('day', 'text', (col) => col.notNull())
+          .addColumn('os', 'text', (col) => col.notNull())
+          .addColumn('version', 'text', (col) => col.notNull())
+          .addColumn('checks', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('installs', 'integer', (col) => col.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('update_check_counts_pk', ['day', 'os', 'version'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -130,6 +130,16 @@ export interface RolloutTable {
   updated_at: string;
 }
 
+/** Update checks per day ("YYYY-MM-DD" in TIME_ZONE), platform and reported version ('other'
+ * for one never published): every check, and the installs that made them (each once a day). */
+export interface UpdateCheckCountTable {
+  day: string;
+  os: string;
+  version: string;
+  checks: number;
+  installs: number;
+}
+
 /** Downloads through the stable /dl links: one row per day ("YYYY-MM-DD" in TIME_ZONE) and OS. */
 export interface DownloadCountTable {
   day: string;
@@ -210,6 +220,7 @@ export interface Database {
   install_packages: InstallPackageTable;
   releases: ReleaseTable;
   rollouts: RolloutTable;
+  update_check_counts: UpdateCheckCountTable;
   settings: SettingTable;
   stored_files: StoredFileTable;
   download_counts: DownloadCountTable;

@@ -104,7 +104,7 @@ export function adminApi(changes: ContentChanges, peers: Peers | undefined, cloc
       }
       return payload;
     });
-    for (const routes of adminRoutes) await admin.register(routes, { db, config, cache });
+    for (const routes of adminRoutes) await admin.register(routes, { db, config, cache, clock });
   };
 }
 

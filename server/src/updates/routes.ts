@@ -14,8 +14,10 @@ import { HttpError } from '../lib/errors.js';
 import { isPrimaryHost } from '../lib/host-rule.js';
 import { updateChecksTotal, updateOffersTotal } from '../lib/metrics.js';
 import { apiBase } from '../lib/origin.js';
+import { toWireTime } from '../lib/time.js';
 import { appVersionAnswer, latestYml, tauriAnswer } from './answers.js';
 import { changelog } from './changelog.js';
+import { countCheck, publishedVersions, versionGroup } from './check-counts.js';
 import { currentOffers, type Offer, type Offers } from './current.js';
 import { inShare } from './rollout.js';
 import { updateSchemas } from './schemas.js';
@@ -28,7 +30,25 @@ const tauriPlatforms: Record<string, OperatingSystem> = { windows: 'windows', ma
 
 const ymlPlatforms: Record<string, OperatingSystem> = { 'latest.yml': 'windows', 'latest-mac.yml': 'mac' };
 
-export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
+export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache, clock }) => {
+  const now = clock ?? (() => new Date());
+  /** Counts the check for 数据 (docs/releases.md#who-has-updated); a failed count costs the app
+   * nothing but the count. */
+  const count = async (request: FastifyRequest, os: OperatingSystem, reported: string): Promise<void> => {
+    try {
+      const published = JSON.parse(
+        await cache.text(`published versions ${os}`, async () =>
+          JSON.stringify(await publishedVersions(db.kysely, os)),
+        ),
+      ) as string[];
+      const day = toWireTime(now(), config.timeZone).slice(0, 10);
+      const client = { address: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+      await countCheck(db.kysely, { os, version: versionGroup(reported, published), day, client });
+    } catch (error) {
+      request.log.error({ err: error }, 'update check count failed');
+    }
+  };
+
   /** The platform's offers as this request's host and address would have /dl/{os} send it. */
   const offersFor = async (request: FastifyRequest, os: OperatingSystem): Promise<Offers | undefined> => {
     const base = apiBase(request, config.publicUrl);
@@ -78,6 +98,7 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       );
     const answer = appVersionAnswer(await offerFor(request, os), os, request.params.version, config.timeZone);
     updateChecksTotal.inc({ os, client: 'app' });
+    await count(request, os, request.params.version);
     if (answer.app_version !== undefined) updateOffersTotal.inc({ os, client: 'app' });
     return answer;
   });
@@ -92,6 +113,7 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     }
     const answer = tauriAnswer(await offerFor(request, os), request.params.version);
     updateChecksTotal.inc({ os, client: 'tauri' });
+    await count(request, os, request.params.version);
     if (answer === undefined) return reply.code(204).send();
     updateOffersTotal.inc({ os, client: 'tauri' });
     return answer;
