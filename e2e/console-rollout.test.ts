@@ -72,3 +72,32 @@ test('a release staged at 10 %, raised, halted and resumed from its card', async
   await page.getByText('发布了 Android 5.1.0 版本，先推送给 10% 的安装').waitFor();
   assert.deepEqual(problems, []);
 });
+
+test('数据 shows the installed versions per day and how many run the current release', async (t) => {
+  // Ten installs check (one address here, each its own app build's User-Agent): six on the
+  // current 5.1.0, three on 5.0.0, one on a version never published.
+  const checks = [...Array<string>(6).fill('5.1.0'), ...Array<string>(3).fill('5.0.0'), '1.2.3'];
+  for (const [n, version] of checks.entries()) {
+    const res = await fetch(`${server.url}/v1/common/appversion/android/${version}`, {
+      headers: { 'user-agent': `xingliao-android install-${n}` },
+    });
+    assert.equal(res.status, 200);
+  }
+  const { page, problems } = await signedInConsole(t, browser, server, 'alice', 'alice-password-1');
+  await page.goto(`${server.url}/admin/numbers`);
+  const versions = page.getByRole('region', { name: '已安装版本' });
+  await versions
+    .getByText(/^当前版本 5\.1\.0：\d{4}-\d{2}-\d{2} 检查更新的 10 个安装中，6 个（60%）已更新到此版本。$/)
+    .waitFor();
+  const row = versions.getByRole('row').nth(1);
+  assert.deepEqual((await row.getByRole('cell').allInnerTexts()).slice(1), ['6', '3', '1', '60%']);
+  assert.deepEqual(await versions.getByRole('list', { name: '版本图例' }).getByRole('listitem').allInnerTexts(), [
+    '5.1.0（当前）',
+    '5.0.0',
+    '其他',
+  ]);
+  assert.deepEqual(await axeViolations(page), []);
+  await versions.scrollIntoViewIfNeeded();
+  await shootBothThemes(page, 'console-rollout', 'installed-versions');
+  assert.deepEqual(problems, []);
+});
