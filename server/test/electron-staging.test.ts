@@ -5,13 +5,13 @@
  * and a halted roll-out's latest.yml makes no install move and none go back.
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
+import http, { type RequestOptions } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { HttpExecutor, type RequestOptions } from 'builder-util-runtime';
-import { NsisUpdater, type AppAdapter } from 'electron-updater';
+import { HttpExecutor } from 'builder-util-runtime';
+import { NsisUpdater } from 'electron-updater';
 import { bearer, hostFile, startTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -29,6 +29,9 @@ after(async () => {
   await t.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** What electron-updater asks of the app (its AppAdapter, which it does not export). */
+type AppAdapter = NonNullable<ConstructorParameters<typeof NsisUpdater>[1]>;
 
 /** electron-updater's requests through Node's http, as its own tests do without Electron. */
 class NodeExecutor extends HttpExecutor<http.ClientRequest> {
