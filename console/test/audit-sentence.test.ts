@@ -75,3 +75,25 @@ test('publishing, scheduling and taking back read as such; a restore names its v
     `新建了公告《${'很'.repeat(24)}…》`,
   );
 });
+
+test('a staged roll-out: its first share, each raise, halt and resume', () => {
+  const release = { id: 4, os: 'android', version: '5.1.0', rollout_percentage: 10 };
+  assert.equal(
+    auditSentence(entry('release.publish', 'release:4', null, release)),
+    '发布了 Android 5.1.0 版本，先推送给 10% 的安装',
+  );
+  const rollout = { os: 'android', version: '5.1.0', previous_version: '5.0.0', percentage: 10, halted: false };
+  const raised = { ...rollout, percentage: 50 };
+  assert.equal(
+    auditSentence(entry('release.rollout.percentage', 'rollout:android', rollout, raised)),
+    '把 Android 5.1.0 的推送比例从 10% 调到 50%',
+  );
+  assert.equal(
+    auditSentence(entry('release.rollout.halt', 'rollout:android', raised, { ...raised, halted: true })),
+    '暂停了 Android 5.1.0 的分阶段发布，尚未更新的安装改为提供 5.0.0',
+  );
+  assert.equal(
+    auditSentence(entry('release.rollout.resume', 'rollout:android', { ...raised, halted: true }, raised)),
+    '继续了 Android 5.1.0 的分阶段发布，推送给 50% 的安装',
+  );
+});

@@ -20,10 +20,12 @@ import {
   Operator,
   Release,
   ReleaseCards,
+  Rollout,
   Revision,
   RevisionList,
   SiteConfigAnswer,
   TrashPage,
+  UpdateStats,
   VersionConflict,
 } from '@chat-site/contract/admin';
 import type { LightMyRequestResponse } from 'fastify';
@@ -117,7 +119,10 @@ const areas: { area: string; missing: string; answers(): Promise<Answer[]> }[] =
   {
     area: 'numbers',
     missing: 'days.0.android',
-    answers: async () => [[DownloadStats, await admin('GET', '/stats/downloads?days=7')]],
+    answers: async () => [
+      [DownloadStats, await admin('GET', '/stats/downloads?days=7')],
+      [UpdateStats, await admin('GET', '/stats/updates?os=android&days=7')],
+    ],
   },
   {
     area: 'releases',
@@ -125,8 +130,11 @@ const areas: { area: string; missing: string; answers(): Promise<Answer[]> }[] =
     answers: async () => {
       const body = { os: 'windows', url: 'https://dl.example.com/chat-9.0.0.exe', version: '9.0.0' };
       const published = await admin('POST', '/releases', body);
+      const staged = { ...body, version: '9.1.0', rollout_percentage: 10 };
+      assert.equal((await admin('POST', '/releases', staged)).statusCode, 201);
       return [
         [ReleaseCards, await admin('GET', '/releases')],
+        [Rollout, await admin('PUT', '/rollouts/windows', { percentage: 50 })],
         [Release, published],
         [MinVersions, await admin('PUT', '/min-versions/android', { min_version: '5.0.0' })],
       ];

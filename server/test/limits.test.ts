@@ -538,6 +538,22 @@ describe('the admin door', () => {
     assert.equal(res.statusCode, 201, res.body);
     return res.json<{ id: number }>().id;
   };
+  /** An Android release staged at 10 % from the one before it (docs/releases.md#staged-roll-out). */
+  const stagedRollout = async () => {
+    for (const [version, share] of [
+      ['1.0.0', 100],
+      ['1.1.0', 10],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/admin/releases',
+        remoteAddress: '192.0.2.250',
+        headers: bearer,
+        payload: { os: 'android', url: `https://x.example/${version}.apk`, version, rollout_percentage: share },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+    }
+  };
   /** A request each admin route would accept with the token. With `prepare` false nothing is
    * written first (an announcement in the trash, one with revisions): ids stand in. */
   const validRequest = async (method: Method, path: string, prepare: boolean) => {
@@ -564,6 +580,10 @@ describe('the admin door', () => {
       const full = path.replace(':id', String(id)).replace(':revision', String(revision));
       return { method, url: full, type: 'application/json', payload, headers: {} };
     }
+    if (path.startsWith('/v1/admin/rollouts/') && prepare) await stagedRollout();
+    if (path === '/v1/admin/stats/updates') {
+      return { method, url: `${path}?os=android`, type: undefined, payload: undefined, headers: {} };
+    }
     const url = path.replace(':id', '1').replace(':key', unusedKey).replace(':os', 'android');
     if (path.endsWith('/files')) return { method, url: `${url}?name=ok.png`, type: 'image/png', payload: png };
     if (path === '/v1/admin/uploads') {
@@ -584,6 +604,7 @@ describe('the admin door', () => {
       'PUT /v1/admin/listing': emptySiteListing,
       'POST /v1/admin/releases': { os: 'ios', url: 'https://x.example/a.ipa' },
       'PUT /v1/admin/min-versions/:os': { min_version: '5.0.0' },
+      'PUT /v1/admin/rollouts/:os': { percentage: 50 },
       // Nothing listens on port 1: the check answers at once that nothing answered.
       'POST /v1/admin/settings/cdn-check': { url: 'http://127.0.0.1:1/b', timeout_ms: 100 },
     };

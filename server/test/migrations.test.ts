@@ -48,6 +48,8 @@ test('a migration that fails names itself and leaves the database as it found it
       '0013_change_notices_for_releases',
       '0014_in_app_counts',
       '0015_download_visitors',
+      '0016_rollouts',
+      '0017_update_check_counts',
     ]);
     assert.ok((await tableNames(db)).includes('bulletins'));
     await migrate(db);

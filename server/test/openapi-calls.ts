@@ -138,6 +138,21 @@ export async function prepare(): Promise<Fixture> {
     '/v1/common/updater/{os}/{version}': '/v1/common/updater/mac/1.0.0',
     '/v1/common/pcupdater/{file}': '/v1/common/pcupdater/latest-mac.yml',
     '/v1/admin/min-versions/{os}': '/v1/admin/min-versions/android',
+    '/v1/admin/rollouts/{os}': '/v1/admin/rollouts/windows',
+    '/v1/admin/rollouts/{os}/halt': '/v1/admin/rollouts/windows/halt',
+    '/v1/admin/rollouts/{os}/resume': '/v1/admin/rollouts/windows/resume',
+  };
+  // A staged roll-out of Windows, from the release before it; iOS has none.
+  const staged = async () => {
+    await release('windows', { url: 'https://dl.example.com/full.exe', version: '8.0.0' });
+    await release('windows', { url: 'https://dl.example.com/staged.exe', version: '9.0.0', rollout_percentage: 10 });
+  };
+  const rollout = (action: 'halt' | 'resume') => async () => {
+    await staged();
+    return [
+      ok({ method: 'POST', url: `/v1/admin/rollouts/windows/${action}`, headers: bearer }),
+      ok({ method: 'POST', url: `/v1/admin/rollouts/ios/${action}`, headers: bearer }, 409),
+    ];
   };
   const get = (url: string, headers: Record<string, string> = {}): InjectOptions => ({ url, headers });
   const admin = (url: string) => get(url, bearer);
@@ -330,6 +345,20 @@ export async function prepare(): Promise<Fixture> {
         ok({ method: 'DELETE', url: `/v1/admin/files/${usedKey}`, headers: bearer }, 409),
       ];
     },
+    'PUT /v1/admin/rollouts/{os}': async () => {
+      await staged();
+      return [
+        ok(json('PUT', '/v1/admin/rollouts/windows', { percentage: 20 })),
+        ok(json('PUT', '/v1/admin/rollouts/windows', { percentage: 0 }), 400),
+        ok(json('PUT', '/v1/admin/rollouts/ios', { percentage: 20 }), 409),
+      ];
+    },
+    'POST /v1/admin/rollouts/{os}/halt': rollout('halt'),
+    'POST /v1/admin/rollouts/{os}/resume': rollout('resume'),
+    'GET /v1/admin/stats/updates': async () => [
+      ok(admin('/v1/admin/stats/updates?os=android')),
+      ok(admin('/v1/admin/stats/updates?os=linux'), 400),
+    ],
     'GET /v1/admin/stats/downloads': async () => [
       ok(admin('/v1/admin/stats/downloads')),
       ok(admin('/v1/admin/stats/downloads?days=5'), 400),

@@ -332,6 +332,42 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
           .execute();
       },
     },
+    // Staged roll-outs (docs/releases.md#staged-roll-out): per platform, the release being rolled
+    // out, the one before it, the share of installs offered it and whether it is halted. The salt
+    // picks which installs are in the share; installs themselves are never stored.
+    '0016_rollouts': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('rollouts')
+          .ifNotExists()
+          .addColumn('os', 'text', (col) => col.primaryKey())
+          .addColumn('release_id', 'integer', (col) => col.notNull())
+          .addColumn('previous_release_id', 'integer', (col) => col.notNull())
+          .addColumn('percentage', 'integer', (col) => col.notNull())
+          .addColumn('halted', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('salt', 'text', (col) => col.notNull())
+          .addColumn('updated_at', 'text', (col) => col.notNull())
+          .execute();
+        if (dialect === 'postgres') await createChangeTriggers(db, 'rollouts');
+      },
+    },
+    // Who has updated (docs/releases.md#who-has-updated): the update checks of each day, platform
+    // and reported version (a version never published counted as 'other'), and how many installs
+    // made them. No address is kept: an install is counted once a day through download_visitors.
+    '0017_update_check_counts': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('update_check_counts')
+          .ifNotExists()
+          .addColumn('day', 'text', (col) => col.notNull())
+          .addColumn('os', 'text', (col) => col.notNull())
+          .addColumn('version', 'text', (col) => col.notNull())
+          .addColumn('checks', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('installs', 'integer', (col) => col.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('update_check_counts_pk', ['day', 'os', 'version'])
+          .execute();
+      },
+    },
   };
 }
 

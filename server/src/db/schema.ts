@@ -113,6 +113,33 @@ export interface StoredFileTable {
   uploaded_by: string | null;
 }
 
+/** A platform's staged roll-out (docs/releases.md#staged-roll-out); no row: every install is
+ * offered the current release. */
+export interface RolloutTable {
+  os: string;
+  /** The release rolled out (releases.id). */
+  release_id: number;
+  /** The release offered outside the share, and to everyone while halted. */
+  previous_release_id: number;
+  /** 1 to 100: the share of installs offered release_id. */
+  percentage: number;
+  /** 1 while halted: the package entry then serves previous_release_id. */
+  halted: number;
+  /** Keys each install's bucket (updates/rollout.ts): a new one for every roll-out. */
+  salt: string;
+  updated_at: string;
+}
+
+/** Update checks per day ("YYYY-MM-DD" in TIME_ZONE), platform and reported version ('other'
+ * for one never published): every check, and the installs that made them (each once a day). */
+export interface UpdateCheckCountTable {
+  day: string;
+  os: string;
+  version: string;
+  checks: number;
+  installs: number;
+}
+
 /** Downloads through the stable /dl links: one row per day ("YYYY-MM-DD" in TIME_ZONE) and OS. */
 export interface DownloadCountTable {
   day: string;
@@ -192,6 +219,8 @@ export interface Database {
   bulletin_revisions: BulletinRevisionTable;
   install_packages: InstallPackageTable;
   releases: ReleaseTable;
+  rollouts: RolloutTable;
+  update_check_counts: UpdateCheckCountTable;
   settings: SettingTable;
   stored_files: StoredFileTable;
   download_counts: DownloadCountTable;
@@ -210,6 +239,7 @@ export type BulletinUpdate = Updateable<BulletinTable>;
 export type BulletinRevisionRow = Selectable<BulletinRevisionTable>;
 export type InstallPackageRow = Selectable<InstallPackageTable>;
 export type ReleaseRow = Selectable<ReleaseTable>;
+export type RolloutRow = Selectable<RolloutTable>;
 export type StoredFileRow = Selectable<StoredFileTable>;
 export type UserRow = Selectable<UserTable>;
 export type AuditRow = Selectable<AuditTable>;

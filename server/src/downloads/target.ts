@@ -1,6 +1,6 @@
 import { readAppConfig, resolveDownloadUrl, type OperatingSystem, type SiteConfig } from '@chat-site/contract';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database, InstallPackageRow } from '../db/schema.js';
 import { listPackages, toWirePackage } from '../packages/repository.js';
 import { getAppConfig } from '../settings/repository.js';
 
@@ -27,6 +27,12 @@ export async function downloadTarget(os: OperatingSystem, context: TargetContext
   if (os === 'ios') return appStoreUrl(site.iosAppStoreId);
   const row = (await listPackages(db)).find((entry) => entry.os === os);
   if (row === undefined) return undefined;
+  return entryTarget(row, context);
+}
+
+/** Where an entry (the platform's, or one made of an earlier release) leads, the CDN applied. */
+export async function entryTarget(row: InstallPackageRow, context: TargetContext): Promise<string | undefined> {
+  const { db, site } = context;
   const wire = toWirePackage(row, context.timeZone, context.apiBase);
   const cdn = readAppConfig(await getAppConfig(db));
   return resolveDownloadUrl(wire.DownloadURL, { base: site.appUrl, cdn }) || undefined;

@@ -49,13 +49,19 @@ export async function forgetBefore(db: DbHandle, day: string): Promise<void> {
 
 /** Whether this is `client`'s first download of `os` on `day`; records that it was. */
 export async function firstDownloadToday(db: DbHandle, os: DownloadPlatform, day: string, client: Client) {
+  return firstToday(db, os, day, client);
+}
+
+/** Whether this is `client`'s first of `what` on `day` (a platform's downloads, or an update
+ * check's platform and version: updates/check-counts.ts); records that it was. */
+export async function firstToday(db: DbHandle, what: string, day: string, client: Client): Promise<boolean> {
   const salt = await saltOf(db, day);
   const visitor = createHmac('sha256', salt)
     .update(`${clientKey(client.address)}\n${client.userAgent}`)
     .digest('base64url');
   const result = await db
     .insertInto('download_visitors')
-    .values({ day, os, visitor })
+    .values({ day, os: what, visitor })
     .onConflict((conflict) => conflict.columns(['day', 'os', 'visitor']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;

@@ -22,12 +22,15 @@ import { fromWireTime, nowIso, toWireTime } from '../lib/time.js';
 import { getAppConfig } from '../settings/repository.js';
 import { storageFor, type FileStorage } from '../storage/index.js';
 import { getMinVersions } from '../updates/min-versions.js';
+import { listRollouts } from '../updates/rollout.js';
+import { toWireRollout } from '../updates/rollout-routes.js';
 import { ApkVersionError, readApkVersion, type ApkVersion } from './apk-version.js';
 import {
   extensionOfName,
   findRelease,
   listReleases,
   makeCurrent,
+  NothingToRollOutFromError,
   platformExtensions,
   publishRelease,
   type NewRelease,
@@ -66,23 +69,30 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       },
     },
     async (request) => {
-      const [entries, releases, appConfig, minVersions] = await Promise.all([
+      const [entries, releases, appConfig, minVersions, rollouts] = await Promise.all([
         listPackages(db.kysely),
         listReleases(db.kysely),
         getAppConfig(db.kysely),
         getMinVersions(db.kysely),
+        listRollouts(db.kysely),
       ]);
       const base = apiBase(request, config.publicUrl);
       const cdn = readAppConfig(appConfig);
       const currentIds = new Set(entries.flatMap((entry) => (entry.release_id === null ? [] : [entry.release_id])));
       const byId = new Map(releases.map((row) => [row.id, row]));
-      const platforms = operatingSystems.map((os) => {
-        const entry = entries.find((row) => row.os === os);
-        const current =
-          entry === undefined ? null : currentOf(entry, byId.get(entry.release_id ?? -1), { base, zone, cdn, config });
-        const history = releases.filter((row) => row.os === os).map((row) => toRelease(row, currentIds));
-        return { os, current, history, min_version: minVersions[os] ?? null };
-      });
+      const platforms = await Promise.all(
+        operatingSystems.map(async (os) => {
+          const entry = entries.find((row) => row.os === os);
+          const current =
+            entry === undefined
+              ? null
+              : currentOf(entry, byId.get(entry.release_id ?? -1), { base, zone, cdn, config });
+          const history = releases.filter((row) => row.os === os).map((row) => toRelease(row, currentIds));
+          const rollout = rollouts.find((row) => row.os === os);
+          const staged = rollout === undefined ? null : await toWireRollout(db.kysely, rollout, zone);
+          return { os, current, history, min_version: minVersions[os] ?? null, rollout: staged };
+        }),
+      );
       return { platforms };
     },
   );
@@ -106,9 +116,14 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
         row = await publishRelease(db.kysely, { ...release, createdBy: actorOf(request) });
       } catch (error) {
         if (error instanceof UnknownHostedFileError) throw badRequest(`body/file_key: ${error.message}`);
+        if (error instanceof NothingToRollOutFromError) {
+          throw badRequest(`body/rollout_percentage: ${error.message}; publish the first release to everyone`);
+        }
         throw error;
       }
-      await audit(db, request, { action: 'release.publish', target: `release:${row.id}`, before, after: row });
+      // The share is said in the log's sentence (docs/console.md#the-audit-log).
+      const after = { ...row, rollout_percentage: body.rollout_percentage ?? 100 };
+      await audit(db, request, { action: 'release.publish', target: `release:${row.id}`, before, after });
       return reply.status(201).send(toRelease(row, new Set([row.id])));
     },
   );
@@ -209,6 +224,7 @@ async function releaseFrom(
     minOs: body.min_os,
     isForce: body.force_update,
     signature: body.signature === undefined || body.signature.trim() === '' ? undefined : body.signature.trim(),
+    rolloutPercentage: body.rollout_percentage,
   };
   if (body.url !== undefined) {
     // The package list's rule, and absolute: a hosted file comes as file_key, with its own facts.

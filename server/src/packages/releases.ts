@@ -8,6 +8,7 @@ import type { OperatingSystem } from '@chat-site/contract';
 import type { Kysely } from 'kysely';
 import type { Database, ReleaseRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
+import { endRollout, startRollout } from '../updates/rollout.js';
 import { hostedKeyOf, withHostedFileFacts } from './repository.js';
 
 type DbHandle = Kysely<Database>;
@@ -28,8 +29,13 @@ export interface NewRelease {
   isForce?: boolean | undefined;
   /** The Tauri updater's signature of the package. */
   signature?: string | undefined;
+  /** Below 100: a staged roll-out from the platform's current release (docs/releases.md#staged-roll-out). */
+  rolloutPercentage?: number | undefined;
   createdBy: string;
 }
+
+/** A staged roll-out needs a release to offer the installs outside its share. */
+export class NothingToRollOutFromError extends Error {}
 
 /** Records a release and makes it the one its platform serves, at once for every reader. A hosted
  * file's own size and hash are kept, whatever was given. Fails (UnknownHostedFileError) when the
@@ -37,6 +43,15 @@ export interface NewRelease {
 export async function publishRelease(db: DbHandle, release: NewRelease): Promise<ReleaseRow> {
   const facts = await withHostedFileFacts(db, release);
   return db.transaction().execute(async (trx) => {
+    const previous = await trx
+      .selectFrom('install_packages')
+      .select('release_id')
+      .where('os', '=', release.os)
+      .executeTakeFirst();
+    const staged = release.rolloutPercentage !== undefined && release.rolloutPercentage < 100;
+    if (staged && (previous?.release_id ?? null) === null) {
+      throw new NothingToRollOutFromError(`${release.os} has no current release to roll out from`);
+    }
     const row = await trx
       .insertInto('releases')
       .values({
@@ -58,6 +73,8 @@ export async function publishRelease(db: DbHandle, release: NewRelease): Promise
       .returningAll()
       .executeTakeFirstOrThrow();
     await serve(trx, row);
+    if (staged) await startRollout(trx, row, previous?.release_id ?? 0, release.rolloutPercentage ?? 100);
+    else await endRollout(trx, release.os);
     return row;
   });
 }
@@ -68,12 +85,15 @@ export async function makeCurrent(db: DbHandle, id: number): Promise<ReleaseRow 
   const row = await findRelease(db, id);
   if (row === undefined) return undefined;
   await withHostedFileFacts(db, { os: row.os as OperatingSystem, downloadUrl: row.download_url });
-  await db.transaction().execute((trx) => serve(trx, row));
+  await db.transaction().execute(async (trx) => {
+    await serve(trx, row);
+    await endRollout(trx, row.os);
+  });
   return row;
 }
 
 /** Points the platform's package list entry at the release. */
-async function serve(db: DbHandle, row: ReleaseRow): Promise<void> {
+export async function serve(db: DbHandle, row: ReleaseRow): Promise<void> {
   const entry = {
     os: row.os,
     download_url: row.download_url,

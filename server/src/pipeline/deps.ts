@@ -8,4 +8,6 @@ export interface RouteDeps {
   config: ServerConfig;
   /** Public reads answered from memory until content changes. */
   cache: ReadCache;
+  /** Now; tests move it instead of waiting for days to pass. */
+  clock?: (() => Date) | undefined;
 }

@@ -25,6 +25,7 @@ import { packageAdminRoutes } from '../packages/routes.js';
 import { releaseAdminRoutes } from '../packages/release-routes.js';
 import { settingAdminRoutes } from '../settings/routes.js';
 import { updateAdminRoutes } from '../updates/admin-routes.js';
+import { rolloutRoutes } from '../updates/rollout-routes.js';
 
 export const adminPrefix = '/v1/admin';
 /** A raw URL under the admin API, for answers given before (or without) a matched route. */
@@ -56,6 +57,7 @@ const adminRoutes = [
   packageAdminRoutes,
   releaseAdminRoutes,
   updateAdminRoutes,
+  rolloutRoutes,
   settingAdminRoutes,
   fileAdminRoutes,
   downloadAdminRoutes,
@@ -102,7 +104,7 @@ export function adminApi(changes: ContentChanges, peers: Peers | undefined, cloc
       }
       return payload;
     });
-    for (const routes of adminRoutes) await admin.register(routes, { db, config, cache });
+    for (const routes of adminRoutes) await admin.register(routes, { db, config, cache, clock });
   };
 }
 

@@ -44,7 +44,7 @@ export async function publicApi(
     done(null, payload);
   });
   for (const routes of [settingRoutes, bulletinRoutes, packageRoutes, fileRoutes, updateRoutes])
-    await api.register(routes, deps);
+    await api.register(routes, { ...deps, clock });
   await api.register(openApiRoute);
   if (extraApiRoutes !== undefined) await api.register(extraApiRoutes);
   await api.register(adminApi(changes, peers, clock), { ...deps, prefix: '/admin' });

@@ -74,10 +74,10 @@ export function tauriAnswer(offer: Offer | undefined, client: string): TauriAnsw
 
 /**
  * electron-updater's update info (its UpdateInfo: version, files, path, sha512, releaseDate,
- * releaseNotes) as YAML. Every value is written as a JSON string, which YAML reads as a
+ * releaseNotes, and stagingPercentage during a staged roll-out) as YAML. Every value is written as a JSON string, which YAML reads as a
  * double-quoted scalar: no value can break the document, whatever the operator typed.
  */
-export function latestYml(offer: Offer & { sha512: string; size: number }): string {
+export function latestYml(offer: Offer & { sha512: string; size: number }, stagingPercentage?: number): string {
   const q = yamlString;
   return [
     `version: ${q(offer.version)}`,
@@ -89,6 +89,8 @@ export function latestYml(offer: Offer & { sha512: string; size: number }): stri
     `sha512: ${q(offer.sha512)}`,
     `releaseDate: ${q(new Date(offer.releasedAt).toISOString())}`,
     ...(offer.notes === null ? [] : [`releaseNotes: ${q(offer.notes)}`]),
+    // Read by electron-updater's isStagingMatch: installs whose own bucket is below it update.
+    ...(stagingPercentage === undefined ? [] : [`stagingPercentage: ${stagingPercentage}`]),
     '',
   ].join('\n');
 }

@@ -14,9 +14,12 @@ import { HttpError } from '../lib/errors.js';
 import { isPrimaryHost } from '../lib/host-rule.js';
 import { updateChecksTotal, updateOffersTotal } from '../lib/metrics.js';
 import { apiBase } from '../lib/origin.js';
+import { toWireTime } from '../lib/time.js';
 import { appVersionAnswer, latestYml, tauriAnswer } from './answers.js';
 import { changelog } from './changelog.js';
-import { currentOffer, type Offer } from './current.js';
+import { countCheck, publishedVersions, versionGroup } from './check-counts.js';
+import { currentOffers, type Offer, type Offers } from './current.js';
+import { inShare } from './rollout.js';
 import { updateSchemas } from './schemas.js';
 
 const isOperatingSystem = (text: string): text is OperatingSystem =>
@@ -27,22 +30,49 @@ const tauriPlatforms: Record<string, OperatingSystem> = { windows: 'windows', ma
 
 const ymlPlatforms: Record<string, OperatingSystem> = { 'latest.yml': 'windows', 'latest-mac.yml': 'mac' };
 
-export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache }) => {
-  /** The platform's offer as this request's host and address would have /dl/{os} send it. */
-  const offerFor = async (request: FastifyRequest, os: OperatingSystem): Promise<Offer | undefined> => {
+export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config, cache, clock }) => {
+  const now = clock ?? (() => new Date());
+  /** Counts the check for 数据 (docs/releases.md#who-has-updated); a failed count costs the app
+   * nothing but the count. */
+  const count = async (request: FastifyRequest, os: OperatingSystem, reported: string): Promise<void> => {
+    try {
+      const published = JSON.parse(
+        await cache.text(`published versions ${os}`, async () =>
+          JSON.stringify(await publishedVersions(db.kysely, os)),
+        ),
+      ) as string[];
+      const day = toWireTime(now(), config.timeZone).slice(0, 10);
+      const client = { address: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+      await countCheck(db.kysely, { os, version: versionGroup(reported, published), day, client });
+    } catch (error) {
+      request.log.error({ err: error }, 'update check count failed');
+    }
+  };
+
+  /** The platform's offers as this request's host and address would have /dl/{os} send it. */
+  const offersFor = async (request: FastifyRequest, os: OperatingSystem): Promise<Offers | undefined> => {
     const base = apiBase(request, config.publicUrl);
     const primaryHost = isPrimaryHost(request.hostname, config.site);
     const text = await cache.text(`update offer ${os} ${base} ${primaryHost}`, async () => {
-      const offer = await currentOffer(os, {
+      const offers = await currentOffers(os, {
         db: db.kysely,
         site: config.site,
         timeZone: config.timeZone,
         apiBase: base,
         primaryHost,
       });
-      return JSON.stringify(offer ?? null);
+      return JSON.stringify(offers ?? null);
     });
-    return (JSON.parse(text) as Offer | null) ?? undefined;
+    return (JSON.parse(text) as Offers | null) ?? undefined;
+  };
+
+  /** What this install is offered: during a staged roll-out, by its place in the share. */
+  const offerFor = async (request: FastifyRequest, os: OperatingSystem): Promise<Offer | undefined> => {
+    const offers = await offersFor(request, os);
+    if (offers === undefined) return undefined;
+    if (offers.share === null) return offers.offer;
+    const install = { address: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+    return inShare(offers.share, install) ? offers.offer : (offers.previous ?? undefined);
   };
 
   app.get('/common/changelog', { schema: updateSchemas.changelog }, async (request, reply) => {
@@ -68,6 +98,7 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       );
     const answer = appVersionAnswer(await offerFor(request, os), os, request.params.version, config.timeZone);
     updateChecksTotal.inc({ os, client: 'app' });
+    await count(request, os, request.params.version);
     if (answer.app_version !== undefined) updateOffersTotal.inc({ os, client: 'app' });
     return answer;
   });
@@ -82,6 +113,7 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     }
     const answer = tauriAnswer(await offerFor(request, os), request.params.version);
     updateChecksTotal.inc({ os, client: 'tauri' });
+    await count(request, os, request.params.version);
     if (answer === undefined) return reply.code(204).send();
     updateOffersTotal.inc({ os, client: 'tauri' });
     return answer;
@@ -92,7 +124,9 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     if (os === undefined)
       throw new HttpError(404, 'the update files are latest.yml (Windows) and latest-mac.yml (Mac)');
     updateChecksTotal.inc({ os, client: 'electron' });
-    const offer = await offerFor(request, os);
+    // electron-updater places each install in the share itself (docs/releases.md#staged-roll-out).
+    const offers = await offersFor(request, os);
+    const offer = offers?.offer;
     if (offer === undefined) throw new HttpError(404, `no ${os} release with a version is published`);
     if (offer.sha512 === null || offer.size === null) {
       throw new HttpError(
@@ -103,6 +137,6 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     return reply
       .header('content-type', 'text/yaml; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(latestYml({ ...offer, sha512: offer.sha512, size: offer.size }));
+      .send(latestYml({ ...offer, sha512: offer.sha512, size: offer.size }, offers?.share?.percentage));
   });
 };

@@ -25,6 +25,9 @@ export const actionLabels: Record<string, string> = {
   'release.publish': '发布新版本',
   'release.rollback': '回滚版本',
   'release.min_version': '修改最低支持版本',
+  'release.rollout.percentage': '调整推送比例',
+  'release.rollout.halt': '暂停分阶段发布',
+  'release.rollout.resume': '继续分阶段发布',
   'appconfig.set': '修改 CDN 设置',
   'region.set': '修改区域文件',
   'listing.set': '修改备案与商店',
@@ -105,6 +108,18 @@ const shownTitle = (value: unknown) => {
 
 const platform = (os: unknown) => platforms[text(os)] ?? text(os);
 
+/** A roll-out's change (docs/releases.md#staged-roll-out), named by platform and version. */
+function rolloutSentence(action: string, before: unknown, after: unknown): string {
+  const now = record(after);
+  const name = `${platform(now.os)} ${text(now.version)}`.trim();
+  const share = text(now.percentage);
+  if (action === 'release.rollout.halt') {
+    return `暂停了 ${name} 的分阶段发布，尚未更新的安装改为提供 ${text(now.previous_version)}`;
+  }
+  if (action === 'release.rollout.resume') return `继续了 ${name} 的分阶段发布，推送给 ${share}% 的安装`;
+  return `把 ${name} 的推送比例从 ${text(record(before).percentage)}% 调到 ${share}%`;
+}
+
 /** What was done, as a sentence without who and when (the screen shows those beside it). */
 export function auditSentence(entry: AuditEntry): string {
   const { action, target, before, after } = entry;
@@ -143,8 +158,14 @@ export function auditSentence(entry: AuditEntry): string {
       const release = record(after);
       const version = text(release.version) === '' ? '' : ` ${text(release.version)}`;
       const verb = action === 'release.publish' ? '发布了' : '回滚到了';
-      return `${verb} ${platform(release.os)}${version} 版本`;
+      const share = Number(release.rollout_percentage);
+      const staged = share > 0 && share < 100 ? `，先推送给 ${share}% 的安装` : '';
+      return `${verb} ${platform(release.os)}${version} 版本${staged}`;
     }
+    case 'release.rollout.percentage':
+    case 'release.rollout.halt':
+    case 'release.rollout.resume':
+      return rolloutSentence(action, before, after);
     case 'release.min_version': {
       const os = target.replace(/^min_version:/, '');
       const version = text(record(after)[os]);

@@ -8,6 +8,7 @@ import { buttonClass } from '../../ui/button';
 import { LoadProblem } from '../../ui/load-problem';
 import { Waiting } from '../../ui/status';
 import { labels, platforms, Table, type Platform, type Stats } from './numbers-table';
+import { UpdateVersions } from './update-versions';
 
 /** Told apart by more than hue: each line has its own dash too. */
 const strokes: Record<Platform, { stroke: string; dash?: number[] }> = {
@@ -77,6 +78,7 @@ export function NumbersScreen() {
           </div>
         </>
       )}
+      <UpdateVersions days={days} />
     </section>
   );
 }

@@ -1,11 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'tus-js-client';
 import type { OperatingSystem } from '@chat-site/contract';
-import type { CurrentRelease, Release, ReleaseBody, ReleaseCard, ReleaseCards } from '@chat-site/contract/admin';
+import type {
+  CurrentRelease,
+  Release,
+  ReleaseBody,
+  ReleaseCard,
+  ReleaseCards,
+  Rollout,
+} from '@chat-site/contract/admin';
 import { ApiError, call } from '../../lib/api';
 import { useNotify } from '../../ui/toasts';
 
-export type { Release };
+export type { Release, Rollout };
 export type Current = CurrentRelease;
 export type Card = ReleaseCard;
 export type NewRelease = ReleaseBody;
@@ -35,6 +42,14 @@ export const removeFile = (key: string) => call<undefined>(`/files/${encodeURICo
 /** Sets (or with null clears) a platform's lowest supported version; answers every platform's. */
 export const setMinVersion = (os: Os, minVersion: string | null) =>
   call<Partial<Record<Os, string>>>(`/min-versions/${os}`, { method: 'PUT', body: { min_version: minVersion } });
+
+/** A staged roll-out's three actions (docs/releases.md#staged-roll-out). */
+export type RolloutAction = { percentage: number } | 'halt' | 'resume';
+
+export const changeRollout = (os: Os, action: RolloutAction) =>
+  typeof action === 'object'
+    ? call<Rollout>(`/rollouts/${os}`, { method: 'PUT', body: action })
+    : call<Rollout>(`/rollouts/${os}/${action}`, { method: 'POST' });
 
 export const rollBack = (id: number) => call<Release>(`/releases/${id}/rollback`, { method: 'POST' });
 
@@ -178,4 +193,26 @@ export function useSetMinVersion(os: Os) {
       });
     },
   });
+}
+
+/** Raises, halts or resumes a platform's roll-out; the notice says what installs are offered now. */
+export function useChangeRollout(os: Os) {
+  const client = useQueryClient();
+  const notify = useNotify();
+  return useMutation({
+    mutationFn: (action: RolloutAction) => changeRollout(os, action),
+    onSuccess: async (rollout) => {
+      await client.invalidateQueries({ queryKey: releasesKey });
+      notify({ text: `${osLabels[os]} ${rolloutSentence(rollout)}` });
+    },
+  });
+}
+
+/** What a roll-out offers now, in one sentence (after the platform's name). */
+export function rolloutSentence(rollout: Rollout): string {
+  const version = rollout.version ?? `版本 #${rollout.release_id}`;
+  const previous = rollout.previous_version ?? `版本 #${rollout.previous_release_id}`;
+  if (rollout.halted) return `${version} 已暂停推送：尚未更新的安装和下载页都提供 ${previous}`;
+  if (rollout.percentage === 100) return `${version} 已推送给全部安装`;
+  return `${version} 推送给 ${rollout.percentage}% 的安装，其余安装仍提供 ${previous}`;
 }

@@ -6,6 +6,7 @@ import { Problem } from '../../ui/status';
 import { osExtensions, osLabels, usePublishRelease, type NewRelease, type Os } from './api';
 import { apkVersionFound, apkVersionSentence, releaseProblems, type ReleaseProblems } from './release-checks';
 import { ReleaseConfirm } from './release-confirm';
+import { rolloutSteps } from './rollout-panel';
 
 type Source = 'file' | 'url';
 
@@ -14,12 +15,15 @@ type Source = 'file' | 'url';
 export function PublishForm({
   os,
   current,
+  canStage,
   timeZone,
   onDone,
   onClose,
 }: {
   os: Os;
   current: string | null;
+  /** There is a release to offer the installs outside a staged roll-out's share. */
+  canStage: boolean;
   timeZone: string;
   onDone: () => void;
   /** 取消 closed the form; `stoppedUpload` when it stopped a package upload on its way. */
@@ -35,6 +39,7 @@ export function PublishForm({
   const [confirming, setConfirming] = useState(false);
   const [fields, setFields] = useState({ url: '', version: '', notes: '', releasedAt: '', minOs: '', signature: '' });
   const [force, setForce] = useState(false);
+  const [share, setShare] = useState(100);
   const [problems, setProblems] = useState<ReleaseProblems>({});
   const set = (name: keyof typeof fields) => (event: { target: { value: string } }) => {
     setFields((old) => ({ ...old, [name]: event.target.value }));
@@ -63,6 +68,7 @@ export function PublishForm({
     if (fields.minOs.trim() !== '') made.min_os = fields.minOs.trim();
     if (force) made.force_update = true;
     if (fields.signature.trim() !== '') made.signature = fields.signature.trim();
+    if (share < 100) made.rollout_percentage = share;
     return made;
   };
   // A version the APK contradicts: the APK's own goes into the field, said beside it.
@@ -193,6 +199,22 @@ export function PublishForm({
         <input type="checkbox" checked={force} onChange={(event) => setForce(event.target.checked)} />
         强制更新（旧版本的应用必须更新后才能继续使用）
       </label>
+      {canStage && (
+        <Field id={`${id}-share`} label="推送范围" hint="先推送给一部分安装，没问题再逐步提高；其余安装仍提供当前版本">
+          <select
+            id={`${id}-share`}
+            value={share}
+            onChange={(event) => setShare(Number(event.target.value))}
+            className={inputClass}
+          >
+            {[100, ...rolloutSteps.filter((step) => step < 100)].map((step) => (
+              <option key={step} value={step}>
+                {step === 100 ? '全部安装（立即）' : `分阶段发布：先推送给 ${step}% 的安装`}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
       {(os === 'windows' || os === 'mac') && (
         <Field id={`${id}-signature`} label="更新签名（Tauri，可选）" hint="tauri build 生成的 .sig 文件内容">
           <textarea
@@ -212,6 +234,7 @@ export function PublishForm({
         os={os}
         from={current}
         to={fields.version.trim()}
+        share={share}
         open={confirming}
         onOpenChange={setConfirming}
         onConfirm={() =>

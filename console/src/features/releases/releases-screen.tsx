@@ -11,6 +11,7 @@ import { formatSize, listReleases, osLabels, releasesKey, type Card, type Releas
 import { MinVersionForm } from './min-version-form';
 import { PublishForm } from './publish-form';
 import { ReleaseConfirm } from './release-confirm';
+import { RolloutPanel } from './rollout-panel';
 
 const servedLabels = { hosted: '本站', cdn: 'CDN', outside: '外部地址' } as const;
 
@@ -93,11 +94,13 @@ function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
           <dd className="font-mono text-xs break-all">{current.sha256 ?? '—'}</dd>
         </dl>
       )}
+      {card.rollout !== null && <RolloutPanel os={card.os} rollout={card.rollout} />}
       <MinVersionForm key={card.min_version ?? ''} os={card.os} minVersion={card.min_version} />
       {publishing && (
         <PublishForm
           os={card.os}
           current={current?.version ?? null}
+          canStage={current !== null && current.release_id !== null}
           timeZone={timeZone}
           onDone={() => setPublishing(false)}
           onClose={close}
@@ -151,6 +154,7 @@ function History({ card }: { card: Card }) {
           from={card.current?.version ?? null}
           to={target.version ?? `版本 #${target.id}`}
           rollback
+          endsRollout={card.rollout !== null}
           open
           onOpenChange={(open) => open || setTarget(undefined)}
           onConfirm={() => back.mutate(target)}

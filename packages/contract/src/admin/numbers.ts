@@ -34,3 +34,30 @@ export const DownloadStatsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Who has updated (docs/releases.md#who-has-updated): a platform's installs seen per day by the
+ * version they reported, and its current release. */
+export const UpdateStats = Type.Object({
+  os: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  time_zone: Type.String(),
+  /** Every version seen in these days, newest published first; `other` last. */
+  versions: Type.Array(Type.String()),
+  /** Oldest first: installs that checked that day per version (absent: none), and all checks. */
+  days: Type.Array(
+    Type.Object({ day: Type.String(), installs: Type.Record(Type.String(), Type.Integer()), checks: Type.Integer() }),
+  ),
+  /** The version the platform offers now; null when none. */
+  current: Type.Union([Type.String(), Type.Null()]),
+});
+export type UpdateStats = Static<typeof UpdateStats>;
+
+export const UpdateStatsQuery = Type.Object(
+  {
+    os: Type.Union([Type.Literal('android'), Type.Literal('ios'), Type.Literal('windows'), Type.Literal('mac')]),
+    days: Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90)], { default: 30 }),
+  },
+  { additionalProperties: false },
+);
+export type UpdateStatsQuery = Static<typeof UpdateStatsQuery>;

@@ -50,12 +50,33 @@ export const CurrentRelease = Type.Object({
 });
 export type CurrentRelease = Static<typeof CurrentRelease>;
 
+/** A platform's staged roll-out (docs/releases.md#staged-roll-out). */
+export const Rollout = Type.Object({
+  release_id: Type.Integer(),
+  version: Nullable(Type.String()),
+  previous_release_id: Type.Integer(),
+  previous_version: Nullable(Type.String()),
+  /** The share of installs offered release_id, 1 to 100. */
+  percentage: Type.Integer({ minimum: 1, maximum: 100 }),
+  /** Halted: every install not yet on it is offered the previous release, and so is the site. */
+  halted: Type.Boolean(),
+  updated_at: Timestamp,
+});
+export type Rollout = Static<typeof Rollout>;
+
+export const RolloutPercentage = Type.Integer({ minimum: 1, maximum: 100 });
+
+export const RolloutBody = Type.Object({ percentage: RolloutPercentage }, { additionalProperties: false });
+export type RolloutBody = Static<typeof RolloutBody>;
+
 export const ReleaseCard = Type.Object({
   os: ReleaseOs,
   current: Nullable(CurrentRelease),
   history: Type.Array(Release),
   /** Clients below it are told to update, forced (docs/releases.md#update-checks). */
   min_version: Nullable(Type.String()),
+  /** Null when every install is offered the current release. */
+  rollout: Nullable(Rollout),
 });
 export type ReleaseCard = Static<typeof ReleaseCard>;
 
@@ -76,6 +97,8 @@ export const ReleaseBody = Type.Object(
     sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
     force_update: Type.Optional(Type.Boolean()),
     signature: Type.Optional(Type.String({ maxLength: 4096 })),
+    /** Below 100: offered to that share of installs first (docs/releases.md#staged-roll-out). */
+    rollout_percentage: Type.Optional(RolloutPercentage),
   },
   { additionalProperties: false },
 );
