@@ -5,22 +5,18 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
-import { launchBrowser } from './support/browser.js';
 import { addOperator, signedInConsole } from './support/console.js';
 import { shootBothThemes } from './support/shots.js';
-import { startServer, type RunningServer } from './support/server.js';
+import type { RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
-  server = await startServer();
+  ({ server, browser } = await startServerAndBrowser());
   addOperator(server, 'alice', 'admin', 'alice-password-1');
-  browser = await launchBrowser();
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => stopServerAndBrowser(server, browser));
 
 const publicVersion = async (os: string) =>
   (
