@@ -52,12 +52,36 @@ within() {
   return "$status"
 }
 
+# Runs parts side by side: each argument pair is a name and a command (run by bash, with this
+# script's functions). Each part's output goes to a file of its own, printed whole as the part
+# ends, so that parts do not interleave; fails when any part failed, after all have ended.
+side_by_side() {
+  local dir names=() pids=() i status=0 part
+  dir=$(mktemp -d /tmp/chat-site-parts.XXXXXX)
+  while [ "$#" -gt 0 ]; do
+    names+=("$1")
+    i=${#pids[@]}
+    (set +e; eval "$2" >"$dir/$i.log" 2>&1; echo $? >"$dir/$i.status") &
+    pids+=($!)
+    shift 2
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[i]}" || true
+    part=$(cat "$dir/$i.status" 2>/dev/null || echo 1)
+    printf '\n--- %s: %s (at %d s)\n' "${names[i]}" "$([ "$part" -eq 0 ] && echo passed || echo "FAILED ($part)")" $((SECONDS - started))
+    cat "$dir/$i.log"
+    [ "$part" -eq 0 ] || status=1
+  done
+  rm -rf "$dir"
+  return "$status"
+}
+
 step "build"
 within 10m npm run --silent build
-step "typecheck"
-within 10m npm run --silent typecheck
-step "lint"
-within 10m npm run --silent lint
+step "typecheck and lint, side by side"
+side_by_side \
+  "typecheck" "within 10m npm run --silent typecheck" \
+  "lint" "within 10m npm run --silent lint"
 
 step "contract tests (the tolerant readers of every server variant)"
 within 5m npm run --silent test:contract
@@ -71,24 +95,26 @@ step "tools the tests check with: nginx, promtool, docker-compose, podman (insta
 # docker-compose and nginx -t on deploy/ (scripts/ensure-tools.sh).
 within 5m bash scripts/ensure-tools.sh
 
-step "server tests on SQLite"
-within 20m npm run --silent test:server
-
-step "server tests on Node.js 22, the oldest supported, on SQLite"
-# Everything else runs on the Node.js 24 that package.json pins; this one fetches 22 the same way,
-# from the npm registry (docs/deploy.md#nodejs).
-node22=$(npm exec --yes --package=node@22.23.3 -- sh -c 'command -v node')
-within 20m "$node22" --conditions=source --import tsx --import ./testing/no-leaks.ts --test --test-reporter=spec server/test/*.test.ts
-
-step "server tests on PostgreSQL"
+step "server tests on Node.js 24: on SQLite and on PostgreSQL, side by side"
+# Every server test runs three times: on the Node.js 24 that package.json pins, on SQLite and on
+# a throwaway PostgreSQL cluster set up here, then on Node.js 22, the oldest supported. A run
+# spends about one core on average, much of it waiting on the servers and databases it starts,
+# so two runs share the two cores side by side (docs/testing.md#the-whole-suite).
 pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
 pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx testing/free-port.ts)")
-TEST_POSTGRES_URL=$pg_url within 20m npm run --silent test:server
+side_by_side \
+  "server tests on SQLite" "within 20m npm run --silent test:server" \
+  "server tests on PostgreSQL" 'TEST_POSTGRES_URL=$pg_url within 20m npm run --silent test:server'
 
-step "file and backup tests on the S3 store (an s3rver the tests start), on SQLite and on PostgreSQL"
-# Only the tests of hosted files: the rest of the server does not touch the storage.
-TEST_STORAGE=s3 within 5m npm run --silent test:files
-TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files
+step "server tests on Node.js 22 on SQLite, beside the file tests on an S3 store"
+# Node.js 22 comes from the npm registry as 24 does (docs/deploy.md#nodejs). The S3 runs take
+# only the tests of hosted files, on SQLite and on PostgreSQL, against an s3rver they start.
+node22=$(npm exec --yes --package=node@22.23.3 -- sh -c 'command -v node')
+side_by_side \
+  "server tests on Node.js 22 on SQLite" \
+  'within 20m "$node22" --conditions=source --import tsx --import ./testing/no-leaks.ts --test --test-reporter=spec server/test/*.test.ts' \
+  "file and backup tests on S3, on SQLite then on PostgreSQL" \
+  'TEST_STORAGE=s3 within 5m npm run --silent test:files && TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files'
 
 step "deployment tests: the container image, the production install, two servers behind nginx, deploy/ files"
 # The Dockerfile built with podman on a local base and run (scripts/container-check.sh); its steps
