@@ -68,9 +68,9 @@ describe('before anything is published', () => {
     assert.match(yml.json<{ msg: string }>().msg, /no windows release/);
   });
 
-  test('an unknown platform is a 404, not a 500', async () => {
-    assert.equal((await get('/v1/common/appversion/symbian/1.0')).statusCode, 404);
-    assert.equal((await get('/v1/common/updater/linux/1.0')).statusCode, 404);
+  test('an unknown platform gets no update (update-edges.test.ts), and an unknown yml a 404', async () => {
+    assert.deepEqual(await appVersion('symbian', '1.0'), {});
+    assert.equal((await get('/v1/common/updater/linux/1.0')).statusCode, 204);
     assert.equal((await get('/v1/common/pcupdater/latest-linux.yml')).statusCode, 404);
   });
 });
