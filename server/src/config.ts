@@ -42,6 +42,8 @@ export interface ServerConfig {
   host: string;
   database: DatabaseTarget;
   demoContent: boolean;
+  /** NODE_ENV=production: a real site's start, which warns of what it lacks (serving.ts). */
+  production: boolean;
   site: SiteConfig;
   siteConfigPath: string;
   adminToken: string | undefined;
@@ -142,6 +144,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     // a development start (README's first command) shows the demo site
     // (docs/configuration.md#environment).
     demoContent: flag('DEMO_CONTENT', env.NODE_ENV !== 'production'),
+    production: env.NODE_ENV === 'production',
     site: readSiteConfig(siteConfigPath, problems),
     siteConfigPath,
     adminToken: env.ADMIN_TOKEN || undefined,
