@@ -29,7 +29,12 @@ const taglines = {
   'zh-TW': '讓世界更近，讓溝通更有價值',
   en: 'Bringing the world closer, making every conversation count',
 } as const;
-const titles = { 'zh-CN': '下载与公告', 'zh-TW': '下載與公告', en: 'Download and announcements' } as const;
+/** The page's title names the product of the site config (site.config.json). */
+const titles = {
+  'zh-CN': '星聊 - 下载与公告',
+  'zh-TW': '星聊 - 下載與公告',
+  en: '星聊 - Download and announcements',
+} as const;
 type Language = keyof typeof taglines;
 
 let server: RunningServer;

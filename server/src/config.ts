@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { SiteConfig } from '@chat-site/contract';
 import { siteConfigProblems } from './lib/site-config-check.js';
+import { readPublicKey, type MinisignKey } from './lib/minisign.js';
 import { localTimeName } from './lib/time.js';
 import { repoRoot } from './paths.js';
 
@@ -42,11 +43,16 @@ export interface ServerConfig {
   host: string;
   database: DatabaseTarget;
   demoContent: boolean;
+  /** NODE_ENV=production: a real site's start, which warns of what it lacks (serving.ts). */
+  production: boolean;
   site: SiteConfig;
   siteConfigPath: string;
   adminToken: string | undefined;
   /** Enables /metrics for scrapers that send it as a bearer token (docs/monitoring.md#metrics). */
   metricsToken: string | undefined;
+  /** The Tauri updater's public key: publishing checks release signatures with it
+   * (docs/releases.md#tauri-signatures). */
+  tauriPublicKey: MinisignKey | undefined;
   timeZone: string;
   publicUrl: string | undefined;
   /** Proxies in front whose X-Forwarded-For is believed: how many hops, or their addresses. */
@@ -142,10 +148,12 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     // a development start (README's first command) shows the demo site
     // (docs/configuration.md#environment).
     demoContent: flag('DEMO_CONTENT', env.NODE_ENV !== 'production'),
+    production: env.NODE_ENV === 'production',
     site: readSiteConfig(siteConfigPath, problems),
     siteConfigPath,
     adminToken: env.ADMIN_TOKEN || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
+    tauriPublicKey: parseTauriKey(env.TAURI_PUBLIC_KEY, problems),
     timeZone: env.TIME_ZONE || defaultTimeZone,
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
@@ -413,4 +421,15 @@ export function isTimeZone(zone: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** TAURI_PUBLIC_KEY as tauri.conf.json's pubkey holds it (base64 of the .pub file), the .pub
+ * file's text, or its key line. */
+function parseTauriKey(raw: string | undefined, problems: string[]): MinisignKey | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const key = readPublicKey(raw);
+  if (key === undefined) {
+    problems.push('TAURI_PUBLIC_KEY must be a minisign public key: the pubkey of tauri.conf.json, or the .pub file');
+  }
+  return key;
 }

@@ -80,6 +80,15 @@ async function prepare(config: ServerConfig, db: Db, log: Logger): Promise<void>
   await closeOldFilesToOthers(config, log);
   if (config.demoContent && (await loadDemoContent(db.kysely, storage)))
     log.info('loaded demo content into the empty database');
+  if (config.production && config.publicUrl === undefined) {
+    // Without it, absolute addresses are made from each request's Host (docs/public-api.md#host-rules).
+    log.warn(
+      "PUBLIC_URL is not set: feed entry ids and share addresses (og:url) follow each request's Host " +
+        'header, so one announcement gets an id and an address per host name, and the site page names ' +
+        "its address and share picture relatively; set PUBLIC_URL to the site's public origin " +
+        '(e.g. https://chat.example.com)',
+    );
+  }
   if ((await countUsers(db.kysely)) === 0) {
     // Run as written, the command must reach this server's database, not the default file.
     const url = databaseUrlToType(config.database);

@@ -21,6 +21,10 @@ const undocumented = new Set([
   'GET /admin/*',
   'GET /admin/preview.html',
   'GET /admin/assets/*',
+  // The update checks' platforms and versions past the router's limit, answered as the
+  // documented routes answer them (server/src/updates/check-path.ts).
+  'GET /v1/common/appversion/*',
+  'GET /v1/common/updater/*',
 ]);
 
 interface Operation {

@@ -79,7 +79,7 @@ describe('t and setLanguage', () => {
     assert.equal(currentLanguage(), 'en');
     assert.equal(t('nav.download'), 'Download');
     assert.equal(document.documentElement.lang, 'en');
-    assert.equal(document.title, t('meta.title'));
+    assert.equal(document.title, '星聊 - Download and announcements', 'the product of the site config');
     assert.equal(localStorage.getItem(storageKeys.language), null);
     await setLanguage('zh-TW', { remember: true });
     assert.equal(t('nav.download'), '下載');

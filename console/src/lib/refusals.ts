@@ -12,6 +12,9 @@ export interface Refusal {
   field?: unknown;
   limit?: unknown;
   size?: unknown;
+  /** What the server found in place of the value sent (a signature's key id, the file or
+   * version its trusted comment names). */
+  found?: unknown;
 }
 
 /** 1.5 MB, 20 KB, in binary units as the console shows file sizes elsewhere. */
@@ -55,12 +58,24 @@ const sentences: Record<string, Say> = {
   version_conflict: () => '这条公告已在别处保存过',
   in_use: () => '文件仍在使用中，请先修改或移除用到它的地方',
   file_deleted: () => '这个版本的安装包文件已被删除，无法再次上线',
+  bad_signature: () => '更新签名无效：请原样粘贴打包时生成的签名文件的全部内容',
+  signature_wrong_key: (_field, _limit, _size, { found }) =>
+    `更新签名不是用设置的更新公钥签的${named(found, (id) => `（签名的密钥 ID 为 ${id}）`)}`,
+  signature_mismatch: () => '更新签名与上传的安装包内容不符：这不是这个文件的签名',
+  signature_other_file: (_field, _limit, _size, { found }) =>
+    `这个更新签名是给${named(found, (file) => `文件 ${file} `, '另一个文件')}的，不是这次发布的安装包`,
+  signature_other_version: (_field, _limit, _size, { found }) =>
+    `这个更新签名是给${named(found, (version) => `版本 ${version} `, '另一个版本')}的，与这次发布的版本号不符`,
   conflict: () => '与已保存的内容冲突，请刷新后重试',
   rate_limited: () => '尝试次数过多，请稍后再试',
   busy: () => '服务器正忙，请稍后再试',
   storage_full: () => '文件存储空间已满，请联系管理员',
   server_error: (_field, _limit, _size, { status }) => `服务器出错了（${status}），请稍后重试`,
 };
+
+/** What the server found, said as `say` puts it, or `otherwise` when it sent none. */
+const named = (found: unknown, say: (text: string) => string, otherwise = '') =>
+  typeof found === 'string' && found !== '' ? say(found) : otherwise;
 
 /** Characters, or entries for a list. */
 const unitOf = (path: unknown) => (typeof path === 'string' && isList(path) ? '项' : '个字符');

@@ -68,7 +68,7 @@ function sharedResponses(route: RouteOptions, own: Record<string, unknown>, guar
   return {
     ...(method === 'GET' && '200' in own && { 304: notModified }),
     ...(validated && { 400: input[400] }),
-    ...(/\/:\w/.test(route.url) && badPath),
+    ...(/\/:\w/.test(route.url) && (route.config?.longParams === true ? { 400: badPath[400] } : badPath)),
     ...(guarded && door),
     ...(guarded && (hasBody || adminOnly) && { 403: forbidden }),
     ...(hasBody && { 413: input[413], 415: input[415] }),

@@ -36,6 +36,8 @@ import {
   type NewRelease,
 } from './releases.js';
 import { listPackages, toWirePackage, UnknownHostedFileError } from './repository.js';
+import type { MinisignKey } from '../lib/minisign.js';
+import { checkedSignature, type SignedPackage } from './signature-check.js';
 
 export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const storage = storageFor(config.storage);
@@ -109,7 +111,7 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     },
     async (request, reply) => {
       const body = request.body;
-      const release = await releaseFrom(body, { db, storage, zone });
+      const release = await releaseFrom(body, { db, storage, zone, tauriKey: config.tauriPublicKey });
       const before = (await listPackages(db.kysely)).find((row) => row.os === body.os);
       let row: ReleaseRow;
       try {
@@ -199,13 +201,14 @@ interface ReleaseContext {
   db: RouteDeps['db'];
   storage: FileStorage;
   zone: string;
+  tauriKey: MinisignKey | undefined;
 }
 
 /** Checks a publish request and turns it into a release: the package from exactly one place, a
  * file fit for the platform, an APK's version from its own manifest. */
 async function releaseFrom(
   body: ReleaseBody,
-  { db, storage, zone }: ReleaseContext,
+  { db, storage, zone, tauriKey }: ReleaseContext,
 ): Promise<Omit<NewRelease, 'createdBy'>> {
   if ((body.file_key === undefined) === (body.url === undefined)) {
     throw badRequest(
@@ -223,15 +226,25 @@ async function releaseFrom(
     releasedAt,
     minOs: body.min_os,
     isForce: body.force_update,
-    signature: body.signature === undefined || body.signature.trim() === '' ? undefined : body.signature.trim(),
     rolloutPercentage: body.rollout_percentage,
   };
+  const given = body.signature === undefined || body.signature.trim() === '' ? undefined : body.signature;
+  const signed = (pkg: SignedPackage) => (given === undefined ? undefined : checkedSignature(given, pkg, tauriKey));
   if (body.url !== undefined) {
     // The package list's rule, and absolute: a hosted file comes as file_key, with its own facts.
     const problem =
       downloadUrlProblem(body.url) ?? (/^https?:\/\//i.test(body.url) ? undefined : 'must be an http(s) URL');
     if (problem !== undefined) throw badRequest(`body/url: ${problem}`);
-    return { ...common, downloadUrl: body.url, version: body.version, size: body.size, sha256: body.sha256 };
+    // The server never fetches an outside address: its bytes cannot be checked, the rest can.
+    const name = lastSegment(new URL(body.url).pathname);
+    return {
+      ...common,
+      signature: await signed({ name, version: body.version, open: undefined }),
+      downloadUrl: body.url,
+      version: body.version,
+      size: body.size,
+      sha256: body.sha256,
+    };
   }
   if (body.size !== undefined || body.sha256 !== undefined) {
     throw badRequest('body: size and sha256 are those of the uploaded file; send them only with url');
@@ -246,7 +259,8 @@ async function releaseFrom(
     );
   }
   const version = extension === 'apk' ? await apkVersionOf(storage, file.key, file.name, body.version) : body.version;
-  return { ...common, downloadUrl: `file/preview/${file.key}`, version };
+  const signature = await signed({ name: file.name, version, open: () => storage.open(file.key) });
+  return { ...common, signature, downloadUrl: `file/preview/${file.key}`, version };
 }
 
 /** The version an APK release carries: its manifest's versionName. A different version given is
@@ -293,5 +307,15 @@ async function withLocalFile<T>(storage: FileStorage, key: string, read: (path: 
     return await read(path);
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** An address's file name, percent-decoded when it decodes. */
+function lastSegment(path: string): string {
+  const segment = path.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }

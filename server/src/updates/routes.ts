@@ -8,7 +8,7 @@
  */
 import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDeps } from '../pipeline/deps.js';
 import { HttpError } from '../lib/errors.js';
 import { isPrimaryHost } from '../lib/host-rule.js';
@@ -17,6 +17,7 @@ import { apiBase } from '../lib/origin.js';
 import { toWireTime } from '../lib/time.js';
 import { appVersionAnswer, latestYml, tauriAnswer } from './answers.js';
 import { changelog } from './changelog.js';
+import { checkPathOf, type CheckPath } from './check-path.js';
 import { countCheck, publishedVersions, versionGroup } from './check-counts.js';
 import { currentOffers, type Offer, type Offers } from './current.js';
 import { inShare } from './rollout.js';
@@ -83,40 +84,49 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     );
   });
 
-  app.get('/common/appversion/:os/:version', { schema: updateSchemas.appVersion }, async (request) => {
-    const os = request.params.os.toLowerCase();
-    // HarmonyOS NEXT's app is published in AppGallery, not here: its check finds no release, as any
-    // platform's does before its first (docs/releases.md#update-checks).
-    if (os === 'harmonyos') {
-      updateChecksTotal.inc({ os, client: 'app' });
+  /** The chat apps' check. A platform this server publishes nothing for (harmonyos, updated
+   * through AppGallery; linux, web, darwin…) is answered {}, as the family's server answers it. */
+  const checkAppVersion = async (request: FastifyRequest, path: CheckPath) => {
+    const os = path.os.toLowerCase();
+    if (!isOperatingSystem(os)) {
+      updateChecksTotal.inc({ os: os === 'harmonyos' ? os : 'other', client: 'app' });
       return {};
     }
-    if (!isOperatingSystem(os))
-      throw new HttpError(
-        404,
-        `no update check for "${os}"; the platforms are ${operatingSystems.join(', ')}, harmonyos`,
-      );
-    const answer = appVersionAnswer(await offerFor(request, os), os, request.params.version, config.timeZone);
+    const answer = appVersionAnswer(await offerFor(request, os), os, path.version, config.timeZone);
     updateChecksTotal.inc({ os, client: 'app' });
-    await count(request, os, request.params.version);
+    await count(request, os, path.version);
     if (answer.app_version !== undefined) updateOffersTotal.inc({ os, client: 'app' });
     return answer;
-  });
+  };
 
-  app.get('/common/updater/:os/:version', { schema: updateSchemas.tauri }, async (request, reply) => {
-    const os = tauriPlatforms[request.params.os.toLowerCase()];
-    if (os === undefined) {
-      throw new HttpError(
-        404,
-        `no desktop update check for "${request.params.os}"; the platforms are windows, darwin (mac)`,
-      );
-    }
-    const answer = tauriAnswer(await offerFor(request, os), request.params.version);
-    updateChecksTotal.inc({ os, client: 'tauri' });
-    await count(request, os, request.params.version);
+  /** The Tauri updater's check: 204, its "no update", for a platform without desktop releases. */
+  const checkTauri = async (request: FastifyRequest, reply: FastifyReply, path: CheckPath) => {
+    const os = tauriPlatforms[path.os.toLowerCase()];
+    updateChecksTotal.inc({ os: os ?? 'other', client: 'tauri' });
+    if (os === undefined) return reply.code(204).send();
+    const answer = tauriAnswer(await offerFor(request, os), path.version);
+    await count(request, os, path.version);
     if (answer === undefined) return reply.code(204).send();
     updateOffersTotal.inc({ os, client: 'tauri' });
     return answer;
+  };
+
+  const longParams = { longParams: true } as const;
+  app.get('/common/appversion/:os/:version', { schema: updateSchemas.appVersion, config: longParams }, (request) =>
+    checkAppVersion(request, request.params),
+  );
+  app.get('/common/updater/:os/:version', { schema: updateSchemas.tauri, config: longParams }, (request, reply) =>
+    checkTauri(request, reply, request.params),
+  );
+  // A platform or version past the router's limit on a parameter falls through to these, and is
+  // answered as above: a version that long is one that cannot be read.
+  app.get('/common/appversion/*', async (request, reply) => {
+    const path = checkPathOf(request.url, request.routeOptions.url);
+    return path === undefined ? reply.callNotFound() : checkAppVersion(request, path);
+  });
+  app.get('/common/updater/*', async (request, reply) => {
+    const path = checkPathOf(request.url, request.routeOptions.url);
+    return path === undefined ? reply.callNotFound() : checkTauri(request, reply, path);
   });
 
   app.get('/common/pcupdater/:file', { schema: updateSchemas.electron }, async (request, reply) => {

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { errorResponse, textResponse } from '../lib/schemas.js';
 
-/** Any version text is answered (an unreadable one with the current release); the path's own
- * limit (414 past 200 characters) bounds it. */
-const Params = Type.Object({ os: Type.String({ maxLength: 32 }), version: Type.String() });
+/** Any platform and any version text is answered, whatever its length (check-path.ts): an
+ * unknown platform with no update, an unreadable version with the current release. */
+const Params = Type.Object({ os: Type.String(), version: Type.String() });
 
 /** TangSengDaoDao's appversion answer: every field, or none when the client is current. */
 const AppVersion = Type.Object(
@@ -50,10 +50,7 @@ export const updateSchemas = {
     operationId: 'checkAppVersion',
     summary: "The chat apps' update check: the release a client at this version should update to",
     params: Params,
-    response: {
-      200: AppVersion,
-      404: errorResponse('Not a platform (android, ios, windows, mac, harmonyos)'),
-    },
+    response: { 200: AppVersion },
   },
   tauri: {
     operationId: 'checkTauriUpdate',
@@ -61,8 +58,11 @@ export const updateSchemas = {
     params: Params,
     response: {
       200: Tauri,
-      204: { type: 'null', description: 'The version asked is current (or nothing is published)' },
-      404: errorResponse('Not a desktop platform (windows, darwin or mac)'),
+      204: {
+        type: 'null',
+        description:
+          'No update: the version asked is current, nothing is published, or the platform is not windows, darwin or mac',
+      },
     },
   },
   electron: {

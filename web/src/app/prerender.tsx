@@ -42,8 +42,8 @@ export function chooseLanguage(language: Language): Promise<void> {
   return setLanguage(language);
 }
 
-/** The page's <title> in that language. */
-export const title = (): string => t('meta.title');
+/** The page's <title> in that language, naming the product (a marker the server fills in). */
+export const title = (): string => t('meta.title', { product: siteConfig.productName });
 
 /** The screen at `path` as first rendered on any host but the primary domain, or on that
  * domain when `primaryHost` says so, in the language chooseLanguage set. */

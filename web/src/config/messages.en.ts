@@ -103,7 +103,7 @@ export const en: Messages = {
   'theme.light': 'Light',
   'theme.dark': 'Dark',
   'theme.system': 'System',
-  'meta.title': 'Download and announcements',
+  'meta.title': '{product} - Download and announcements',
   'language.label': 'Language',
   'language.zh-CN': '简体中文',
   'language.zh-TW': '繁體中文',

@@ -103,7 +103,7 @@ export const zhCN = {
   'theme.light': '浅色',
   'theme.dark': '深色',
   'theme.system': '跟随系统',
-  'meta.title': '下载与公告',
+  'meta.title': '{product} - 下载与公告',
   'language.label': '语言',
   'language.zh-CN': '简体中文',
   'language.zh-TW': '繁體中文',

@@ -103,7 +103,7 @@ export const zhTW: Messages = {
   'theme.light': '淺色',
   'theme.dark': '深色',
   'theme.system': '跟隨系統',
-  'meta.title': '下載與公告',
+  'meta.title': '{product} - 下載與公告',
   'language.label': '語言',
   'language.zh-CN': '简体中文',
   'language.zh-TW': '繁體中文',

@@ -1,6 +1,7 @@
 import { cookieLanguage, earlyLanguageAttribute } from '@chat-site/contract';
 import { useSyncExternalStore } from 'react';
 import type { MessageKey, Messages } from '../config/messages.zh-CN';
+import { siteConfig } from '../config/site-config';
 import { defaultLanguage, languageFromUrl, languageOf, pickLanguage, type Language } from './language-pick';
 import { rememberLanguage } from './language-choice';
 import { readString, storageKeys } from './storage';
@@ -31,7 +32,7 @@ function applyToDocument(): void {
   // The build renders the pages with each catalog in Node (src/app/prerender.tsx).
   if (typeof document === 'undefined') return;
   document.documentElement.lang = activeLanguage;
-  document.title = t('meta.title');
+  document.title = t('meta.title', { product: siteConfig.productName });
 }
 
 let latestRequest = 0;

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { ApiError } from '../../lib/api';
 import { fromFieldTime } from '../../lib/wire-time';
 import { Button } from '../../ui/button';
 import { Field, inputClass } from '../../ui/field';
@@ -59,6 +60,9 @@ export function PublishForm({
     return () => controller.abort();
   }, []);
   const publish = usePublishRelease({ onSuccess: onDone, onSettled: () => setProgress(null) });
+  // The server's check of the signature is said under it, until it is edited.
+  const signatureProblem =
+    publish.error instanceof ApiError && publish.error.field === 'signature' ? publish.error.message : undefined;
   const release = (): NewRelease => {
     const made: NewRelease = { os };
     if (source === 'url') made.url = fields.url.trim();
@@ -216,18 +220,30 @@ export function PublishForm({
         </Field>
       )}
       {(os === 'windows' || os === 'mac') && (
-        <Field id={`${id}-signature`} label="更新签名（Tauri，可选）" hint="tauri build 生成的 .sig 文件内容">
+        <Field
+          id={`${id}-signature`}
+          label="更新签名（Tauri，可选）"
+          hint="tauri build 生成的 .sig 文件内容；发布前用设置的公钥核对"
+          error={signatureProblem}
+        >
           <textarea
             id={`${id}-signature`}
             rows={2}
             value={fields.signature}
-            onChange={set('signature')}
+            onChange={(event) => {
+              set('signature')(event);
+              publish.reset();
+            }}
+            {...(signatureProblem !== undefined && {
+              'aria-invalid': true,
+              'aria-describedby': `${id}-signature-error`,
+            })}
             maxLength={4096}
             className={`${inputClass} font-mono text-xs`}
           />
         </Field>
       )}
-      {publish.isError && apkVersionFound(publish.error) === undefined && (
+      {publish.isError && apkVersionFound(publish.error) === undefined && signatureProblem === undefined && (
         <Problem>发布失败：{publish.error.message}</Problem>
       )}
       <ReleaseConfirm
