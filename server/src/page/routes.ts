@@ -86,7 +86,7 @@ export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, confi
   const withRows = async (page: string, language: Language): Promise<string> => {
     if (config.site.apiAddrs.length > 0) return page;
     const { count, rows } = await listBulletinPage(db.kysely, { index: 1, size: earlyRowCount });
-    const items = readBulletinList({ count, list: rows.map((row) => toListItem(row, config.timeZone)) });
+    const items = readBulletinList({ count, list: rows.map((row) => toListItem(row, config.timeZone, language)) });
     return withEarlyRows(page, items, language);
   };
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
