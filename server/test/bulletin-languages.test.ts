@@ -52,7 +52,12 @@ describe('the versions of an announcement', () => {
     const id = await create({ title: '软件更新', content: '<p>新的信息</p>' });
     const made = await view(id);
     assert.deepEqual([made.title_tw, made.content_tw, made.tw_by_hand], ['軟體更新', '<p>新的資訊</p>', 0]);
-    assert.deepEqual(await detail(id, 'zh-TW'), { ...(await detail(id)), Title: '軟體更新', Content: '<p>新的資訊</p>', Lang: 'zh-TW' });
+    assert.deepEqual(await detail(id, 'zh-TW'), {
+      ...(await detail(id)),
+      Title: '軟體更新',
+      Content: '<p>新的資訊</p>',
+      Lang: 'zh-TW',
+    });
     assert.equal((await detail(id, 'zh-HK')).Lang, 'zh-TW', 'any traditional Chinese tag is zh-TW');
     assert.equal((await detail(id)).Lang, 'zh-CN');
     // No English written: the Chinese, saying it is Chinese.
@@ -103,5 +108,61 @@ describe('the versions of an announcement', () => {
         q,
       );
     }
+  });
+});
+
+describe('share pages, pictures and feeds', () => {
+  test("a share page follows the visitor's language, names the others, and draws its picture in it", async () => {
+    const id = await create({ title: '软件更新', content: '<p>新的信息</p>', title_en: 'Software update' });
+    const share = (headers: Record<string, string>, query = '') =>
+      t.app.inject({ url: `/a/${id}${query}`, headers: { host: 'site.test', ...headers } });
+    const taiwan = await share({ 'accept-language': 'zh-TW,zh;q=0.9' });
+    assert.match(taiwan.body, /<html lang="zh-TW">/);
+    assert.match(taiwan.body, /<h1>軟體更新<\/h1>/);
+    assert.match(taiwan.body, /<meta property="og:title" content="軟體更新">/);
+    assert.match(taiwan.body, /<meta property="og:locale" content="zh_TW">/);
+    assert.match(taiwan.body, new RegExp(`<link rel="canonical" href="http://site.test/a/${id}\\?lang=zh-TW">`));
+    assert.match(taiwan.body, new RegExp(`href="http://site.test/\\?lang=zh-TW#/announcement/${id}">閱讀全文`));
+    for (const [lang, query] of [
+      ['zh-CN', ''],
+      ['zh-TW', '?lang=zh-TW'],
+      ['en', '?lang=en'],
+      ['x-default', ''],
+    ]) {
+      assert.match(
+        taiwan.body,
+        new RegExp(
+          `<link rel="alternate" hreflang="${lang}" href="http://site.test/a/${id}${query.replace('?', '\\?')}">`,
+        ),
+      );
+    }
+    assert.match(String(taiwan.headers.vary), /accept-language/i);
+    const english = await share({}, '?lang=en');
+    assert.match(english.body, /<html lang="en">/);
+    assert.match(english.body, /<h1>Software update<\/h1>/);
+    assert.match((await share({})).body, /<h1>软件更新<\/h1>/);
+    // The picture the page names is the one the picture's address draws: its version (the ETag)
+    // is made from the traditional title, not the simplified one the default page names.
+    const pictureOf = (body: string) => {
+      const url = new URL(
+        /<meta property="og:image" content="([^"]+)">/.exec(body)?.[1]?.replaceAll('&amp;', '&') ?? '',
+      );
+      return { path: `${url.pathname}${url.search}`, version: url.searchParams.get('v') ?? '' };
+    };
+    const drawn = pictureOf(taiwan.body);
+    assert.notEqual(drawn.version, pictureOf((await share({})).body).version);
+    const again = await t.app.inject({ url: drawn.path, headers: { 'if-none-match': `"${drawn.version}"` } });
+    assert.equal(again.statusCode, 304, drawn.path);
+  });
+
+  test('feeds exist per language', async () => {
+    await create({ title: '网络维护通知', content: '<p>今晚维护</p>' });
+    const feed = await t.app.inject({ url: '/feed.atom?lang=zh-TW', headers: { host: 'site.test' } });
+    assert.match(feed.body, /xml:lang="zh-TW"/);
+    assert.match(feed.body, /網路維護通知/);
+    assert.doesNotMatch(feed.body, /网络维护通知/);
+    const rss = await t.app.inject({ url: '/feed.rss?lang=en', headers: { host: 'site.test' } });
+    assert.match(rss.body, /<language>en<\/language>/);
+    assert.match((await t.app.inject('/feed.atom')).body, /网络维护通知/);
   });
 });

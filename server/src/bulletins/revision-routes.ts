@@ -30,7 +30,9 @@ const missing = errorResponse('No announcement has this id, or it has no such re
 
 export const revisionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const zone = config.timeZone;
-  const summary = (row: Omit<BulletinRevisionRow, 'bulletin_id' | 'content' | keyof LanguageVersions>): RevisionSummary => ({
+  const summary = (
+    row: Omit<BulletinRevisionRow, 'bulletin_id' | 'content' | keyof LanguageVersions>,
+  ): RevisionSummary => ({
     id: row.id,
     version: Number(row.version),
     title: row.title,
