@@ -9,7 +9,7 @@
  * Results also go to .tmp/bench-convert.json, or to the file BENCH_RESULTS names.
  */
 import { htmlText } from '../server/src/lib/html-text.js';
-import { traditionalHtml } from '../server/src/bulletins/traditional.js';
+import { traditionalHtml } from '../server/src/lib/chinese-scripts.js';
 import { intFromEnv, machineFacts, round, RssSampler, startBenchServer, writeResults } from './bench-support.js';
 
 const rounds = intFromEnv('BENCH_ROUNDS', 5, 1, 50);

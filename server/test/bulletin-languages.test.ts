@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { BulletinDetail, BulletinPage } from '@chat-site/contract';
 import { AdminBulletin, AdminBulletinPage, Revision, RevisionList } from '@chat-site/contract/admin';
-import { traditionalHtml, traditionalText } from '../src/bulletins/traditional.js';
+import { traditionalHtml, traditionalText } from '../src/lib/chinese-scripts.js';
 import { startTestApp, type TestApp } from './helpers.js';
 import { checked } from './checked.js';
 import { adminCalls } from './admin-calls.js';
@@ -132,7 +132,7 @@ describe('share pages, pictures and feeds', () => {
       assert.match(
         taiwan.body,
         new RegExp(
-          `<link rel="alternate" hreflang="${lang}" href="http://site.test/a/${id}${query.replace('?', '\\?')}">`,
+          `<link rel="alternate" hreflang="${lang}" href="http://site.test/a/${id}${(query ?? '').replace('?', '\\?')}">`,
         ),
       );
     }

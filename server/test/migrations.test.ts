@@ -87,15 +87,27 @@ test('announcements written before 0016 get their traditional version, and 0016 
     await sql`insert into bulletins (title, content, pinned, created_at, updated_at)
       values ('软件更新', '<p><a href="https://example.com/信息">信息</a></p>', 0, ${at}, ${at})`.execute(db.kysely);
     await migrate(db);
-    const read = () => sql<{ title_tw: string; content_tw: string; tw_by_hand: number; title_en: string }>`
+    const read = () =>
+      sql<{ title_tw: string; content_tw: string; tw_by_hand: number; title_en: string }>`
       select title_tw, content_tw, tw_by_hand, title_en from bulletins`.execute(db.kysely);
     const expected = [
-      { title_tw: '軟體更新', content_tw: '<p><a href="https://example.com/信息">資訊</a></p>', tw_by_hand: 0, title_en: '' },
+      {
+        title_tw: '軟體更新',
+        content_tw: '<p><a href="https://example.com/信息">資訊</a></p>',
+        tw_by_hand: 0,
+        title_en: '',
+      },
     ];
-    assert.deepEqual((await read()).rows.map((row) => ({ ...row, tw_by_hand: Number(row.tw_by_hand) })), expected);
+    assert.deepEqual(
+      (await read()).rows.map((row) => ({ ...row, tw_by_hand: Number(row.tw_by_hand) })),
+      expected,
+    );
     await sql`delete from kysely_migration where name = '0016_bulletin_languages'`.execute(db.kysely);
     await migrate(db);
-    assert.deepEqual((await read()).rows.map((row) => ({ ...row, tw_by_hand: Number(row.tw_by_hand) })), expected);
+    assert.deepEqual(
+      (await read()).rows.map((row) => ({ ...row, tw_by_hand: Number(row.tw_by_hand) })),
+      expected,
+    );
   } finally {
     await db.close();
     await database.drop();

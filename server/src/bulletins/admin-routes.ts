@@ -30,7 +30,7 @@ import { findBulletin, removeBulletin, restoreBulletin, type BulletinPatch } fro
 import { createWithRevision, saveWithRevision } from './revisions.js';
 import { sanitizeBulletinHtml, tooDeeplyNested } from './sanitize.js';
 import { lastSavedBy } from './saved-by.js';
-import { traditionalHtml, traditionalText } from './traditional.js';
+import { traditionalHtml, traditionalText } from '../lib/chinese-scripts.js';
 import { trashCutoff, trashDays } from './trash.js';
 
 /** The 409 of a stale save, as the OpenAPI document describes it. */

@@ -3,7 +3,7 @@ import type { AdminBulletin, BulletinStatus, LanguageVersions, ListFilter } from
 import { sql, type Kysely } from 'kysely';
 import type { BulletinRow, Database } from '../db/schema.js';
 import { nowIso, toWireTime } from '../lib/time.js';
-import { simplifiedText, traditionalText } from './traditional.js';
+import { simplifiedText, traditionalText } from '../lib/chinese-scripts.js';
 
 export function statusOf(row: BulletinRow, now = nowIso()): BulletinStatus {
   if (row.state === 'draft') return 'draft';

@@ -4,7 +4,10 @@ import type { BulletinRow, BulletinState, Database } from '../db/schema.js';
 import { htmlText } from '../lib/html-text.js';
 import { nowIso, toWireTime } from '../lib/time.js';
 import { languageVersion } from './languages.js';
-import { traditionalHtml, traditionalText } from './traditional.js';
+
+/** Which version of an announcement a visitor reads, for the other resources (reach/). */
+export { languageVersion };
+import { traditionalHtml, traditionalText } from '../lib/chinese-scripts.js';
 
 export interface BulletinInput {
   title: string;

@@ -4,7 +4,7 @@
  * (docs/behaviour.md#announcements-in-every-language).
  */
 import { sql, type Kysely } from 'kysely';
-import { traditionalHtml, traditionalText } from '../bulletins/traditional.js';
+import { traditionalHtml, traditionalText } from '../lib/chinese-scripts.js';
 
 const languageColumns = [
   { name: 'title_tw', text: true },

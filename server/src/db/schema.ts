@@ -22,7 +22,7 @@ export interface BulletinTable {
   unpin_at: string | null;
   /** The body's text without markup (lib/html-text.ts), which the console searches. */
   content_text: Generated<string>;
-  /** The traditional Chinese (bulletins/traditional.ts) and English versions
+  /** The traditional Chinese (lib/chinese-scripts.ts) and English versions
    * (docs/behaviour.md#announcements-in-every-language); an empty English title and body: none. */
   title_tw: Generated<string>;
   content_tw: Generated<string>;

@@ -22,7 +22,7 @@ import { listBulletinPage, toListItem } from '../bulletins/repository.js';
 import { earlyRowCount, withEarlyRows } from './early-rows.js';
 import { pageCsp } from './csp.js';
 import { inlineHashes, type InlineHashes } from './inline-hashes.js';
-import { pageLanguage } from './language.js';
+import { pageLanguage } from '../lib/page-language.js';
 import { withListing } from './listing.js';
 import { withPrimaryHostMark } from './primary-host.js';
 import { textResponse } from '../lib/schemas.js';

@@ -1,9 +1,9 @@
 /** Feeds, share pages, the sitemap and robots.txt: the addresses the world outside the site's
  * hash routes can read. Answered with an ETag (a matching If-None-Match gets a 304), and HEAD. */
 import { defaultLanguage, languageOf, languages, readAppConfig, type Language } from '@chat-site/contract';
-import { languageVersion } from '../bulletins/languages.js';
+import { languageVersion } from '../bulletins/repository.js';
 import { addVary } from '../pipeline/read-cache.js';
-import { pageLanguage } from '../page/language.js';
+import { pageLanguage } from '../lib/page-language.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDeps } from '../pipeline/deps.js';
 import { originMark, publicOrigin, withOrigin } from '../lib/origin.js';

@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { languageOf } from '@chat-site/contract';
-import { languageVersion } from '../../bulletins/languages.js';
+import { languageVersion } from '../../bulletins/repository.js';
 import { findPublishedBulletin } from '../../bulletins/repository.js';
 import { clientKey } from '../../pipeline/admin-guard.js';
 import type { RouteDeps } from '../../pipeline/deps.js';

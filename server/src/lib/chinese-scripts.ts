@@ -7,8 +7,8 @@
  * conversion (lib/lazy.ts), never at start.
  */
 import type OpenCC from 'opencc-js';
-import { loadHtmlParser } from '../lib/html-text.js';
-import { lazy } from '../lib/lazy.js';
+import { loadHtmlParser } from './html-text.js';
+import { lazy } from './lazy.js';
 
 const loadOpenCC = lazy<typeof OpenCC>('opencc-js');
 
