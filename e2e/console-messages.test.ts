@@ -1,5 +1,5 @@
 /** The console says every refusal of the admin API in its own Chinese, from the refusal's code
- * and field (docs/console.md#error-codes), at phone and desktop widths: a wrong current password,
+ * and field (docs/admin-api.md#error-codes), at phone and desktop widths: a wrong current password,
  * a bad API address named by its line, a picture over the size limit in KB. Never the server's
  * English, never a developer's path. */
 import assert from 'node:assert/strict';

@@ -15,6 +15,11 @@ const current: AdminBulletin = {
   version: 3,
   unpublish_at: null,
   unpin_at: null,
+  title_tw: '甲的標題',
+  content_tw: '<p>甲</p>',
+  tw_by_hand: 0,
+  title_en: '',
+  content_en: '',
 };
 const mine: BulletinDraft = { title: '乙的标题', content: '<p>乙</p>', topup: 0, state: 'published', publish_at: null };
 

@@ -25,9 +25,23 @@ const published: AdminBulletin = {
   version: 2,
   unpublish_at: '2026-12-01 00:00:00',
   unpin_at: null,
+  title_tw: '維護通知',
+  content_tw: '<p>今晚維護</p>',
+  tw_by_hand: 0,
+  title_en: '',
+  content_en: '',
 };
 
-const blank: EditorValues = { title: '', html: '', pinned: false, when: '', unpublishAt: '', unpinAt: '' };
+const noOtherLanguages = { titleTw: '', htmlTw: '', twByHand: false, reconvert: false, titleEn: '', htmlEn: '' };
+const blank: EditorValues = {
+  title: '',
+  html: '',
+  pinned: false,
+  when: '',
+  unpublishAt: '',
+  unpinAt: '',
+  ...noOtherLanguages,
+};
 
 describe('valuesOf', () => {
   test('a new announcement starts empty', () => {
@@ -44,6 +58,10 @@ describe('valuesOf', () => {
         when: '2026-11-25T09:30',
         unpublishAt: '2026-12-01T00:00',
         unpinAt: '',
+        ...noOtherLanguages,
+        titleTw: '維護通知',
+        htmlTw: '[<p>今晚維護</p>]',
+        htmlEn: '[]',
       },
     );
   });
@@ -68,9 +86,36 @@ describe('draftFor', () => {
           publish_at: null,
           unpublish_at: null,
           unpin_at: null,
+          title_en: '',
+          content_en: '',
         },
       },
     );
+  });
+
+  test('the traditional version is sent once written by hand, 重新转换 as a flag; English always', () => {
+    const languages = (extra: Partial<EditorValues>) => {
+      const outcome = draftFor({ ...values, ...extra }, 'publish', now, same);
+      assert.ok('draft' in outcome);
+      const { title_tw, content_tw, reconvert, title_en, content_en } = outcome.draft;
+      return { title_tw, content_tw, reconvert, title_en, content_en };
+    };
+    const made = { titleTw: '標題', htmlTw: '<p>正文</p>' };
+    assert.deepEqual(languages(made), {
+      title_tw: undefined,
+      content_tw: undefined,
+      reconvert: undefined,
+      title_en: '',
+      content_en: '',
+    });
+    assert.deepEqual(languages({ ...made, twByHand: true, titleEn: ' Title ', htmlEn: '<p>Body</p>' }), {
+      title_tw: '標題',
+      content_tw: '<p>正文</p>',
+      reconvert: undefined,
+      title_en: 'Title',
+      content_en: '<p>Body</p>',
+    });
+    assert.equal(languages({ ...made, reconvert: true }).reconvert, 1);
   });
 
   test('发布 ignores the time in the field; 保存草稿 and 保存修改 keep it', () => {
@@ -136,8 +181,14 @@ test("after a save the times are the server's, the text stays as typed", () => {
     when: '2026-11-25T09:30',
     unpublishAt: '2026-12-01T00:00',
     unpinAt: '',
+    titleTw: '維護通知',
+    htmlTw: '<p>今晚維護</p>',
   });
   assert.equal(valuesAfterSave(typed, { ...published, status: 'draft' }).when, '');
+  // A made traditional version shows what the server made; one written by hand stays as typed.
+  assert.equal(valuesAfterSave(typed, published).titleTw, '維護通知');
+  const byHand = { ...typed, twByHand: true, titleTw: '手寫' };
+  assert.equal(valuesAfterSave(byHand, published).titleTw, '手寫');
 });
 
 test('savedNotice says what the pressed button did', () => {

@@ -198,6 +198,7 @@ describe('bulletins', () => {
       content: '<p>Maintenance <b>tonight</b></p>\n',
       topup: 1,
       created_at: '2024-05-01 10:00:00',
+      lang: 'zh-CN',
     });
   });
 

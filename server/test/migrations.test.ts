@@ -50,6 +50,7 @@ test('a migration that fails names itself and leaves the database as it found it
       '0015_download_visitors',
       '0016_rollouts',
       '0017_update_check_counts',
+      '0018_bulletin_languages',
     ]);
     assert.ok((await tableNames(db)).includes('bulletins'));
     await migrate(db);
@@ -73,6 +74,42 @@ test('a database a newer build has migrated is refused with a clear message, and
       /^Error: The database has had migration 9999_from_a_newer_build, which this build does not know: a newer build/,
     );
     assert.deepEqual((await doneMigrations(db)).slice(-2), [knownMigrations.at(-1), '9999_from_a_newer_build']);
+  } finally {
+    await db.close();
+    await database.drop();
+  }
+});
+
+test('announcements written before 0016 get their traditional version, and 0016 runs again over itself', async () => {
+  const database = await createTestDatabase();
+  const db = connect(loadConfig(testEnv(database)).database);
+  try {
+    await migrate(db, undefined, '0015_download_visitors');
+    const at = '2024-05-01T02:00:00.000Z';
+    await sql`insert into bulletins (title, content, pinned, created_at, updated_at)
+      values ('软件更新', '<p><a href="https://example.com/信息">信息</a></p>', 0, ${at}, ${at})`.execute(db.kysely);
+    await migrate(db);
+    const read = () =>
+      sql<{ title_tw: string; content_tw: string; tw_by_hand: number; title_en: string }>`
+      select title_tw, content_tw, tw_by_hand, title_en from bulletins`.execute(db.kysely);
+    const expected = [
+      {
+        title_tw: '軟體更新',
+        content_tw: '<p><a href="https://example.com/信息">資訊</a></p>',
+        tw_by_hand: 0,
+        title_en: '',
+      },
+    ];
+    assert.deepEqual(
+      (await read()).rows.map((row) => ({ ...row, tw_by_hand: Number(row.tw_by_hand) })),
+      expected,
+    );
+    await sql`delete from kysely_migration where name = '0018_bulletin_languages'`.execute(db.kysely);
+    await migrate(db);
+    assert.deepEqual(
+      (await read()).rows.map((row) => ({ ...row, tw_by_hand: Number(row.tw_by_hand) })),
+      expected,
+    );
   } finally {
     await db.close();
     await database.drop();

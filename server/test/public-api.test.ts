@@ -90,7 +90,13 @@ describe('GET /v1/bulletin/detail', () => {
     assert.equal(res.statusCode, 200);
     const body = res.json<BulletinDetail>();
     assert.ok(Value.Check(BulletinDetail, body));
-    assert.deepEqual(body, { Id: item.id, Title: item.title, Content: item.content, CreatedAt: item.created_at });
+    assert.deepEqual(body, {
+      Id: item.id,
+      Title: item.title,
+      Content: item.content,
+      CreatedAt: item.created_at,
+      Lang: 'zh-CN',
+    });
   });
 
   test('answers 404 {status, msg} for an unknown id', async () => {

@@ -365,19 +365,24 @@ describe('share pages /a/{id}', () => {
 });
 
 describe('sitemap, robots.txt and the landing page', () => {
-  test('the sitemap lists / and every share page with its last change', async () => {
+  test('the sitemap lists / and every share page, in every language, with its last change', async () => {
     const res = await local.app.inject({ url: '/sitemap.xml', headers: { host: 'site.test' } });
     assert.equal(res.headers['content-type'], 'application/xml; charset=utf-8');
     const urls = [...res.body.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)];
-    assert.equal(urls.length, 13);
-    assert.equal(urls[0]?.[1], 'http://site.test/');
+    assert.equal(urls.length, 39);
+    assert.deepEqual(
+      urls.slice(0, 3).map((url) => url[1]),
+      ['http://site.test/', 'http://site.test/?lang=zh-TW', 'http://site.test/?lang=en'],
+    );
     const page = (await local.app.inject('/v1/bulletin/page?page_size=100')).json<{ list: { id: number }[] }>();
     assert.deepEqual(
       urls
-        .slice(1)
+        .slice(3)
         .map((url) => url[1])
         .sort(),
-      page.list.map((item) => `http://site.test/a/${item.id}`).sort(),
+      page.list
+        .flatMap((item) => ['', '?lang=zh-TW', '?lang=en'].map((lang) => `http://site.test/a/${item.id}${lang}`))
+        .sort(),
     );
     for (const url of urls) assert.match(url[2] ?? '', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00$/);
     assert.match(

@@ -21,7 +21,7 @@ import {
 import react from '@vitejs/plugin-react';
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import { build, type Plugin } from 'vite';
-import { apiCalls } from '../src/lib/api-calls';
+import { apiCalls, inLanguage } from '../src/lib/api-calls';
 import { changelogCall } from '../src/features/changelog/api/get-changelog';
 import { buildClassicScript } from './classic-script';
 import { conditions } from './build-options';
@@ -29,8 +29,9 @@ import { conditions } from './build-options';
 interface Screen {
   /** The source of its lazy chunk (src/app/app.tsx imports it). */
   module: string;
-  /** The API call its data comes from, which src/boot-route.ts asks for before the script. */
-  earlyCall: string;
+  /** The API call its data comes from, in the page's language, which src/boot-route.ts asks for
+   * before the script. */
+  earlyCall: string | ((language: Language) => string);
   /** The script that draws it from the early answers before the site's script runs. */
   early?: 'src/early-download.ts' | 'src/early-list.ts';
   /** It differs on the primary domain, so it gets a second frame for it. */
@@ -48,7 +49,7 @@ const screens: Record<string, Screen> = {
   '/downloadHelp': { module: 'src/app/routes/download-help.tsx', earlyCall: apiCalls.installPackages },
   '/announcements': {
     module: 'src/app/routes/announcements.tsx',
-    earlyCall: apiCalls.announcements,
+    earlyCall: (language) => inLanguage(apiCalls.announcements, language),
     early: 'src/early-list.ts',
   },
   '/changelog': { module: 'src/app/routes/changelog.tsx', earlyCall: changelogCall },
@@ -169,7 +170,7 @@ export function prerenderPages(): Plugin {
         const earlyList = await buildClassicScript(root, 'src/early-list.ts', { outDir });
         for (const language of languages) {
           await prerender.chooseLanguage(language);
-          const pageIn = await renderLanguage(prerender, bundle, { root, outDir }, page, earlyList.fileName);
+          const pageIn = await renderLanguage(prerender, bundle, { root, outDir }, page, earlyList.fileName, language);
           const catalog = catalogScript(bundle, language);
           writeFileSync(
             join(outDir, pageFileName(language)),
@@ -191,6 +192,7 @@ async function renderLanguage(
   dirs: { root: string; outDir: string },
   page: string,
   earlyList: string,
+  language: Language,
 ): Promise<string> {
   const earlyScripts = {
     'src/early-download.ts': (
@@ -218,7 +220,7 @@ async function renderLanguage(
     const early = screen.early && ` ${earlyScriptAttribute}="/${earlyScripts[screen.early]}"`;
     const names =
       `${routeAttribute}="${path}" ${scriptsAttribute}="${screenScripts(bundle, screen.module).join(' ')}"` +
-      ` ${earlyCallAttribute}="${escapeHtml(screen.earlyCall)}"${early ?? ''}`;
+      ` ${earlyCallAttribute}="${escapeHtml(typeof screen.earlyCall === 'string' ? screen.earlyCall : screen.earlyCall(language))}"${early ?? ''}`;
     // The announcements screen also carries sample rows of its list, which the server fills with
     // the list's first rows (server/src/page/early-rows.ts), or src/early-list.ts copies to draw
     // the list from its early answer on a phone when the API is another server.

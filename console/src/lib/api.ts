@@ -2,7 +2,7 @@
 import { refusalText } from './refusals';
 
 /** An answer that is not 2xx, with the server's `{status, msg, code…}` and the rest of its body;
- * its message is the console's own Chinese for the code (docs/console.md#error-codes). */
+ * its message is the console's own Chinese for the code (docs/admin-api.md#error-codes). */
 export class ApiError extends Error {
   /** From an answer's body: the message said in Chinese from its code. */
   static from(status: number, body: Record<string, unknown>): ApiError {

@@ -1,5 +1,5 @@
 /**
- * The admin API names a field as a plain path (`api_addrs[1].addr`, docs/console.md#error-codes);
+ * The admin API names a field as a plain path (`api_addrs[1].addr`, docs/admin-api.md#error-codes);
  * the console says it as its forms label it. Lists typed one per line (the region's addresses)
  * are counted in lines, from 1.
  */

@@ -1,7 +1,7 @@
 /**
  * What the console tells the operator when the admin API refuses: its own Chinese sentence for
  * each machine code, with the field as the form labels it and sizes in KB/MB
- * (docs/console.md#error-codes). The English `msg` is for scripts and is never shown.
+ * (docs/admin-api.md#error-codes). The English `msg` is for scripts and is never shown.
  */
 import { fieldLabel, isList } from './field-labels';
 

@@ -4,6 +4,7 @@
  * Schemas double as the server's response contracts and, through `Static`, as the site's types.
  */
 import { Type, type Static } from 'typebox';
+import type { Language } from './language.js';
 
 export const operatingSystems = ['android', 'ios', 'windows', 'mac'] as const;
 export type OperatingSystem = (typeof operatingSystems)[number];
@@ -58,12 +59,22 @@ export type InstallPackage = Static<typeof InstallPackage>;
 export const InstallPackageList = Type.Array(InstallPackage, { maxItems: operatingSystems.length });
 export type InstallPackageList = Static<typeof InstallPackageList>;
 
+/** The language an announcement's title and body are in (docs/public-api.md#languages). The
+ * project's server always says; other server builds do not, and their text is as written. */
+export const ContentLanguage = Type.Union([Type.Literal('zh-CN'), Type.Literal('zh-TW'), Type.Literal('en')]);
+export type ContentLanguage = Static<typeof ContentLanguage> & Language;
+
+/** The `lang` query parameter of the calls that answer in the visitor's language: any BCP 47
+ * tag, read as languageOf reads it (zh-Hant and zh-HK are zh-TW); other server builds ignore it. */
+export const LanguageQuery = Type.Optional(Type.String({ maxLength: 35 }));
+
 export const BulletinListItem = Type.Object({
   id: Type.Integer(),
   title: Type.String(),
   content: Type.String(),
   topup: Flag,
   created_at: Timestamp,
+  lang: Type.Optional(ContentLanguage),
 });
 export type BulletinListItem = Static<typeof BulletinListItem>;
 
@@ -78,6 +89,7 @@ export const BulletinDetail = Type.Object({
   Title: Type.String(),
   Content: Type.String(),
   CreatedAt: Timestamp,
+  Lang: Type.Optional(ContentLanguage),
 });
 export type BulletinDetail = Static<typeof BulletinDetail>;
 

@@ -9,6 +9,7 @@ const expected: Bulletin = {
   content: '<p>Hi</p>',
   pinned: true,
   createdAt: '2024-05-01 10:00:00',
+  language: null,
 };
 
 describe('readBulletinList shapes', () => {
@@ -75,14 +76,21 @@ describe('readBulletinList fields', () => {
 
   test('topup 0 or missing is not pinned; missing text fields read as empty', () => {
     assert.deepEqual(readBulletinList([{ id: 3, topup: 0 }, { id: 4 }]), [
-      { id: '3', title: '', content: '', pinned: false, createdAt: '' },
-      { id: '4', title: '', content: '', pinned: false, createdAt: '' },
+      { id: '3', title: '', content: '', pinned: false, createdAt: '', language: null },
+      { id: '4', title: '', content: '', pinned: false, createdAt: '', language: null },
     ]);
   });
 
   test('items that are not objects or have no id are skipped', () => {
     const list = [null, 'x', 5, [canonicalItem], { title: 'no id' }, { id: '' }, canonicalItem];
     assert.deepEqual(readBulletinList({ list }), [expected]);
+  });
+
+  test('the language the server says it answered in, in either spelling; none from other builds', () => {
+    assert.equal(readBulletinList([{ ...canonicalItem, lang: 'zh-TW' }])[0]?.language, 'zh-TW');
+    assert.equal(readBulletinDetail({ Id: 1, Lang: 'en' })?.language, 'en');
+    assert.equal(readBulletinList([{ ...canonicalItem, lang: 'fr' }])[0]?.language, null);
+    assert.equal(readBulletinList([{ ...canonicalItem, lang: 7 }])[0]?.language, null);
   });
 
   test('content keeps its whitespace', () => {

@@ -15,7 +15,7 @@ import { toWireTime } from '../lib/time.js';
 
 const wrongPassword = { code: 'wrong_password', field: 'current' } as const;
 
-/** The rule a new password broke, for the console (docs/console.md#error-codes). */
+/** The rule a new password broke, for the console (docs/admin-api.md#error-codes). */
 const passwordRule = (next: string): ErrorDetail =>
   [...next].length < 10
     ? { code: 'too_short', field: 'next', limit: 10 }

@@ -25,10 +25,12 @@ import { errorResponse } from '../lib/schemas.js';
 import { fromWireTime, nowIso } from '../lib/time.js';
 import { adminBulletinPage, toAdminBulletin } from './admin-view.js';
 import { endTimes } from './end-time-input.js';
+import { languagePatch } from './language-input.js';
 import { findBulletin, removeBulletin, restoreBulletin, type BulletinPatch } from './repository.js';
 import { createWithRevision, saveWithRevision } from './revisions.js';
 import { sanitizeBulletinHtml, tooDeeplyNested } from './sanitize.js';
 import { lastSavedBy } from './saved-by.js';
+import { traditionalHtml, traditionalText } from '../lib/chinese-scripts.js';
 import { trashCutoff, trashDays } from './trash.js';
 
 /** The 409 of a stale save, as the OpenAPI document describes it. */
@@ -122,13 +124,19 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     async (request, reply) => {
       const { title, content, topup, state, publish_at } = request.body;
       const createdAt = instant(publish_at, 'publish_at');
+      const simplified = { title: title.trim(), content: publishable(content) };
+      const { traditional, english } = languagePatch(request.body, undefined, publishable, () => ({
+        title: traditionalText(simplified.title),
+        content: traditionalHtml(simplified.content),
+      }));
       const input = {
-        title: title.trim(),
-        content: publishable(content),
+        ...simplified,
         pinned: topup === 1,
         state: state ?? 'published',
         createdAt,
         ...endTimes(request.body, createdAt ?? nowIso(), zone),
+        ...(typeof traditional === 'object' && { traditional }),
+        ...(english !== undefined && { english }),
       };
       const id = await createWithRevision(db.kysely, input, actorOf(request));
       const after = await view(id);
@@ -163,6 +171,7 @@ export const bulletinAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
         ...(content !== undefined && { content: publishable(content) }),
         ...(topup !== undefined && { pinned: topup === 1 }),
         ...(state !== undefined && { state }),
+        ...languagePatch(request.body, before, publishable, () => ({ title: '', content: '' })),
       };
       const createdAt = instant(publish_at, 'publish_at');
       // Publishing a draft with no time given publishes it now; so does publish_at null.

@@ -36,7 +36,16 @@ export const bulletinDuplicateRoute: FastifyPluginAsyncTypebox<RouteDeps> = asyn
     async (request, reply) => {
       const original = await findBulletin(db.kysely, request.params.id);
       if (original === undefined) throw notFound('announcement');
-      const copy = { title: copyTitle(original.title), content: original.content, pinned: original.pinned === 1 };
+      const copy = {
+        title: copyTitle(original.title),
+        content: original.content,
+        pinned: original.pinned === 1,
+        // A traditional version written by hand is copied as written; a made one is made again.
+        ...(original.tw_by_hand === 1 && {
+          traditional: { title: copyTitle(original.title_tw), content: original.content_tw },
+        }),
+        english: { title: original.title_en, content: original.content_en },
+      };
       const id = await createWithRevision(db.kysely, { ...copy, state: 'draft' }, actorOf(request));
       const made = await findBulletin(db.kysely, id);
       const after = made === undefined ? undefined : toAdminBulletin(made, config.timeZone);

@@ -1,8 +1,13 @@
-import type { BulletinDetail, BulletinListItem } from '@chat-site/contract';
-import type { Kysely } from 'kysely';
+import type { BulletinDetail, BulletinListItem, Language } from '@chat-site/contract';
+import { sql, type Kysely } from 'kysely';
 import type { BulletinRow, BulletinState, Database } from '../db/schema.js';
 import { htmlText } from '../lib/html-text.js';
 import { nowIso, toWireTime } from '../lib/time.js';
+import { languageVersion } from './languages.js';
+
+/** Which version of an announcement a visitor reads, for the other resources (reach/). */
+export { languageVersion };
+import { traditionalHtml, traditionalText } from '../lib/chinese-scripts.js';
 
 export interface BulletinInput {
   title: string;
@@ -16,9 +21,20 @@ export interface BulletinInput {
   unpublishAt?: string | null;
   /** When it stops being pinned by itself; null: never. */
   unpinAt?: string | null;
+  /** The traditional Chinese written by hand; absent: made from the simplified. */
+  traditional?: Version;
+  /** The English written by hand; empty title and body: none. */
+  english?: Version;
 }
 
-export type BulletinPatch = Partial<BulletinInput>;
+/** An announcement's title and body in one language. */
+export interface Version {
+  title: string;
+  content: string;
+}
+
+/** `traditional: 'convert'` makes it follow the simplified text again (重新转换). */
+export type BulletinPatch = Partial<Omit<BulletinInput, 'traditional'>> & { traditional?: Version | 'convert' };
 
 type DbHandle = Kysely<Database>;
 
@@ -103,6 +119,11 @@ export async function createBulletin(db: DbHandle, input: BulletinInput): Promis
       deleted_at: null,
       unpublish_at: input.unpublishAt ?? null,
       unpin_at: input.unpinAt ?? null,
+      title_tw: input.traditional?.title ?? traditionalText(input.title),
+      content_tw: input.traditional?.content ?? traditionalHtml(input.content),
+      tw_by_hand: input.traditional === undefined ? 0 : 1,
+      title_en: input.english?.title ?? '',
+      content_en: input.english?.content ?? '',
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -120,9 +141,12 @@ export async function updateBulletin(
   expectedVersion?: number,
 ): Promise<UpdateResult> {
   const now = nowIso();
+  const traditional = await traditionalPatch(db, id, patch);
   let update = db
     .updateTable('bulletins')
     .set((eb) => ({
+      ...traditional,
+      ...(patch.english !== undefined && { title_en: patch.english.title, content_en: patch.english.content }),
       ...(patch.title !== undefined && { title: patch.title }),
       ...(patch.content !== undefined && { content: patch.content, content_text: htmlText(patch.content) }),
       ...(patch.pinned !== undefined && { pinned: patch.pinned ? 1 : 0 }),
@@ -139,6 +163,28 @@ export async function updateBulletin(
   const result = await update.executeTakeFirst();
   if (result.numUpdatedRows > 0n) return 'updated';
   return (await findBulletin(db, id)) === undefined ? 'missing' : 'conflict';
+}
+
+/** The traditional columns a patch writes. A version written by hand stays as the operator left
+ * it through later simplified edits (a CASE, so that a save racing 重新转换 cannot undo it);
+ * 'convert' makes it follow again, from the patch's text or the stored one. */
+async function traditionalPatch(db: DbHandle, id: number, patch: BulletinPatch) {
+  const { traditional } = patch;
+  if (typeof traditional === 'object') {
+    return { title_tw: traditional.title, content_tw: traditional.content, tw_by_hand: 1 };
+  }
+  if (traditional === 'convert') {
+    const row = await findBulletin(db, id);
+    const title = patch.title ?? row?.title ?? '';
+    const content = patch.content ?? row?.content ?? '';
+    return { title_tw: traditionalText(title), content_tw: traditionalHtml(content), tw_by_hand: 0 };
+  }
+  const following = (made: string, column: 'title_tw' | 'content_tw') =>
+    sql<string>`case when tw_by_hand = 1 then ${sql.ref(column)} else ${made} end`;
+  return {
+    ...(patch.title !== undefined && { title_tw: following(traditionalText(patch.title), 'title_tw') }),
+    ...(patch.content !== undefined && { content_tw: following(traditionalHtml(patch.content), 'content_tw') }),
+  };
 }
 
 /** Moves it to the trash, from which restoreBulletin brings it back (bulletins/trash.ts);
@@ -164,16 +210,26 @@ export async function restoreBulletin(db: DbHandle, id: number, since: string): 
   return result.numUpdatedRows > 0n;
 }
 
-export function toListItem(row: BulletinRow, timeZone: string): BulletinListItem {
+/** One announcement of a public page, in `language` when it has that version. */
+export function toListItem(row: BulletinRow, timeZone: string, language?: Language): BulletinListItem {
+  const version = languageVersion(row, language);
   return {
     id: row.id,
-    title: row.title,
-    content: row.content,
+    title: version.title,
+    content: version.content,
     topup: row.pinned === 1 ? 1 : 0,
     created_at: toWireTime(row.created_at, timeZone),
+    lang: version.lang,
   };
 }
 
-export function toDetail(row: BulletinRow, timeZone: string): BulletinDetail {
-  return { Id: row.id, Title: row.title, Content: row.content, CreatedAt: toWireTime(row.created_at, timeZone) };
+export function toDetail(row: BulletinRow, timeZone: string, language?: Language): BulletinDetail {
+  const version = languageVersion(row, language);
+  return {
+    Id: row.id,
+    Title: version.title,
+    Content: version.content,
+    CreatedAt: toWireTime(row.created_at, timeZone),
+    Lang: version.lang,
+  };
 }

@@ -10,6 +10,7 @@ import {
   RevisionList,
   RevisionParams,
   RevisionRestoreBody,
+  type LanguageVersions,
   type RevisionSummary,
 } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -20,7 +21,7 @@ import { errorResponse } from '../lib/schemas.js';
 import { toWireTime } from '../lib/time.js';
 import type { BulletinRevisionRow } from '../db/schema.js';
 import { Conflict, conflictAnswer, expectedVersion } from './admin-routes.js';
-import { toAdminBulletin } from './admin-view.js';
+import { languageVersions, toAdminBulletin } from './admin-view.js';
 import { findBulletin } from './repository.js';
 import { findRevision, listRevisions, patchOf, saveWithRevision } from './revisions.js';
 
@@ -29,7 +30,9 @@ const missing = errorResponse('No announcement has this id, or it has no such re
 
 export const revisionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const zone = config.timeZone;
-  const summary = (row: Omit<BulletinRevisionRow, 'bulletin_id' | 'content'>): RevisionSummary => ({
+  const summary = (
+    row: Omit<BulletinRevisionRow, 'bulletin_id' | 'content' | keyof LanguageVersions>,
+  ): RevisionSummary => ({
     id: row.id,
     version: Number(row.version),
     title: row.title,
@@ -80,7 +83,7 @@ export const revisionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     },
     async (request) => {
       const row = await revisionOf(request.params.id, request.params.revision);
-      return { ...summary(row), content: row.content };
+      return { ...summary(row), content: row.content, ...languageVersions(row) };
     },
   );
 

@@ -41,6 +41,11 @@ export async function recordRevision(db: DbHandle, id: number, origin: RevisionO
       restored_from: origin.restoredFrom ?? null,
       actor: origin.actor,
       at: nowIso(),
+      title_tw: row.title_tw,
+      content_tw: row.content_tw,
+      tw_by_hand: row.tw_by_hand,
+      title_en: row.title_en,
+      content_en: row.content_en,
     })
     .execute();
 }
@@ -90,6 +95,11 @@ export const patchOf = (revision: BulletinRevisionRow): BulletinPatch => ({
   pinned: revision.pinned === 1,
   state: revision.state,
   createdAt: revision.publish_at,
+  // A traditional version the operator wrote comes back as written; a made one is made again,
+  // so that it is what today's converter makes of the simplified.
+  traditional:
+    Number(revision.tw_by_hand) === 1 ? { title: revision.title_tw, content: revision.content_tw } : 'convert',
+  english: { title: revision.title_en, content: revision.content_en },
 });
 
 /** createBulletin, keeping the new announcement as its first revision. */

@@ -4,6 +4,7 @@ import type { FileStorage } from '../storage/index.js';
 import { changeChannel } from './changes.js';
 import type { Db, Dialect } from './connect.js';
 import { fillContentText } from './fill-content-text.js';
+import { addLanguageColumns, fillTraditional } from './fill-languages.js';
 import { fillSha512 } from './fill-sha512.js';
 import { moveBlobsToStorage } from './move-blobs.js';
 
@@ -366,6 +367,18 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
           .addColumn('installs', 'integer', (col) => col.notNull().defaultTo(0))
           .addPrimaryKeyConstraint('update_check_counts_pk', ['day', 'os', 'version'])
           .execute();
+      },
+    },
+    // Announcements in every language the site speaks (docs/behaviour.md#announcements-in-every-language):
+    // the traditional Chinese made from the simplified, whether the operator wrote it by hand, and
+    // an English version; revisions keep them too. Only an install with announcements loads the
+    // converter here.
+    '0018_bulletin_languages': {
+      async up(db: Kysely<unknown>) {
+        for (const table of ['bulletins', 'bulletin_revisions']) {
+          await addLanguageColumns(db, table);
+          await fillTraditional(db, table);
+        }
       },
     },
   };

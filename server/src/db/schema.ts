@@ -22,6 +22,14 @@ export interface BulletinTable {
   unpin_at: string | null;
   /** The body's text without markup (lib/html-text.ts), which the console searches. */
   content_text: Generated<string>;
+  /** The traditional Chinese (lib/chinese-scripts.ts) and English versions
+   * (docs/behaviour.md#announcements-in-every-language); an empty English title and body: none. */
+  title_tw: Generated<string>;
+  content_tw: Generated<string>;
+  /** 1: the operator wrote the traditional version, which no longer follows the simplified. */
+  tw_by_hand: Generated<number>;
+  title_en: Generated<string>;
+  content_en: Generated<string>;
 }
 
 export type BulletinState = 'draft' | 'published';
@@ -45,6 +53,12 @@ export interface BulletinRevisionTable {
   /** The signed-in account's name, `admin-token` or `cli`. */
   actor: string;
   at: string;
+  /** As in BulletinTable. */
+  title_tw: Generated<string>;
+  content_tw: Generated<string>;
+  tw_by_hand: Generated<number>;
+  title_en: Generated<string>;
+  content_en: Generated<string>;
 }
 
 export type RevisionAction = 'create' | 'update' | 'restore';

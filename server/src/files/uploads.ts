@@ -42,7 +42,7 @@ interface TusRefusal {
   body: string;
 }
 
-/** With the admin API's code (docs/console.md#error-codes): these answers skip its hooks. */
+/** With the admin API's code (docs/admin-api.md#error-codes): these answers skip its hooks. */
 const refusal = (status: number, msg: string): TusRefusal => ({
   status_code: status,
   body: JSON.stringify({ status, msg, code: codeForStatus(status) }),

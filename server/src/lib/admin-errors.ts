@@ -1,5 +1,5 @@
 /**
- * How the admin API's refusals get their machine code and field (docs/console.md#error-codes):
+ * How the admin API's refusals get their machine code and field (docs/admin-api.md#error-codes):
  * from the handler's own HttpError, from Fastify's schema validation, from the `body/…:` prefix
  * its messages already name a field with, else from the status alone.
  */

@@ -1,5 +1,5 @@
 /**
- * The stable machine codes of the admin API's refusals (docs/console.md#error-codes): scripts
+ * The stable machine codes of the admin API's refusals (docs/admin-api.md#error-codes): scripts
  * keep reading `msg` in English, the console shows its own text for each code. The public API
  * never carries them (its wire is fixed: docs/public-api.md#the-public-api).
  */

@@ -1,6 +1,6 @@
 import type { ErrorCode } from './error-codes.js';
 
-/** What an admin API refusal says beyond {status, msg}, for the console (docs/console.md#error-codes). */
+/** What an admin API refusal says beyond {status, msg}, for the console (docs/admin-api.md#error-codes). */
 export interface ErrorDetail {
   code?: ErrorCode;
   /** The field at fault as a plain path: `api_addrs[1].addr`. */

@@ -103,7 +103,7 @@ export function describeOperation(schema: FastifySchema | undefined, url: string
         : 'site';
   const ownResponses = (own.response ?? {}) as Record<string, unknown>;
   const shared = sharedResponses(route, ownResponses, guarded);
-  // The admin API's errors carry a code and field as well (docs/console.md#error-codes).
+  // The admin API's errors carry a code and field as well (docs/admin-api.md#error-codes).
   const response = { ...(admin ? withAdminErrorFields(shared) : shared), ...ownResponses };
   return {
     tags: [tag],

@@ -22,7 +22,7 @@ import { listBulletinPage, toListItem } from '../bulletins/repository.js';
 import { earlyRowCount, withEarlyRows } from './early-rows.js';
 import { pageCsp } from './csp.js';
 import { inlineHashes, type InlineHashes } from './inline-hashes.js';
-import { pageLanguage } from './language.js';
+import { pageLanguage } from '../lib/page-language.js';
 import { withListing } from './listing.js';
 import { withPrimaryHostMark } from './primary-host.js';
 import { textResponse } from '../lib/schemas.js';
@@ -86,7 +86,7 @@ export const pageRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, confi
   const withRows = async (page: string, language: Language): Promise<string> => {
     if (config.site.apiAddrs.length > 0) return page;
     const { count, rows } = await listBulletinPage(db.kysely, { index: 1, size: earlyRowCount });
-    const items = readBulletinList({ count, list: rows.map((row) => toListItem(row, config.timeZone)) });
+    const items = readBulletinList({ count, list: rows.map((row) => toListItem(row, config.timeZone, language)) });
     return withEarlyRows(page, items, language);
   };
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -1,3 +1,5 @@
+import { defaultLanguage, type Language } from '@chat-site/contract';
+
 /** The paths this module serves, in one place: pages link to them and the routes answer them. */
 export const reachPaths = {
   atom: '/feed.atom',
@@ -26,3 +28,12 @@ export const announcementsPath = '/#/announcements';
 
 /** The changelog screen of the site. */
 export const changelogPath = '/#/changelog';
+
+/** `address` in `language` (docs/reach.md#languages-of-share-pages-and-feeds): `lang` in its query
+ * for any but the default, before the hash of a site address, where the site reads it. */
+export function inLanguage(address: string, language: Language): string {
+  if (language === defaultLanguage) return address;
+  const hash = address.indexOf('#');
+  const [path, fragment] = hash < 0 ? [address, ''] : [address.slice(0, hash), address.slice(hash)];
+  return `${path}${path.includes('?') ? '&' : '?'}lang=${language}${fragment}`;
+}

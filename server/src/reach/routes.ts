@@ -1,12 +1,15 @@
 /** Feeds, share pages, the sitemap and robots.txt: the addresses the world outside the site's
  * hash routes can read. Answered with an ETag (a matching If-None-Match gets a 304), and HEAD. */
-import { readAppConfig } from '@chat-site/contract';
+import { defaultLanguage, languageOf, languages, readAppConfig, type Language } from '@chat-site/contract';
+import { languageVersion } from '../bulletins/repository.js';
+import { addVary } from '../pipeline/read-cache.js';
+import { pageLanguage } from '../lib/page-language.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDeps } from '../pipeline/deps.js';
 import { originMark, publicOrigin, withOrigin } from '../lib/origin.js';
 import { getAppConfig } from '../settings/repository.js';
 import { changelogReleases } from '../updates/changelog.js';
-import { announcementsPath, changelogPath, reachPaths, sharePath } from './addresses.js';
+import { announcementsPath, changelogPath, inLanguage, reachPaths, sharePath } from './addresses.js';
 import { buildChangelogAtom } from './changelog-feed.js';
 import { textResponse } from '../lib/schemas.js';
 import { publishBulletin, type PublishContext } from './content.js';
@@ -17,6 +20,7 @@ import { continueScript, renderShareNotFound, renderSharePage, sharePageCsp } fr
 import { buildRobotsTxt, buildSitemap, sitemapMaxUrls } from './sitemap.js';
 import { bulletinPicture } from './picture/pictures.js';
 import { reachText } from './text.js';
+import { reachTexts } from './text.js';
 import { rfc3339 } from './times.js';
 
 const feedSize = 50;
@@ -44,21 +48,30 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
   const send = (reply: FastifyReply, type: string, body: string) =>
     reply.type(type).header('cache-control', 'no-cache').send(body);
 
-  async function feedData(selfPath: string): Promise<FeedData> {
+  /** A feed in `language`: `?lang=` on its address (docs/reach.md#languages-of-share-pages-and-feeds). */
+  async function feedData(selfPath: string, language: Language): Promise<FeedData> {
     const publish = await context();
     const [rows, updatedAt] = await Promise.all([latestBulletins(db.kysely, feedSize), lastBulletinChange(db.kysely)]);
+    const text = reachTexts[language];
     return {
-      title: reachText.feedTitle(product),
-      description: reachText.feedDescription(product),
-      language: reachText.language,
-      siteUrl: `${originMark}${announcementsPath}`,
-      selfUrl: `${originMark}${selfPath}`,
+      title: text.feedTitle(product),
+      description: text.feedDescription(product),
+      language: text.language,
+      siteUrl: `${originMark}${inLanguage(announcementsPath, language)}`,
+      selfUrl: `${originMark}${inLanguage(selfPath, language)}`,
       author: product,
       updatedAt,
       timeZone: config.timeZone,
-      entries: rows.map((row) => publishBulletin(row, publish)),
+      entries: rows.map((row) => {
+        const entry = publishBulletin({ ...row, ...languageVersion(row, language) }, publish);
+        return { ...entry, url: inLanguage(entry.url, language), siteUrl: inLanguage(entry.siteUrl, language) };
+      }),
     };
   }
+  const feedLanguage = (request: FastifyRequest): Language => {
+    const lang = (request.query as Record<string, unknown> | undefined)?.lang;
+    return languageOf(typeof lang === 'string' ? lang : null) ?? defaultLanguage;
+  };
 
   /** The answer named `name` at the request's origin, from memory until content changes. */
   const cached = (
@@ -80,16 +93,18 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
     );
   };
 
-  app.get(reachPaths.atom, { schema: schemas.atom }, async (request, reply) =>
-    cached(request, reply, 'atom', 'application/atom+xml; charset=utf-8', async () =>
-      buildAtomFeed(await feedData(reachPaths.atom)),
-    ),
-  );
-  app.get(reachPaths.rss, { schema: schemas.rss }, async (request, reply) =>
-    cached(request, reply, 'rss', 'application/rss+xml; charset=utf-8', async () =>
-      buildRssFeed(await feedData(reachPaths.rss)),
-    ),
-  );
+  app.get(reachPaths.atom, { schema: schemas.atom }, async (request, reply) => {
+    const language = feedLanguage(request);
+    return cached(request, reply, `atom ${language}`, 'application/atom+xml; charset=utf-8', async () =>
+      buildAtomFeed(await feedData(reachPaths.atom, language)),
+    );
+  });
+  app.get(reachPaths.rss, { schema: schemas.rss }, async (request, reply) => {
+    const language = feedLanguage(request);
+    return cached(request, reply, `rss ${language}`, 'application/rss+xml; charset=utf-8', async () =>
+      buildRssFeed(await feedData(reachPaths.rss, language)),
+    );
+  });
 
   app.get(reachPaths.changelogAtom, { schema: schemas.changelogAtom }, async (request, reply) =>
     cached(request, reply, 'changelog atom', 'application/atom+xml; charset=utf-8', async () =>
@@ -121,12 +136,34 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
     const notFound = () => send(reply.status(404), 'text/html; charset=utf-8', renderShareNotFound(product));
     if (id === undefined) return notFound();
     try {
-      return await cached(request, reply, `share ${id}`, 'text/html; charset=utf-8', async () => {
+      // In the visitor's language, picked as for the site's page (docs/reach.md#languages-of-share-pages-and-feeds).
+      const language = pageLanguage(request);
+      addVary(reply, 'accept-language');
+      addVary(reply, 'cookie');
+      return await cached(request, reply, `share ${id} ${language}`, 'text/html; charset=utf-8', async () => {
         const row = await findPublishedBulletin(db.kysely, id);
         if (row === undefined) throw new NoSuchBulletin();
-        const entry = publishBulletin(row, await context());
-        const picture = bulletinPicture(entry, product, originMark, config.timeZone);
-        return renderSharePage({ entry, product, origin: originMark, timeZone: config.timeZone, picture });
+        const published = publishBulletin({ ...row, ...languageVersion(row, language) }, await context());
+        const entry = {
+          ...published,
+          url: inLanguage(published.url, language),
+          siteUrl: inLanguage(published.siteUrl, language),
+        };
+        const picture = bulletinPicture(entry, product, originMark, config.timeZone, language);
+        const alternates = [
+          ...languages.map((other) => ({ language: other, url: inLanguage(published.url, other) })),
+          { language: 'x-default', url: published.url },
+        ];
+        const text = reachTexts[language];
+        return renderSharePage({
+          entry,
+          product,
+          origin: originMark,
+          timeZone: config.timeZone,
+          picture,
+          text,
+          alternates,
+        });
       });
     } catch (error) {
       if (error instanceof NoSuchBulletin) return notFound();
@@ -140,16 +177,22 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
 
   async function sitemap(): Promise<string> {
     const origin = originMark;
+    // Every address in every language the site speaks (docs/reach.md#languages-of-share-pages-and-feeds).
     const [stamps, latest] = await Promise.all([
-      bulletinStamps(db.kysely, sitemapMaxUrls - 1),
+      bulletinStamps(db.kysely, Math.floor(sitemapMaxUrls / languages.length) - 1),
       lastBulletinChange(db.kysely),
     ]);
     const urls = [
-      { loc: `${origin}/`, lastmod: latest === undefined ? undefined : rfc3339(latest, config.timeZone) },
-      ...stamps.map((stamp) => ({
-        loc: `${origin}${sharePath(stamp.id)}`,
-        lastmod: rfc3339(stamp.updated_at, config.timeZone),
+      ...languages.map((language) => ({
+        loc: `${origin}${inLanguage('/', language)}`,
+        lastmod: latest === undefined ? undefined : rfc3339(latest, config.timeZone),
       })),
+      ...stamps.flatMap((stamp) =>
+        languages.map((language) => ({
+          loc: `${origin}${inLanguage(sharePath(stamp.id), language)}`,
+          lastmod: rfc3339(stamp.updated_at, config.timeZone),
+        })),
+      ),
     ];
     return buildSitemap(urls);
   }

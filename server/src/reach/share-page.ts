@@ -10,7 +10,7 @@ import type { PublishedBulletin } from './content.js';
 import { newsArticle } from './json-ld.js';
 import { pictureTags, type PictureMeta } from './picture/pictures.js';
 import { reachPaths } from './addresses.js';
-import { reachText } from './text.js';
+import { reachText, reachTexts, type ReachText } from './text.js';
 import { toWireTime } from '../lib/time.js';
 import { rfc3339 } from './times.js';
 import { escapeAttribute, escapeXml as escape, scriptJson } from './xml.js';
@@ -42,18 +42,26 @@ export interface SharePageData {
   timeZone: string;
   /** The picture link previewers show (picture/pictures.ts). */
   picture: PictureMeta;
+  /** The words of the page's language. */
+  text: ReachText;
+  /** The page in every language, for hreflang (docs/reach.md#languages-of-share-pages-and-feeds). */
+  alternates: { language: string; url: string }[];
 }
 
-function metaTags({ entry, product, origin, timeZone, picture }: SharePageData): string[] {
+function metaTags({ entry, product, origin, timeZone, picture, text, alternates }: SharePageData): string[] {
   const property = (name: string, content: string) => `<meta property="${name}" content="${escapeAttribute(content)}">`;
   const named = (name: string, content: string) => `<meta name="${name}" content="${escapeAttribute(content)}">`;
   return [
     named('description', entry.summary),
     `<link rel="canonical" href="${escapeAttribute(entry.url)}">`,
+    ...alternates.map(
+      (alternate) => `<link rel="alternate" hreflang="${alternate.language}" href="${escapeAttribute(alternate.url)}">`,
+    ),
     `<link rel="alternate" type="application/atom+xml" href="${escapeAttribute(origin + reachPaths.atom)}">`,
     property('og:type', 'article'),
     property('og:site_name', product),
-    property('og:locale', reachText.ogLocale),
+    property('og:locale', text.ogLocale),
+    ...reachLocales(text),
     property('og:title', entry.title),
     property('og:description', entry.summary),
     property('og:url', entry.url),
@@ -66,10 +74,16 @@ function metaTags({ entry, product, origin, timeZone, picture }: SharePageData):
   ];
 }
 
-function document(head: string[], body: string[]): string {
+/** og:locale:alternate for the languages the page is also in. */
+const reachLocales = (text: ReachText) =>
+  Object.values(reachTexts)
+    .filter((other) => other !== text)
+    .map((other) => `<meta property="og:locale:alternate" content="${other.ogLocale}">`);
+
+function document(head: string[], body: string[], language: string = reachText.language): string {
   return [
     '<!doctype html>',
-    `<html lang="${reachText.language}">`,
+    `<html lang="${language}">`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -85,7 +99,7 @@ function document(head: string[], body: string[]): string {
 }
 
 export function renderSharePage(data: SharePageData): string {
-  const { entry, product, origin, timeZone, picture } = data;
+  const { entry, product, origin, timeZone, picture, text } = data;
   return document(
     [
       `<title>${escape(`${entry.title} - ${product}`)}</title>`,
@@ -95,10 +109,11 @@ export function renderSharePage(data: SharePageData): string {
     ],
     [
       `<h1>${escape(entry.title)}</h1>`,
-      `<p class="date">${escape(reachText.publishedOn(toWireTime(entry.createdAt, timeZone).slice(0, 10)))}</p>`,
+      `<p class="date">${escape(text.publishedOn(toWireTime(entry.createdAt, timeZone).slice(0, 10)))}</p>`,
       ...(entry.summary === '' ? [] : [`<p>${escape(entry.summary)}</p>`]),
-      `<p><a data-continue href="${escapeAttribute(entry.siteUrl)}">${reachText.continueReading}</a></p>`,
+      `<p><a data-continue href="${escapeAttribute(entry.siteUrl)}">${text.continueReading}</a></p>`,
     ],
+    text.language,
   );
 }
 

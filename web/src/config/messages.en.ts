@@ -84,6 +84,7 @@ export const en: Messages = {
   'announcements.empty': 'No announcements yet',
   'announcements.publishDate': 'Published {date}',
   'announcements.emptyBody': 'No details yet',
+  'announcements.inChinese': 'Originally in Chinese',
   'announcements.selectOne': 'Choose an announcement',
   'announcements.notFound': 'Announcement not found',
   'announcements.back': 'Back to announcements',

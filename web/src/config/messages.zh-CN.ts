@@ -84,6 +84,7 @@ export const zhCN = {
   'announcements.empty': '暂无公告',
   'announcements.publishDate': '发布日期：{date}',
   'announcements.emptyBody': '暂无详细内容',
+  'announcements.inChinese': '原文为中文',
   'announcements.selectOne': '请选择一条公告',
   'announcements.notFound': '未找到该公告',
   'announcements.back': '返回公告列表',

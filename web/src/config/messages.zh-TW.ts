@@ -84,6 +84,7 @@ export const zhTW: Messages = {
   'announcements.empty': '目前沒有公告',
   'announcements.publishDate': '發布日期：{date}',
   'announcements.emptyBody': '目前沒有詳細內容',
+  'announcements.inChinese': '原文為中文',
   'announcements.selectOne': '請選擇一則公告',
   'announcements.notFound': '找不到這則公告',
   'announcements.back': '返回公告列表',

@@ -1,3 +1,4 @@
+import { defaultLanguage, type Language } from '@chat-site/contract';
 import { announcementPageSize } from '../config/constants';
 
 /**
@@ -12,6 +13,11 @@ export const apiCalls = {
   installPackages: 'common/getInstallPackageAddrs',
   announcements: `bulletin/page?page_index=1&page_size=${announcementPageSize}`,
 } as const;
+
+/** An announcement call in the visitor's language (docs/public-api.md#languages): `lang` is
+ * left out in the default one, so that its URL, and what caches hold of it, stays as it was. */
+export const inLanguage = (path: string, language: Language) =>
+  language === defaultLanguage ? path : `${path}&lang=${language}`;
 
 /** The URL of an API call: every call lives under {api}/v1/. */
 export const apiUrl = (apiAddr: string, path: string) => `${apiAddr}/v1/${path}`;

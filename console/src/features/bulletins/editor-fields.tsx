@@ -3,6 +3,7 @@ import { Field, inputClass } from '../../ui/field';
 import { bulletinTitleMaxLength } from '@chat-site/contract';
 import { titleLength, titleLengthProblem, type EditorValues } from './editor-form';
 import { EndTimeFields, TimeField } from './end-time-fields';
+import { LanguagePanes } from './language-panes';
 import { RichText } from './rich-text';
 
 /** The text the body starts from, and a key bumped when another text replaces what is typed
@@ -62,6 +63,7 @@ export function EditorFields({ body, timeZone }: { body: BodyText; timeZone: str
           或网页粘贴时保留标题、列表、加粗、链接和表格，其余格式会被去掉。选中图片后按回车或点“图片说明”，可填写说明文字或删除图片。
         </p>
       </div>
+      <LanguagePanes resetKey={body.key} />
       <div className="grid gap-5 md:grid-cols-2">
         <TimeField
           id="bulletin-when"

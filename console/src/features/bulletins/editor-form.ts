@@ -20,6 +20,15 @@ export interface EditorValues {
   /** 下线时间 and 置顶截止, the same way ("" for never). */
   unpublishAt: string;
   unpinAt: string;
+  /** The traditional version (docs/console.md#other-languages): the server's, made from the
+   * simplified, until the operator edits it (twByHand); reconvert asks the next save for 重新转换. */
+  titleTw: string;
+  htmlTw: string;
+  twByHand: boolean;
+  reconvert: boolean;
+  /** The English version, written by hand; an empty title: none. */
+  titleEn: string;
+  htmlEn: string;
 }
 
 /** The fields a problem is shown under; none: under the buttons. */
@@ -72,14 +81,31 @@ export function valuesOf(bulletin: AdminBulletin | undefined, toEditor: (stored:
     when: bulletin === undefined || bulletin.status === 'draft' ? '' : toFieldTime(bulletin.publish_at),
     unpublishAt: fieldTime(bulletin?.unpublish_at),
     unpinAt: fieldTime(bulletin?.unpin_at),
+    ...languageValues(bulletin, toEditor),
+    titleEn: bulletin?.title_en ?? '',
+    htmlEn: toEditor(bulletin?.content_en ?? ''),
   };
 }
 
+/** The traditional version as the server holds it. */
+const languageValues = (bulletin: AdminBulletin | undefined, toEditor: (stored: string) => string) => ({
+  titleTw: bulletin?.title_tw ?? '',
+  htmlTw: toEditor(bulletin?.content_tw ?? ''),
+  twByHand: bulletin?.tw_by_hand === 1,
+  reconvert: false,
+});
+
 /** After a save the times show what the server kept (a publication "now" became a time); the
  * title and body stay as typed, so nothing typed during the save is lost. */
-export function valuesAfterSave(values: EditorValues, saved: AdminBulletin): EditorValues {
+export function valuesAfterSave(
+  values: EditorValues,
+  saved: AdminBulletin,
+  toEditor: (stored: string) => string = (html) => html,
+): EditorValues {
   return {
     ...values,
+    // A made traditional version is the server's to show: it followed the simplified text.
+    ...(!values.twByHand && languageValues(saved, toEditor)),
     when: saved.status === 'draft' ? values.when : toFieldTime(saved.publish_at),
     unpublishAt: fieldTime(saved.unpublish_at),
     unpinAt: fieldTime(saved.unpin_at),
@@ -124,7 +150,20 @@ export function draftFor(
       publish_at: publishAt,
       unpublish_at: end(ends.unpublishAt, saved?.unpublish_at),
       unpin_at: end(ends.unpinAt, saved?.unpin_at),
+      ...languageDraft(values, toStored),
     },
+  };
+}
+
+/** What a save says of the other languages: the traditional version only once the operator wrote
+ * it (or 重新转换), the English always, so that emptying it removes it. */
+function languageDraft(values: EditorValues, toStored: (html: string) => string) {
+  return {
+    ...(values.reconvert && { reconvert: 1 as const }),
+    ...(!values.reconvert &&
+      values.twByHand && { title_tw: values.titleTw.trim(), content_tw: toStored(values.htmlTw) }),
+    title_en: values.titleEn.trim(),
+    content_en: toStored(values.htmlEn),
   };
 }
 

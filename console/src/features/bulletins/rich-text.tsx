@@ -58,11 +58,20 @@ export interface RichTextProps {
   describedBy?: string;
   /** The editable element's id, for moving focus to it. */
   id?: string;
+  /** The element that names it: the simplified body's 正文 unless another language's pane. */
+  labelledBy?: string;
 }
 
 /** The announcement's body: a ProseMirror editor (TipTap) with a toolbar, and pictures uploaded
  * from a paste, a drop or a file picker, with their progress shown above the text. */
-export function RichText({ initialHtml, onChange, resetKey, describedBy, id }: RichTextProps) {
+export function RichText({
+  initialHtml,
+  onChange,
+  resetKey,
+  describedBy,
+  id,
+  labelledBy = 'bulletin-body-label',
+}: RichTextProps) {
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [pictureOpen, setPictureOpen] = useState(false);
   const editorRef = useRef<Editor | null>(null);
@@ -119,7 +128,7 @@ export function RichText({ initialHtml, onChange, resetKey, describedBy, id }: R
         class: 'prose-bulletin min-h-64 px-4 py-3',
         role: 'textbox',
         'aria-multiline': 'true',
-        'aria-labelledby': 'bulletin-body-label',
+        'aria-labelledby': labelledBy,
         ...(describedBy !== undefined && { 'aria-describedby': describedBy }),
         ...(id !== undefined && { id }),
       },

@@ -7,7 +7,7 @@ import { focusAfterWork } from '../../ui/focus-return';
 import { useNotify } from '../../ui/toasts';
 import { useSaveBulletin, type AdminBulletin, type BulletinDraft, type SaveInput } from './api';
 import { draftFor, savedNotice, valuesAfterSave, type Action, type EditorValues } from './editor-form';
-import { fromEditorHtml, isEmptyHtml } from './html-paths';
+import { fromEditorHtml, isEmptyHtml, toEditorHtml } from './html-paths';
 
 /** Someone else's save came first: what this operator sent, and what is there now. */
 export interface Conflict {
@@ -54,7 +54,7 @@ export function useEditorSave({
       setSaved(bulletin);
       setConflict(undefined);
       if (merged === true) replace(bulletin);
-      else form.reset(valuesAfterSave(form.getValues(), bulletin));
+      else form.reset(valuesAfterSave(form.getValues(), bulletin, toEditorHtml));
       notify({ text: savedNotice(action, bulletin, saved?.status === 'published') });
       if (saved === undefined) navigate(`/bulletins/${bulletin.id}`, { replace: true });
     },

@@ -1,7 +1,7 @@
 /** An announcement's revisions and the trash (docs/console.md#revisions, docs/console.md#trash). */
 import { Type, type Static } from 'typebox';
 import { Flag, paging } from '../canonical.js';
-import { AdminBulletin } from './bulletins.js';
+import { AdminBulletin, LanguageVersions } from './bulletins.js';
 import { Id, Nullable, PageIndex } from './common.js';
 
 export const RevisionSummary = Type.Object({
@@ -26,7 +26,10 @@ export const RevisionList = Type.Object({ list: Type.Array(RevisionSummary) });
 export type RevisionList = Static<typeof RevisionList>;
 
 /** One revision, read by itself: with its text. */
-export const Revision = Type.Intersect([RevisionSummary, Type.Object({ content: Type.String() })]);
+export const Revision = Type.Intersect([
+  RevisionSummary,
+  Type.Object({ content: Type.String(), ...LanguageVersions.properties }),
+]);
 export type Revision = Static<typeof Revision>;
 
 export const RevisionParams = Type.Object({ id: Id, revision: Id });

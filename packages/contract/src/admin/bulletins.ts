@@ -5,6 +5,19 @@ import { Flag, paging, Timestamp } from '../canonical.js';
 import { Nullable, PageIndex } from './common.js';
 import { bulletinTitleMaxLength } from '../bulletin-limits.js';
 
+/** The traditional Chinese and English versions (docs/behaviour.md#announcements-in-every-language),
+ * which an announcement, its revisions, the trash and the audit carry alike. */
+export const LanguageVersions = Type.Object({
+  title_tw: Type.String(),
+  content_tw: Type.String(),
+  /** 1: the operator wrote the traditional version; 0: it is made from the simplified. */
+  tw_by_hand: Flag,
+  /** Empty: no English version (the English site shows the Chinese and says so). */
+  title_en: Type.String(),
+  content_en: Type.String(),
+});
+export type LanguageVersions = Static<typeof LanguageVersions>;
+
 export const bulletinStatuses = ['draft', 'scheduled', 'published'] as const;
 export type BulletinStatus = (typeof bulletinStatuses)[number];
 
@@ -22,6 +35,7 @@ export const AdminBulletin = Type.Object({
   unpublish_at: Nullable(Type.String()),
   /** When it stops being pinned by itself, in TIME_ZONE; null: never. */
   unpin_at: Nullable(Type.String()),
+  ...LanguageVersions.properties,
 });
 export type AdminBulletin = Static<typeof AdminBulletin>;
 
@@ -56,6 +70,16 @@ const PublishAt = Nullable(Timestamp);
 export const EndTime = Nullable(Timestamp);
 /** The version a save started from, when If-Match does not name it. */
 const Version = Type.Integer({ minimum: 1 });
+/** What a save may say about the other languages: a traditional title or body written by hand
+ * (the other one is kept or made), 重新转换 (`reconvert: 1`: follow the simplified again), and
+ * the English, where an empty title means none. */
+const LanguageFields = {
+  title_tw: Type.Optional(Type.String({ maxLength: bulletinTitleMaxLength })),
+  content_tw: Type.Optional(Content),
+  reconvert: Type.Optional(Flag),
+  title_en: Type.Optional(Type.String({ maxLength: bulletinTitleMaxLength })),
+  content_en: Type.Optional(Content),
+};
 
 export const BulletinCreateBody = Type.Object(
   {
@@ -66,6 +90,7 @@ export const BulletinCreateBody = Type.Object(
     publish_at: Type.Optional(PublishAt),
     unpublish_at: Type.Optional(EndTime),
     unpin_at: Type.Optional(EndTime),
+    ...LanguageFields,
   },
   { additionalProperties: false },
 );
@@ -81,6 +106,7 @@ export const BulletinUpdateBody = Type.Object(
     unpublish_at: Type.Optional(EndTime),
     unpin_at: Type.Optional(EndTime),
     version: Type.Optional(Version),
+    ...LanguageFields,
   },
   { additionalProperties: false, minProperties: 1 },
 );

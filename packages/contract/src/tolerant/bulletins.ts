@@ -2,6 +2,7 @@
  * Announcements from any server build. The list endpoint of the canonical server sends
  * snake_case and the detail endpoint PascalCase, so both readers accept every spelling.
  */
+import { languageOf } from '../language.js';
 import { unwrapEnvelope } from './envelope.js';
 import { isRecord, listItems, pick, pickText } from './fields.js';
 import { readFlag, readId } from './scalars.js';
@@ -19,6 +20,9 @@ function toBulletin(item: unknown, timeZone: string | undefined): Bulletin | und
     content: pickText(item, ['content', 'Content']),
     pinned: readFlag(pick(item, ['topup', 'Topup'])),
     createdAt: readTimestamp(pick(item, ['created_at', 'CreatedAt', 'createdAt']), timeZone),
+    // Said by this project's server only (docs/public-api.md#languages): other builds' text is as
+    // written, which is Chinese.
+    language: languageOf(pickText(item, ['lang', 'Lang'])),
   };
 }
 

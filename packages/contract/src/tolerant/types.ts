@@ -3,6 +3,7 @@
  * (docs/public-api.md#reading-other-server-builds) collapses into these, so screens never see
  * which server build answered.
  */
+import type { Language } from '../language.js';
 
 export interface Bulletin {
   id: string;
@@ -11,6 +12,9 @@ export interface Bulletin {
   pinned: boolean;
   /** "YYYY-MM-DD HH:MM:SS" wall clock in the server's time zone. */
   createdAt: string;
+  /** The language of its title and body when the server says (docs/public-api.md#languages);
+   * null when it does not (then it is Chinese as written). Absent from copies saved before. */
+  language?: Language | null;
 }
 
 export interface InstallPackageEntry {

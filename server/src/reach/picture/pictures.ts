@@ -4,9 +4,10 @@
  * body in its stead, or the site's picture (docs/reach.md#share-pictures).
  */
 import { toWireTime } from '../../lib/time.js';
-import { reachPaths, sharePicturePath } from '../addresses.js';
+import { defaultLanguage, type Language } from '@chat-site/contract';
+import { inLanguage, reachPaths, sharePicturePath } from '../addresses.js';
 import { rasterType, type PublishedBulletin } from '../content.js';
-import { reachText } from '../text.js';
+import { reachText, reachTexts } from '../text.js';
 import { escapeAttribute } from '../xml.js';
 import { announcementCard, pictureHeight, pictureWidth, siteCard, type Node } from './card.js';
 import { cardVersion } from './store.js';
@@ -40,12 +41,14 @@ export function bulletinPicture(
   product: string,
   origin: string,
   timeZone: string,
+  language: Language = defaultLanguage,
 ): PictureMeta {
-  const alt = reachText.pictureAlt(product, entry.title);
+  const alt = reachTexts[language].pictureAlt(product, entry.title);
   const bodyType = entry.image === undefined ? undefined : rasterType(entry.image);
   if (entry.image !== undefined && bodyType !== undefined) return { url: entry.image, alt, type: bodyType };
   const version = cardVersion(bulletinCard(entry, product, timeZone));
-  return { url: `${origin}${sharePicturePath(entry.id, version)}`, alt, type: 'image/png', size: drawnSize };
+  const url = `${origin}${inLanguage(sharePicturePath(entry.id, version), language)}`;
+  return { url, alt, type: 'image/png', size: drawnSize };
 }
 
 export function sitePicture(product: string, origin: string): PictureMeta {

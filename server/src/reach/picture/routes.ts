@@ -5,6 +5,8 @@
  * picture never changes, so it is cached for a year; at any other it is revalidated each time.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { languageOf } from '@chat-site/contract';
+import { languageVersion } from '../../bulletins/repository.js';
 import { findPublishedBulletin } from '../../bulletins/repository.js';
 import { clientKey } from '../../pipeline/admin-guard.js';
 import type { RouteDeps } from '../../pipeline/deps.js';
@@ -66,7 +68,7 @@ export const pictureRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, co
     return reply.type('image/png').send(await picture(request, reply, card, version));
   }
 
-  app.get<{ Params: { id: string }; Querystring: { v?: string } }>(
+  app.get<{ Params: { id: string }; Querystring: { v?: string; lang?: string } }>(
     reachPaths.sharePicture,
     { schema: schemas.share },
     async (request, reply) => {
@@ -76,7 +78,12 @@ export const pictureRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, co
       return send(
         request,
         reply,
-        bulletinCard({ title: row.title, createdAt: row.created_at }, product, config.timeZone),
+        // In the language of the share page that names it (docs/reach.md#languages-of-share-pages-and-feeds).
+        bulletinCard(
+          { title: languageVersion(row, languageOf(request.query.lang) ?? undefined).title, createdAt: row.created_at },
+          product,
+          config.timeZone,
+        ),
       );
     },
   );

@@ -1,5 +1,5 @@
-import { readBulletinList, WrongShapeError, type Bulletin } from '@chat-site/contract';
-import { apiCalls } from '../../../lib/api-calls';
+import { readBulletinList, WrongShapeError, type Bulletin, type Language } from '@chat-site/contract';
+import { apiCalls, inLanguage } from '../../../lib/api-calls';
 import { apiUrl, getJson, logFailure } from '../../../lib/http';
 import { listOf, withLastGood } from '../../../lib/last-good';
 import { isSavedBulletin } from './saved-bulletin';
@@ -13,13 +13,13 @@ export class AnnouncementListError extends Error {
 /** The announcements, pinned first as the server orders them. Logs, then rethrows a failure as
  * the kind docs/public-api.md#errors tells apart (wrong shape or failed call). With no answer from
  * any address, the list saved on an earlier visit stands in (isStale tells). */
-export async function getAnnouncements(apiAddr: string | null): Promise<Bulletin[]> {
+export async function getAnnouncements(apiAddr: string | null, language: Language): Promise<Bulletin[]> {
   try {
     return await withLastGood(
       'announcements',
       async () => {
         if (apiAddr === null) throw new Error('no API address');
-        return readBulletinList(await getJson(apiUrl(apiAddr, apiCalls.announcements)));
+        return readBulletinList(await getJson(apiUrl(apiAddr, inLanguage(apiCalls.announcements, language))));
       },
       listOf(isSavedBulletin),
     );

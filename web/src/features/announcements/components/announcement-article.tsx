@@ -27,6 +27,10 @@ export function AnnouncementArticle({ bulletin }: { bulletin: Bulletin }) {
         </p>
         <ShareButton key={bulletin.id} id={bulletin.id} title={bulletin.title} />
       </div>
+      {/* An English reader is told when the operator wrote no English (docs/site.md#announcements-in-the-visitors-language). */}
+      {currentLanguage() === 'en' && bulletin.language !== 'en' && (
+        <p className="mt-1 text-sm text-muted">{t('announcements.inChinese')}</p>
+      )}
       <hr className="my-5 border-line" />
       {html.trim() === '' ? (
         <Notice>{t('announcements.emptyBody')}</Notice>

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { ErrorMessage, Loading, Notice } from '../../../components/ui/status';
-import { t } from '../../../lib/i18n';
+import { t, useLanguage } from '../../../lib/i18n';
 import { useAsync } from '../../../lib/use-async';
 import { useApi } from '../../../lib/api-bootstrap/api-provider';
 import { getAnnouncementDetail } from '../api/get-announcement-detail';
@@ -12,8 +12,9 @@ import { StaleNote } from '../../../components/ui/stale-note';
 export function AnnouncementDetail({ id, noteIfStale = true }: { id: string; noteIfStale?: boolean }) {
   const api = useApi();
   const apiAddr = api.status === 'ready' ? api.apiAddr : null;
-  const load = useCallback(() => getAnnouncementDetail(apiAddr, id), [apiAddr, id]);
-  const state = useAsync(api.status === 'ready' ? load : null, `${api.status}:${apiAddr ?? ''}:${id}`);
+  const language = useLanguage();
+  const load = useCallback(() => getAnnouncementDetail(apiAddr, id, language), [apiAddr, id, language]);
+  const state = useAsync(api.status === 'ready' ? load : null, `${api.status}:${apiAddr ?? ''}:${id}:${language}`);
   if (state.status === 'idle' || state.status === 'loading') return <Loading />;
   if (state.status === 'error') return <ErrorMessage>{t('error.detail')}</ErrorMessage>;
   if (state.data === null) return <Notice>{t('announcements.notFound')}</Notice>;

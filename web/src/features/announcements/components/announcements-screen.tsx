@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, type ComponentProps, ty
 import { ErrorMessage, Loading, Notice } from '../../../components/ui/status';
 import { detailScrollResetMs, wideQuery } from '../../../config/constants';
 import { paths } from '../../../config/paths';
-import { t } from '../../../lib/i18n';
+import { t, useLanguage } from '../../../lib/i18n';
 import { useAsync } from '../../../lib/use-async';
 import { useMediaQuery } from '../../../lib/use-media-query';
 import { isStale } from '../../../lib/last-good';
@@ -24,8 +24,9 @@ export function AnnouncementsScreen({ routeId }: { routeId: string | undefined }
   const api = useApi();
   const apiAddr = api.status === 'ready' ? api.apiAddr : null;
   const wide = useMediaQuery(wideQuery);
-  const load = useCallback(() => getAnnouncements(apiAddr), [apiAddr]);
-  const list = useAsync(api.status === 'ready' ? load : null, `${api.status}:${apiAddr ?? ''}`);
+  const language = useLanguage();
+  const load = useCallback(() => getAnnouncements(apiAddr, language), [apiAddr, language]);
+  const list = useAsync(api.status === 'ready' ? load : null, `${api.status}:${apiAddr ?? ''}:${language}`);
   const pane = useRef<HTMLDivElement>(null);
   const items = list.status === 'success' ? list.data : [];
   const selectedId = routeId ?? items[0]?.id;

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { paths } from '../../../config/paths';
 import { useApi } from '../../../lib/api-bootstrap/api-provider';
 import { logFailure } from '../../../lib/http';
-import { t } from '../../../lib/i18n';
+import { t, useLanguage } from '../../../lib/i18n';
 import { useAsync } from '../../../lib/use-async';
 import { getPinnedAnnouncements } from '../api/get-pinned-announcements';
 
@@ -18,17 +18,18 @@ const PinnedCarousel = lazy(loadCarousel);
 export function PinnedStrip() {
   const api = useApi();
   const apiAddr = api.status === 'ready' ? api.apiAddr : null;
+  const language = useLanguage();
   // The carousel's code loads while the API answers, not after.
   useEffect(() => void loadCarousel().catch(() => undefined), []);
   const state = useAsync(
     apiAddr === null
       ? null
       : () =>
-          getPinnedAnnouncements(apiAddr).catch((error: unknown) => {
+          getPinnedAnnouncements(apiAddr, language).catch((error: unknown) => {
             logFailure('pinned announcements', error);
             return [];
           }),
-    apiAddr ?? '',
+    `${apiAddr ?? ''}:${language}`,
   );
   const waiting = api.status === 'loading' || (apiAddr !== null && state.status !== 'success');
   if (waiting) return <StripFrame placeholder />;

@@ -1,0 +1,78 @@
+/**
+ * The editor's other languages (docs/console.md#other-languages): the traditional version the
+ * server made, shown beside the simplified (自动转换); the operator's own, kept through a later
+ * simplified edit; 重新转换 handing it back; and English written by hand.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from './support/browser.js';
+import { adminApi } from './support/admin-api.js';
+import { addOperator, signedInConsole } from './support/console.js';
+import { assertNoProblems } from './support/page-helpers.js';
+import { startServer, type RunningServer } from './support/server.js';
+import { shootBothThemes } from './support/shots.js';
+
+let server: RunningServer;
+let browser: Browser;
+before(async () => {
+  server = await startServer({ DEMO_CONTENT: '0' });
+  browser = await launchBrowser();
+  addOperator(server, 'alice', 'editor', 'alice-password-1');
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+interface Stored {
+  title_tw: string;
+  tw_by_hand: number;
+  title_en: string;
+}
+
+test("the operator's traditional version survives a simplified edit until 重新转换; English is saved", async (t) => {
+  const open = await signedInConsole(t, browser, server, 'alice', 'alice-password-1');
+  const { page } = open;
+  const { id } = await adminApi<{ id: number }>(server, 'POST', '/bulletins', {
+    title: '软件更新',
+    content: '<p>新的信息</p>',
+  });
+  const save = async () => {
+    const answered = page.waitForResponse((response) => response.request().method() === 'PUT');
+    await page.getByRole('button', { name: '保存修改' }).click();
+    assert.equal((await answered).status(), 200);
+  };
+  await page.goto(`${server.url}/admin/bulletins/${id}`);
+  const traditional = page.getByRole('region', { name: /繁体中文/ });
+  await traditional.getByText('自动转换', { exact: true }).waitFor();
+  await traditional.getByText('軟體更新').waitFor();
+  await traditional.getByText('新的資訊').waitFor();
+  await shootBothThemes(page, 'console-languages', 'automatic');
+
+  await traditional.getByRole('button', { name: '修改繁体' }).click();
+  await page.getByLabel('繁體標題').fill('軟體更新（手寫）');
+  await page
+    .getByRole('region', { name: /English/ })
+    .getByRole('button', { name: '添加英文' })
+    .click();
+  await page.getByLabel('English title').fill('Software update');
+  await shootBothThemes(page, 'console-languages', 'by-hand');
+  await save();
+  const saved = await adminApi<Stored>(server, 'GET', `/bulletins/${id}`);
+  assert.deepEqual([saved.title_tw, saved.tw_by_hand, saved.title_en], ['軟體更新（手寫）', 1, 'Software update']);
+
+  await page.getByLabel('标题', { exact: true }).fill('网络更新');
+  await save();
+  const kept = await adminApi<Stored>(server, 'GET', `/bulletins/${id}`);
+  assert.deepEqual([kept.title_tw, kept.tw_by_hand], ['軟體更新（手寫）', 1]);
+
+  await traditional.getByRole('button', { name: '重新转换' }).click();
+  await traditional.getByText('保存时重新转换', { exact: true }).waitFor();
+  await save();
+  await traditional.getByText('網路更新').waitFor();
+  await traditional.getByText('自动转换', { exact: true }).waitFor();
+  const following = await adminApi<Stored>(server, 'GET', `/bulletins/${id}`);
+  assert.deepEqual([following.title_tw, following.tw_by_hand], ['網路更新', 0]);
+  assertNoProblems(open);
+});
