@@ -8,18 +8,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
 import { assertNoProblems, openPage } from './support/page-helpers.js';
 import { adminApi } from './support/admin-api.js';
-import { startServer, type RunningServer } from './support/server.js';
+import type { RunningServer } from './support/server.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 let chineseOnly: number;
 let withEnglish: number;
 before(async () => {
-  server = await startServer({ DEMO_CONTENT: '0' });
-  browser = await launchBrowser();
+  ({ server, browser } = await startServerAndBrowser({ DEMO_CONTENT: '0' }));
   ({ id: chineseOnly } = await adminApi<{ id: number }>(server, 'POST', '/bulletins', {
     title: '软件更新信息',
     content: '<p>新版软件支持打印机。</p>',
@@ -32,10 +31,7 @@ before(async () => {
     content_en: '<p>The network is down for maintenance tonight.</p>',
   }));
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => stopServerAndBrowser(server, browser));
 
 const note = 'Originally in Chinese';
 const article = (page: Page) => page.getByRole('article');

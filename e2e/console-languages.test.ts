@@ -6,24 +6,20 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
 import { adminApi } from './support/admin-api.js';
 import { addOperator, signedInConsole } from './support/console.js';
 import { assertNoProblems } from './support/page-helpers.js';
-import { startServer, type RunningServer } from './support/server.js';
+import type { RunningServer } from './support/server.js';
 import { shootBothThemes } from './support/shots.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
-  server = await startServer({ DEMO_CONTENT: '0' });
-  browser = await launchBrowser();
+  ({ server, browser } = await startServerAndBrowser({ DEMO_CONTENT: '0' }));
   addOperator(server, 'alice', 'editor', 'alice-password-1');
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => stopServerAndBrowser(server, browser));
 
 interface Stored {
   title_tw: string;
