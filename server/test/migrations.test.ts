@@ -80,7 +80,7 @@ test('a database a newer build has migrated is refused with a clear message, and
   }
 });
 
-test('announcements written before 0016 get their traditional version, and 0016 runs again over itself', async () => {
+test('announcements written before 0018 get their traditional version, and 0018 runs again over itself', async () => {
   const database = await createTestDatabase();
   const db = connect(loadConfig(testEnv(database)).database);
   try {
