@@ -1,7 +1,6 @@
-import { useRef, useState } from 'react';
-import { Button } from '../../ui/button';
-import { Close, Modal } from '../../ui/dialog';
+import { useState } from 'react';
 import { Field, inputClass } from '../../ui/field';
+import { DialogForm, EditorDialog } from './editor-dialog';
 
 /** What the site keeps in a link: http(s), mailto, or a path of the site itself (#/download). */
 export function linkProblem(href: string): string | undefined {
@@ -26,57 +25,28 @@ export function LinkDialog({
   initial: string;
   onSave: (href: string) => void;
 }) {
-  // Set when 确定 closes it: the link is set and the editor has taken focus back already.
-  const saved = useRef(false);
   return (
-    <Modal
+    <EditorDialog
       open={open}
       onOpenChange={onOpenChange}
       title="链接"
       description="选中文字后设置链接；留空则去掉链接。"
-      onCloseAutoFocus={(event) => {
-        if (saved.current) event.preventDefault();
-        saved.current = false;
-      }}
     >
-      {open && (
-        <LinkForm
-          initial={initial}
-          onSave={(href) => {
-            saved.current = true;
-            onSave(href);
-          }}
-          onDone={() => onOpenChange(false)}
-        />
-      )}
-    </Modal>
+      {(finish) => <LinkForm initial={initial} onSave={(href) => finish(() => onSave(href))} />}
+    </EditorDialog>
   );
 }
 
-function LinkForm({
-  initial,
-  onSave,
-  onDone,
-}: {
-  initial: string;
-  onSave: (href: string) => void;
-  onDone: () => void;
-}) {
+function LinkForm({ initial, onSave }: { initial: string; onSave: (href: string) => void }) {
   const [href, setHref] = useState(initial);
   const [problem, setProblem] = useState<string>();
   return (
-    <form
-      className="flex flex-col gap-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        // The dialog sits in a portal, but React bubbles its submit to the editor's form.
-        event.stopPropagation();
+    <DialogForm
+      onSubmit={() => {
         const value = href.trim();
         const found = linkProblem(value);
         setProblem(found);
-        if (found !== undefined) return;
-        onSave(value);
-        onDone();
+        if (found === undefined) onSave(value);
       }}
     >
       <Field id="link-href" label="链接地址" error={problem}>
@@ -91,14 +61,6 @@ function LinkForm({
           aria-invalid={problem !== undefined}
         />
       </Field>
-      <div className="flex justify-end gap-2">
-        <Close asChild>
-          <Button>取消</Button>
-        </Close>
-        <Button type="submit" tone="primary">
-          确定
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
