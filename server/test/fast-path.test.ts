@@ -275,12 +275,25 @@ describe('the fast path for cached reads', () => {
         ['HEAD', {}],
         ['GET', { 'If-None-Match': etag }],
       ] as const) {
-        await warm(path, headers, method);
         const fields = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-        const onSockets = fast.replayedOnSockets;
-        const direct = new RawClient(port);
-        direct.send(plainRequest(method, path, fields.join('')));
-        const [first] = await direct.replies([method]);
+        // On PostgreSQL a change notice that comes late (the rows written before the test, on a
+        // busy machine) may drop the entry between warming and asking: warm it again then.
+        let onSockets = 0;
+        let direct: RawClient | undefined;
+        let first: Buffer | undefined;
+        for (
+          let attempt = 0;
+          attempt < 5 && (direct === undefined || fast.replayedOnSockets !== onSockets + 1);
+          attempt++
+        ) {
+          direct?.socket.destroy();
+          await warm(path, headers, method);
+          onSockets = fast.replayedOnSockets;
+          direct = new RawClient(port);
+          direct.send(plainRequest(method, path, fields.join('')));
+          [first] = await direct.replies([method]);
+        }
+        assert.ok(direct !== undefined && first !== undefined);
         assert.equal(fast.replayedOnSockets, onSockets + 1, `${method} ${path} ${fields.join('')}: on the socket`);
         // Content-Length keeps a request from the socket's reader: Node's server answers it.
         const viaNode = new RawClient(port);
