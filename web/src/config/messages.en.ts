@@ -40,7 +40,6 @@ export const en: Messages = {
   'footer.copyright': '© 2024 {product}. All rights reserved.',
   'download.title': 'Download {product}',
   'download.subtitle': 'Use it on all your devices',
-  'download.terms': 'By installing you agree to the Terms of service and the Privacy policy',
   'download.termsPrefix': 'By installing you agree to the ',
   'download.termsAnd': ' and the ',
   'download.agreement': 'Terms of service',

@@ -40,7 +40,6 @@ export const zhCN = {
   'footer.copyright': '© 2024 {product} 版权所有',
   'download.title': '下载{product}',
   'download.subtitle': '在各种设备上使用',
-  'download.terms': '安装即表示您同意《服务用户协议》和《隐私政策》',
   'download.termsPrefix': '安装即表示您同意',
   'download.termsAnd': '和',
   'download.agreement': '《服务用户协议》',
