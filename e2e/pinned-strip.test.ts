@@ -45,6 +45,18 @@ async function firstMove(page: Page): Promise<string[]> {
  * one has moved twice, a whole autoplay step (3 s) has gone by since the first move, which came
  * after the test's hover or focus. Answers that page, open; `passed` waits for the two moves.
  */
+/** The track's offset once it has stopped moving: the same in two reads 300 ms apart. */
+async function settledOffset(page: Page): Promise<string> {
+  let last = await offset(page);
+  for (let tries = 0; tries < 20; tries++) {
+    await page.waitForTimeout(300);
+    const now = await offset(page);
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
 async function controlStrip(t: TestContext): Promise<{ passed(): Promise<void> }> {
   const control = await openPage(site.browser, 'desktop');
   t.after(() => control.close());
@@ -67,7 +79,8 @@ describe('pinned strip autoplay', () => {
     await strip(page).locator('ul').waitFor();
     const control = await controlStrip(t);
     await strip(page).getByText('置顶公告').hover();
-    const start = await offset(page);
+    // A step under way when the pointer arrives finishes first: pausing stops the next one.
+    const start = await settledOffset(page);
     await control.passed();
     assert.equal(await offset(page), start, 'paused while hovered');
     await page.mouse.move(5, 700);

@@ -131,7 +131,7 @@ within 5m npm run --silent budget
 
 step "browser tests in Chromium"
 within 15m bash scripts/ensure-chromium.sh
-within 35m npm run --silent test:e2e
+within 45m npm run --silent test:e2e
 
 step "Lighthouse audit (fails under 95 in any category)"
 # Three runs each (docs/performance.md#the-lighthouse-audit). Once the mobile preset's CPU
