@@ -164,9 +164,11 @@ describe('share pages', () => {
     assert.match(robots, new RegExp(`^Sitemap: ${server.url}/sitemap\\.xml$`, 'm'));
     const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
     const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    // Each address in the three languages: simplified Chinese bare, the others with ?lang=.
+    const inEach = (path: string) => ['', '?lang=zh-TW', '?lang=en'].map((query) => `${server.url}${path}${query}`);
     assert.deepEqual(
       locs.sort(),
-      [`${server.url}/`, ...[hostile, ...demo.map((item) => item.id)].map((id) => `${server.url}/a/${id}`)].sort(),
+      ['/', ...[hostile, ...demo.map((item) => item.id)].map((id) => `/a/${id}`)].flatMap(inEach).sort(),
     );
   });
 });
