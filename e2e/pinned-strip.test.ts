@@ -45,16 +45,24 @@ async function firstMove(page: Page): Promise<string[]> {
  * one has moved twice, a whole autoplay step (3 s) has gone by since the first move, which came
  * after the test's hover or focus. Answers that page, open; `passed` waits for the two moves.
  */
-/** The track's offset once it has stopped moving: the same in two reads 300 ms apart. */
+/** The track's offset once it has stopped moving: the same over ten animation frames, the
+ * frames Embla moves it on. */
 async function settledOffset(page: Page): Promise<string> {
-  let last = await offset(page);
-  for (let tries = 0; tries < 20; tries++) {
-    await page.waitForTimeout(300);
-    const now = await offset(page);
-    if (now === last) return now;
-    last = now;
-  }
-  return last;
+  // A string, as recordTransforms is: the runner's transform would add helpers to nested functions.
+  await page.evaluate(`new Promise((settled) => {
+    const track = document.querySelector('section[aria-label="置顶公告"] ul');
+    let last = getComputedStyle(track).transform;
+    let still = 0;
+    const frame = () => {
+      const now = getComputedStyle(track).transform;
+      still = now === last ? still + 1 : 0;
+      last = now;
+      if (still >= 10) settled();
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  })`);
+  return offset(page);
 }
 
 async function controlStrip(t: TestContext): Promise<{ passed(): Promise<void> }> {
