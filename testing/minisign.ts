@@ -15,6 +15,11 @@ function minisign(args: string[]): void {
 export interface SigningKey {
   /** The .pub file's text. */
   publicKey: string;
+  /**
+   * The key id in all 16 hex digits, as the server names it. The C minisign writes it into the
+   * .pub file's comment without leading zeros (one key in 16 starts with one).
+   */
+  keyId: string;
   /** As tauri.conf.json's pubkey holds it: base64 of the .pub file. */
   tauriPubkey: string;
   /** Signs `bytes` with this trusted comment: the .minisig file's text. `legacy`: not prehashed. */
@@ -28,9 +33,12 @@ export function makeSigningKey(): SigningKey {
   const [pub, sec] = [join(dir, 'key.pub'), join(dir, 'key.sec')];
   minisign(['-G', '-W', '-p', pub, '-s', sec]);
   const publicKey = readFileSync(pub, 'utf8');
+  const keyId = /minisign public key ([0-9A-F]{1,16})\n/.exec(publicKey)?.[1];
+  if (!keyId) throw new Error(`no key id in minisign's public key file: ${publicKey}`);
   let count = 0;
   return {
     publicKey,
+    keyId: keyId.padStart(16, '0'),
     tauriPubkey: Buffer.from(publicKey).toString('base64'),
     sign(bytes, trustedComment, { legacy = false } = {}) {
       const file = join(dir, `file-${count++}`);
