@@ -56,6 +56,7 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     min_os: row.min_os,
     is_force: Number(row.is_force) === 1,
     signature: row.signature,
+    payloads: [],
     created_by: row.created_by,
     created_at: toWireTime(row.created_at, zone),
     current: currentIds.has(row.id),

@@ -6,6 +6,50 @@ import { HttpUrlString, Nullable } from './common.js';
 
 export const ReleaseOs = InstallPackage.properties.OS;
 
+/**
+ * What an installed app's updater fetches, beside the file people download
+ * (docs/releases.md#update-payloads): electron-updater's package (the macOS `.zip`, the Windows
+ * NSIS `.exe`), its `.blockmap`, and the Tauri updater's package (`.app.tar.gz` on macOS;
+ * `.nsis.zip`, `.msi.zip`, or the installer itself on Windows). macOS and Windows only.
+ */
+export const PayloadRole = Type.Union([
+  Type.Literal('electron'),
+  Type.Literal('electron_blockmap'),
+  Type.Literal('tauri'),
+]);
+export type PayloadRole = Static<typeof PayloadRole>;
+
+/** The CPU a payload is built for; none: every architecture of its platform (a universal build). */
+export const PayloadArch = Type.Union([Type.Literal('x86_64'), Type.Literal('aarch64')]);
+export type PayloadArch = Static<typeof PayloadArch>;
+
+/** One payload of a release being published: a hosted file or an outside address. */
+export const PayloadBody = Type.Object(
+  {
+    role: PayloadRole,
+    arch: Type.Optional(PayloadArch),
+    file_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    /** The Tauri payload's signature, checked as the release's own (docs/releases.md#tauri-signatures). */
+    signature: Type.Optional(Type.String({ maxLength: 4096 })),
+  },
+  { additionalProperties: false },
+);
+export type PayloadBody = Static<typeof PayloadBody>;
+
+export const ReleasePayload = Type.Object({
+  role: PayloadRole,
+  arch: Nullable(PayloadArch),
+  file_key: Nullable(Type.String()),
+  /** As stored: file/preview/<key> or an http(s) URL. */
+  download_url: Type.String(),
+  size: Nullable(Type.Integer()),
+  sha256: Nullable(Type.String()),
+  sha512: Nullable(Type.String()),
+  signature: Nullable(Type.String()),
+});
+export type ReleasePayload = Static<typeof ReleasePayload>;
+
 export const Release = Type.Object({
   id: Type.Integer(),
   os: ReleaseOs,
@@ -24,6 +68,8 @@ export const Release = Type.Object({
   is_force: Type.Boolean(),
   /** The Tauri updater's signature of the package. */
   signature: Nullable(Type.String()),
+  /** The update payloads published with it; empty: updaters fetch the download itself. */
+  payloads: Type.Array(ReleasePayload),
   created_by: Type.String(),
   created_at: Timestamp,
   current: Type.Boolean(),
@@ -99,6 +145,8 @@ export const ReleaseBody = Type.Object(
     signature: Type.Optional(Type.String({ maxLength: 4096 })),
     /** Below 100: offered to that share of installs first (docs/releases.md#staged-roll-out). */
     rollout_percentage: Type.Optional(RolloutPercentage),
+    /** At most one per role and architecture (docs/releases.md#update-payloads). */
+    payloads: Type.Optional(Type.Array(PayloadBody, { maxItems: 8 })),
   },
   { additionalProperties: false },
 );
