@@ -8,9 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
-import { contextOptions } from './support/browser.js';
-import { addOperator, signIn } from './support/console.js';
-import { recordCspViolations } from './support/page-helpers.js';
+import { addOperator, watchedConsole } from './support/console.js';
 import type { RunningServer } from './support/server.js';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
@@ -26,17 +24,7 @@ after(() => stopServerAndBrowser(server, browser));
 
 /** Alice on the list of announcements; no CSP report or script error by the end of the test. */
 async function openList(t: TestContext): Promise<Page> {
-  const context = await browser.newContext(contextOptions('desktop', { colorScheme: 'light' }));
-  const csp = await recordCspViolations(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  t.after(async () => {
-    await context.close();
-    assert.deepEqual(csp, [], 'no CSP violations');
-    assert.deepEqual(errors, [], 'no script errors');
-  });
-  await signIn(page, server, 'alice', password);
+  const { page } = await watchedConsole(t, browser, server, { name: 'alice', password }, { colorScheme: 'light' });
   await heading(page, '公告').waitFor();
   return page;
 }

@@ -9,9 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
-import { contextOptions, launchBrowser } from './support/browser.js';
-import { addOperator, dialogReady, signIn } from './support/console.js';
-import { recordCspViolations } from './support/page-helpers.js';
+import { launchBrowser } from './support/browser.js';
+import { addOperator, dialogReady, watchedConsole } from './support/console.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { pastePicture } from './support/paste.js';
 
@@ -32,20 +31,8 @@ const widths = { phone: { width: 390, height: 844 }, desktop: { width: 1280, hei
 
 /** Alice signed in, at a phone's 390 px or a desktop's width; no CSP report or script error. */
 async function openConsole(t: TestContext, width: keyof typeof widths = 'desktop'): Promise<Page> {
-  const context = await browser.newContext(
-    contextOptions(width === 'phone' ? 'phone' : 'desktop', { viewport: widths[width], colorScheme: 'dark' }),
-  );
-  const csp = await recordCspViolations(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  t.after(async () => {
-    await context.close();
-    assert.deepEqual(csp, [], 'no CSP violations');
-    assert.deepEqual(errors, [], 'no script errors');
-  });
-  await signIn(page, server, 'alice', password);
-  return page;
+  const look = { device: width, viewport: widths[width], colorScheme: 'dark' } as const;
+  return (await watchedConsole(t, browser, server, { name: 'alice', password }, look)).page;
 }
 
 async function assertAccessible(page: Page, what: string): Promise<void> {

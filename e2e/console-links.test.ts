@@ -8,9 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
-import { contextOptions } from './support/browser.js';
-import { addOperator, dialogReady, signIn } from './support/console.js';
-import { recordCspViolations } from './support/page-helpers.js';
+import { addOperator, dialogReady, watchedConsole } from './support/console.js';
 import type { RunningServer } from './support/server.js';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
 
@@ -26,17 +24,13 @@ after(() => stopServerAndBrowser(server, browser));
 
 /** Alice on a new announcement; no CSP report or script error by the end of the test. */
 async function newAnnouncement(t: TestContext): Promise<{ page: Page; context: BrowserContext }> {
-  const context = await browser.newContext(contextOptions('desktop', { colorScheme: 'light' }));
-  const csp = await recordCspViolations(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  t.after(async () => {
-    await context.close();
-    assert.deepEqual(csp, [], 'no CSP violations');
-    assert.deepEqual(errors, [], 'no script errors');
-  });
-  await signIn(page, server, 'alice', password);
+  const { page, context } = await watchedConsole(
+    t,
+    browser,
+    server,
+    { name: 'alice', password },
+    { colorScheme: 'light' },
+  );
   await page.goto(`${server.url}/admin/bulletins/new`);
   await page.getByLabel('标题').fill('键盘加链接');
   return { page, context };

@@ -4,8 +4,10 @@ import { anyWallClock } from '@chat-site/contract';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { openPage } from './page-helpers.js';
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { contextOptions, type viewports } from './browser.js';
+import { openPage, recordCspViolations } from './page-helpers.js';
 import { repoRoot, type RunningServer } from './server.js';
 
 /** Adds an operator account the way an operator would: `npm run admin -- users add`. */
@@ -45,6 +47,33 @@ export async function signedInConsole(
   await signIn(open.page, server, name, password);
   open.problems.length = 0;
   return open;
+}
+
+/**
+ * A console page signed in as `name` in a context of its own, at a phone's or a desktop's size.
+ * When the test `t` ends the context is closed and the test fails if a CSP report or a script
+ * error came up meanwhile.
+ */
+export async function watchedConsole(
+  t: { after: (fn: () => Promise<void>) => void },
+  browser: Browser,
+  server: RunningServer,
+  operator: { name: string; password: string },
+  look: { device?: keyof typeof viewports } & BrowserContextOptions = {},
+): Promise<{ page: Page; context: BrowserContext }> {
+  const { device = 'desktop', ...options } = look;
+  const context = await browser.newContext(contextOptions(device, options));
+  const csp = await recordCspViolations(context);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  t.after(async () => {
+    await context.close();
+    assert.deepEqual(csp, [], 'no CSP violations');
+    assert.deepEqual(errors, [], 'no script errors');
+  });
+  await signIn(page, server, operator.name, operator.password);
+  return { page, context };
 }
 
 export function movableClock(dir: string): { nodeArgs: string[]; env: Record<string, string>; file: string } {
