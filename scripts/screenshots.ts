@@ -120,6 +120,28 @@ const consoleScenes: Record<string, ConsoleScene> = {
       await page.getByRole('dialog').waitFor();
     },
   },
+  'console-link-dialog': {
+    path: '/admin/bulletins/2',
+    as: 'admin',
+    prepare: async (page) => {
+      const body = page.getByRole('textbox', { name: '正文' });
+      await body.locator('p').first().click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.getByRole('button', { name: '链接' }).click();
+      await page.getByLabel('链接地址').waitFor();
+    },
+  },
+  'console-picture-dialog': {
+    // The demo's first announcement opens with a picture.
+    path: '/admin/bulletins/1',
+    as: 'admin',
+    prepare: async (page) => {
+      const picture = page.getByRole('textbox', { name: '正文' }).locator('img').first();
+      await picture.click();
+      await page.getByRole('button', { name: '图片说明' }).click();
+      await page.getByLabel('说明文字').waitFor();
+    },
+  },
   'console-delete': {
     path: '/admin/bulletins/4',
     as: 'admin',
