@@ -431,6 +431,9 @@ export async function migrate(
   // Tests build old schemas by stopping at an earlier migration.
   const run = () => (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
   if (db.dialect !== 'sqlite') return report(await run());
+  // The usual case, a schema already up to date, needs no write lock: several command-line runs
+  // or workers starting at once then do not queue behind each other's lock.
+  if (upTo === undefined && (await upToDate(db))) return;
   // better-sqlite3 is one connection, so these statements and Kysely's share the transaction.
   await sql`begin immediate`.execute(db.kysely);
   try {
@@ -439,6 +442,18 @@ export async function migrate(
   } catch (error) {
     await sql`rollback`.execute(db.kysely);
     throw error;
+  }
+}
+
+/** Whether the database has run exactly the migrations this build knows; false when it cannot
+ * tell (a new file, without Kysely's table). */
+async function upToDate(db: Db): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely);
+    const applied = new Set(rows.map((row) => row.name));
+    return applied.size === knownMigrations.length && knownMigrations.every((name) => applied.has(name));
+  } catch {
+    return false;
   }
 }
 
