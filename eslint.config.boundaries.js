@@ -78,7 +78,7 @@ const publicModules = {
   accounts: ['door.ts'], // who is asking, and the audit log every change is written to
   bulletins: ['sanitize.ts'], // the one allowlist every stored and published announcement goes through
   downloads: ['smart-app-banner.ts'], // its tag in the page's head
-  reach: ['head.ts'], // its tags in the page's head
+  reach: ['head.ts', 'xml.ts'], // its tags in the page's head; escaping for any page the server writes
 };
 const resources = ['accounts', 'bulletins', 'downloads', 'files', 'packages', 'page', 'reach', 'settings'];
 const serverTop = [

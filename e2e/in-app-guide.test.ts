@@ -139,6 +139,28 @@ describe('the guide', () => {
     await guide(page).waitFor({ state: 'detached' });
   });
 
+  test('/dl/android opened in WeChat itself (a QR code, a shared link): the server answers the guide', async (t) => {
+    const { page, context, problems } = await phone(weChat);
+    t.after(() => context.close());
+    const downloads: string[] = [];
+    page.on('download', (download) => downloads.push(download.url()));
+    const answer = await page.goto(`${server.url}/dl/android`);
+    assert.equal(answer?.status(), 200);
+    await page.getByRole('heading', { name: '请在浏览器中打开' }).waitFor();
+    assert.equal(
+      await page.getByLabel('也可以复制下载地址，粘贴到浏览器中打开：').inputValue(),
+      `${server.url}/dl/android`,
+    );
+    assert.deepEqual(await axeViolations(page), []);
+    for (const width of [390, 1280])
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.setViewportSize({ width, height: 844 });
+        await page.emulateMedia({ colorScheme });
+        await page.screenshot({ path: `.tmp/in-app/dl-android-${width}-${colorScheme}.png`, fullPage: true });
+      }
+    assert.deepEqual([downloads, problems], [[], []]);
+  });
+
   test('a tap on a card drawn before the site script runs opens the guide once it runs', async (t) => {
     const { page, context } = await phone(weChat);
     t.after(() => context.close());

@@ -30,12 +30,12 @@ const stats = async () =>
   checked(DownloadStats, await t.app.inject({ url: '/v1/admin/stats/downloads?days=7', headers: bearer }));
 
 describe('in-app browser counts', () => {
-  test('a download through /dl from WeChat is a download and an in-app visit; from Chrome only a download', async () => {
-    assert.equal((await t.app.inject({ url: '/dl/android', headers: { 'user-agent': weChat } })).statusCode, 302);
+  test('/dl from WeChat is an in-app visit and a guide shown, not a download; from Chrome only a download', async () => {
+    assert.equal((await t.app.inject({ url: '/dl/android', headers: { 'user-agent': weChat } })).statusCode, 200);
     assert.equal((await t.app.inject({ url: '/dl/android', headers: { 'user-agent': chrome } })).statusCode, 302);
     const body = await stats();
-    assert.equal(body.days.at(-1)?.android, 2);
-    assert.deepEqual(body.in_app.days.at(-1), { visits: 1, guides: 0 });
+    assert.equal(body.days.at(-1)?.android, 1);
+    assert.deepEqual(body.in_app.days.at(-1), { visits: 1, guides: 1 });
   });
 
   test("the beacon counts the app its own user agent names; another browser's counts nothing", async () => {
@@ -43,12 +43,12 @@ describe('in-app browser counts', () => {
     assert.equal((await beacon('guide', chrome)).statusCode, 204);
     assert.equal((await beacon('guide', agentOf('Douyin on iOS'))).statusCode, 204);
     const body = await stats();
-    assert.deepEqual(body.in_app.total, { visits: 2, guides: 3 });
+    assert.deepEqual(body.in_app.total, { visits: 2, guides: 4 });
     assert.equal(body.in_app.days.length, 7);
     const found = (await rows()).map((row) => [row.app, Number(row.visits), Number(row.guides)]).sort();
     assert.deepEqual(found, [
       ['douyin', 0, 1],
-      ['wechat', 2, 2],
+      ['wechat', 2, 3],
     ]);
   });
 

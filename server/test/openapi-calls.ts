@@ -371,6 +371,8 @@ export async function prepare(): Promise<Fixture> {
     'GET /readyz': async () => [ok(get('/readyz')), ...(await notReady())],
     'GET /dl/{os}': async () => [
       ok(get('/dl/android'), 302),
+      // WeChat's browser would drop the APK: the guide page instead (docs/site.md#in-app-browsers).
+      ok(get('/dl/android', { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) MicroMessenger/8.0.50' }), 200),
       ok(get('/dl/plan9'), 404),
       ok(get(`/dl/${'x'.repeat(40)}`), 400),
     ],

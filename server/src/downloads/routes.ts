@@ -1,18 +1,20 @@
 import { downloadPlatforms, type DownloadPlatform } from '@chat-site/contract';
-import { inAppBrowser } from '@chat-site/contract/in-app';
+import { inAppBrowser, type InAppBrowser } from '@chat-site/contract/in-app';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../pipeline/deps.js';
 import { HttpError } from '../lib/errors.js';
-import { errorResponse } from '../lib/schemas.js';
+import { errorResponse, textResponse } from '../lib/schemas.js';
 import { isPrimaryHost } from '../lib/host-rule.js';
 import { downloadsTotal } from '../lib/metrics.js';
-import { apiBase } from '../lib/origin.js';
+import { apiBase, publicOrigin } from '../lib/origin.js';
 import { toWireTime } from '../lib/time.js';
 import { getSiteListing } from '../settings/repository.js';
+import { pageLanguage } from '../lib/page-language.js';
 import { countInApp } from './in-app-counts.js';
+import { guideInstead, inAppPageCsp, renderInAppPage } from './in-app-page.js';
 import { countDownload } from './repository.js';
 import { downloadTarget } from './target.js';
 import { firstDownloadToday } from './visitors.js';
@@ -46,6 +48,11 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
         description: 'To the install package (Location), never cached',
         headers: { location: { type: 'string', description: 'Where the download is today' } },
       },
+      200: textResponse(
+        'text/html',
+        "Inside a chat app's built-in browser that would drop this download: a page that says how to open it " +
+          "in the phone's browser (docs/site.md#in-app-browsers)",
+      ),
       404: errorResponse('Not a platform, no package published for it, or not offered on the primary domain'),
     },
   };
@@ -69,6 +76,21 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     const inApp = inAppBrowser(userAgent);
     if (request.method !== 'GET' || inApp === undefined || isbot(userAgent)) return;
     await countInApp(db.kysely, inApp, 'visit', toWireTime(new Date(), config.timeZone).slice(0, 10));
+  }
+
+  /** The guide instead of a download the app's browser would drop: counted as a guide shown. */
+  async function sendGuide(request: FastifyRequest, reply: FastifyReply, os: DownloadPlatform, inApp: InAppBrowser) {
+    const day = toWireTime(new Date(), config.timeZone).slice(0, 10);
+    await countInApp(db.kysely, inApp, 'guide', day).catch((error: unknown) =>
+      request.log.error({ err: error }, 'in-app count failed'),
+    );
+    const page = renderInAppPage({
+      language: pageLanguage(request),
+      address: `${publicOrigin(request, config.publicUrl)}/dl/${os}`,
+      ios: /iPhone|iPad|iPod/i.test(request.headers['user-agent'] ?? ''),
+      product: config.site.productName,
+    });
+    return reply.header('content-security-policy', inAppPageCsp).type('text/html; charset=utf-8').send(page);
   }
 
   app.get('/dl/:os', { schema }, async (request, reply) => {
@@ -99,9 +121,14 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
             : `no ${os} package is published`,
       );
     }
+    await countInAppVisit(request).catch((error: unknown) => request.log.error({ err: error }, 'in-app count failed'));
+    reply.header('cache-control', 'no-store').header('vary', 'User-Agent, Accept-Language, Cookie');
+    const inApp = inAppBrowser(request.headers['user-agent'] ?? '');
+    if (request.method === 'GET' && inApp !== undefined && guideInstead(inApp, os, target)) {
+      return sendGuide(request, reply, os, inApp);
+    }
     // A failed count must not cost the visitor the download.
     await countIfNew(request, os).catch((error: unknown) => request.log.error({ err: error }, 'download count failed'));
-    await countInAppVisit(request).catch((error: unknown) => request.log.error({ err: error }, 'in-app count failed'));
-    return reply.header('cache-control', 'no-store').redirect(locationOf(target, base), 302);
+    return reply.redirect(locationOf(target, base), 302);
   });
 };
