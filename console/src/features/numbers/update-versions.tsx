@@ -103,7 +103,8 @@ function Versions({ stats }: { stats: UpdateStats }) {
               <th scope="col" className="px-3 py-2 font-medium">
                 日期
               </th>
-              <th scope="col" className="w-1/3 px-3 py-2 font-medium">
+              {/* On a phone the counts beside it say the same: the bars make way for them. */}
+              <th scope="col" className="hidden w-1/3 px-3 py-2 font-medium sm:table-cell">
                 分布
               </th>
               {versions.map((version) => (
@@ -129,7 +130,7 @@ function Versions({ stats }: { stats: UpdateStats }) {
                 <th scope="row" className="px-3 py-2 text-left font-normal whitespace-nowrap">
                   {day.day.slice(5)}
                 </th>
-                <td className="px-3 py-2">
+                <td className="hidden px-3 py-2 sm:table-cell">
                   <div aria-hidden className="flex h-3 min-w-24 overflow-hidden rounded-full bg-surface-2">
                     {versions.map((version) => (
                       <div
