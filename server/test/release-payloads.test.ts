@@ -172,6 +172,26 @@ describe('Windows: a payload for every architecture and one for arm', () => {
   });
 });
 
+test("electron's blockmap is found where electron-updater looks: next to its payload, + .blockmap", async () => {
+  const download = await host('Xingliao-5.3.0.dmg', dmg('5.3.0'));
+  const electron = await host('Xingliao-5.3.0-mac.zip', zip('5.3.0'));
+  const blockmap = await host('Xingliao-5.3.0-mac.zip.blockmap', gzip('{"version":"2","files":[]}'));
+  const payloads = [
+    { role: 'electron', file_key: electron.key },
+    { role: 'electron_blockmap', file_key: blockmap.key },
+  ];
+  assert.equal((await publish({ os: 'mac', file_key: download.key, version: '5.3.0', payloads })).statusCode, 201);
+  const yml = await t.app.inject('/v1/common/pcupdater/latest-mac.yml');
+  const url = /url: "([^"]+)"/.exec(yml.body)?.[1] ?? '';
+  assert.equal(new URL(url).pathname, `/v1/file/preview/${electron.key}`);
+  const asked = await t.app.inject(`${new URL(url).pathname}.blockmap`);
+  assert.equal(asked.statusCode, 302);
+  const location = new URL(asked.headers.location ?? '', url);
+  assert.equal(location.pathname, `/v1/file/preview/${blockmap.key}`);
+  assert.deepEqual(await fetched(location.href), blockmap.bytes);
+  assert.equal((await t.app.inject(`/v1/file/preview/${download.key}.blockmap`)).statusCode, 404);
+});
+
 describe('refused before anything is stored', () => {
   let macZip: Hosted;
   let tarball: Hosted;

@@ -194,3 +194,27 @@ export async function listPayloads(db: DbHandle, ids?: number[]): Promise<Releas
   if (ids !== undefined) query = query.where('release_id', 'in', ids);
   return query.execute();
 }
+
+/**
+ * Where the blockmap of an electron payload is: electron-updater asks for it at the payload's
+ * own address + `.blockmap`, and a hosted blockmap has a key of its own. Undefined when `key` is
+ * no electron payload's or its release has no blockmap (for its architecture, or for all).
+ */
+export async function blockmapOf(db: DbHandle, key: string): Promise<string | undefined> {
+  const electron = await db
+    .selectFrom('release_payloads')
+    .select(['release_id', 'arch'])
+    .where('role', '=', 'electron')
+    .where('file_key', '=', key)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  if (electron === undefined) return undefined;
+  const blockmaps = await db
+    .selectFrom('release_payloads')
+    .select(['arch', 'download_url'])
+    .where('release_id', '=', electron.release_id)
+    .where('role', '=', 'electron_blockmap')
+    .execute();
+  const blockmap = blockmaps.find((row) => row.arch === electron.arch) ?? blockmaps.find((row) => row.arch === null);
+  return blockmap?.download_url;
+}
