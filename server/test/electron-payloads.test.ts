@@ -51,7 +51,7 @@ before(async () => {
 });
 after(async () => {
   loader._resolveFilename = resolve;
-  delete loader._cache[standIn];
+  Reflect.deleteProperty(loader._cache, standIn);
   await t.close();
   await rm(dir, { recursive: true, force: true });
 });

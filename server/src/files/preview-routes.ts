@@ -8,7 +8,7 @@ import { storageFor } from '../storage/index.js';
 import { S3Storage } from '../storage/s3-store.js';
 import { s3AccelRedirect } from './accel-s3.js';
 import { contentDisposition, httpDate, ifRangeHolds, notModified, parseRange } from './conditional.js';
-import { blockmapOf } from '../packages/payloads.js';
+import { blockmapOf } from '../packages/repository.js';
 import { cleanFileName, findFile } from './repository.js';
 
 // Hosted files are shown by <img> or downloaded; nothing in them may ever run as a page.
