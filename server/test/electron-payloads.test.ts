@@ -136,7 +136,7 @@ const zip = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(600
 test('MacUpdater: the .dmg alone cannot update an app, the .zip payload does; the site keeps the .dmg', async () => {
   const first = await hostFile(t.app, 'Xingliao-5.1.0.dmg', dmg('5.1.0'));
   assert.equal((await admin({ os: 'mac', file_key: first, version: '5.1.0' })).statusCode, 201);
-  const alone = await installed((app) => new MacUpdater(null, app), 'darwin');
+  const alone = await installed((app) => new MacUpdater(undefined, app), 'darwin');
   await assert.rejects(update(alone), { code: 'ERR_UPDATER_ZIP_FILE_NOT_FOUND' });
 
   const download = await hostFile(t.app, 'Xingliao-5.2.0.dmg', dmg('5.2.0'));
@@ -148,7 +148,7 @@ test('MacUpdater: the .dmg alone cannot update an app, the .zip payload does; th
     payloads: [{ role: 'electron', file_key: payload }],
   });
   assert.equal(res.statusCode, 201, res.body);
-  const updater = await installed((app) => new MacUpdater(null, app), 'darwin');
+  const updater = await installed((app) => new MacUpdater(undefined, app), 'darwin');
   try {
     assert.deepEqual(await update(updater), zip);
     // Squirrel.Mac is handed the zip electron-updater checked.
