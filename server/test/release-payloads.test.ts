@@ -131,6 +131,12 @@ describe('a macOS release: a .dmg for people, a .zip for electron, an .app.tar.g
     assert.equal((await tauri('darwin', '5.1.0', 'aarch64')).statusCode, 204, 'current');
   });
 
+  test('a payload of the release served now cannot be deleted', async () => {
+    const res = await t.app.inject({ method: 'DELETE', url: `/v1/admin/files/${arm.key}`, headers: bearer });
+    assert.equal(res.statusCode, 409, res.body);
+    assert.equal(res.json<{ code: string }>().code, 'in_use');
+  });
+
   test("the chat apps' check, the package list and /dl/mac keep the .dmg", async () => {
     const app = (await t.app.inject('/v1/common/appversion/mac/5.0.0')).json<{ download_url: string }>();
     assert.match(app.download_url, /-Xingliao-5\.1\.0\.dmg$/);
