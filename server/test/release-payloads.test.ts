@@ -198,6 +198,23 @@ test("electron's blockmap is found where electron-updater looks: next to its pay
   assert.equal((await t.app.inject(`/v1/file/preview/${download.key}.blockmap`)).statusCode, 404);
 });
 
+test('rolling back to a release whose payload was deleted since: 409 file_deleted', async () => {
+  const payload = await host('Xingliao-4.0.0-setup.exe', exe('4.0.0'));
+  const first = await publish({
+    os: 'windows',
+    url: 'https://dl.example.com/Xingliao-4.0.0.msi',
+    version: '4.0.0',
+    payloads: [{ role: 'electron', file_key: payload.key }],
+  });
+  const id = first.json<{ id: number }>().id;
+  await publish({ os: 'windows', url: 'https://dl.example.com/Xingliao-4.1.0.msi', version: '4.1.0' });
+  const removed = await t.app.inject({ method: 'DELETE', url: `/v1/admin/files/${payload.key}`, headers: bearer });
+  assert.equal(removed.statusCode, 204, removed.body);
+  const res = await t.app.inject({ method: 'POST', url: `/v1/admin/releases/${id}/rollback`, headers: bearer });
+  assert.equal(res.statusCode, 409, res.body);
+  assert.equal(res.json<{ code: string }>().code, 'file_deleted');
+});
+
 describe('refused before anything is stored', () => {
   let macZip: Hosted;
   let tarball: Hosted;

@@ -9,8 +9,9 @@ import type { Kysely } from 'kysely';
 import type { Database, ReleaseRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
 import { endRollout, startRollout } from '../updates/rollout.js';
-import { storePayloads, type NewPayload } from './payloads.js';
-import { hostedKeyOf, withHostedFileFacts } from './repository.js';
+import { findFile } from '../files/repository.js';
+import { listPayloads, storePayloads, type NewPayload } from './payloads.js';
+import { hostedKeyOf, UnknownHostedFileError, withHostedFileFacts } from './repository.js';
 
 type DbHandle = Kysely<Database>;
 
@@ -89,6 +90,12 @@ export async function makeCurrent(db: DbHandle, id: number): Promise<ReleaseRow 
   const row = await findRelease(db, id);
   if (row === undefined) return undefined;
   await withHostedFileFacts(db, { os: row.os as OperatingSystem, downloadUrl: row.download_url });
+  // Its update payloads must still be there too, or the updaters would be sent to nothing.
+  for (const payload of await listPayloads(db, [id])) {
+    if (payload.file_key !== null && (await findFile(db, payload.file_key)) === undefined) {
+      throw new UnknownHostedFileError(payload.download_url);
+    }
+  }
   await db.transaction().execute(async (trx) => {
     await serve(trx, row);
     await endRollout(trx, row.os);
