@@ -47,7 +47,8 @@ import {
 import { listPackages, toWirePackage, UnknownHostedFileError } from './repository.js';
 import type { MinisignKey } from '../lib/minisign.js';
 import { checkedSignature, type SignedPackage } from './signature-check.js';
-import { checkedPayloads, lastSegment, listPayloads } from './payloads.js';
+import { listPayloads } from './payload-rows.js';
+import { checkedPayloads, lastSegment } from './payloads.js';
 
 export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const storage = storageFor(config.storage);

@@ -10,7 +10,8 @@ import type { Database, ReleaseRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
 import { endRollout, startRollout } from '../updates/rollout.js';
 import { findFile } from '../files/repository.js';
-import { listPayloads, storePayloads, type NewPayload } from './payloads.js';
+import { listPayloads, storePayloads } from './payload-rows.js';
+import type { NewPayload } from './payloads.js';
 import { hostedKeyOf, UnknownHostedFileError, withHostedFileFacts } from './repository.js';
 
 type DbHandle = Kysely<Database>;

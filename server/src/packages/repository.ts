@@ -190,4 +190,4 @@ export function toWirePackage(
 }
 
 /** The payloads' rows are this resource's data too (docs/releases.md#update-payloads). */
-export { blockmapOf, listPayloads } from './payloads.js';
+export { blockmapOf, listPayloads } from './payload-rows.js';
