@@ -146,10 +146,19 @@ export async function fileUsers(db: DbHandle, key: string): Promise<FileUser[]> 
       .orderBy('id')
       .execute(),
   ]);
+  // An update payload of a release a platform serves now (docs/releases.md#update-payloads).
+  const payloads = await db
+    .selectFrom('release_payloads')
+    .innerJoin('install_packages', 'install_packages.release_id', 'release_payloads.release_id')
+    .select('install_packages.os as os')
+    .where('release_payloads.file_key', '=', key)
+    .execute();
+  const serving = new Set([
+    ...packages.filter((row) => usesPath(row.download_url, path)).map((row) => row.os),
+    ...payloads.map((row) => row.os),
+  ]);
   return [
-    ...packages
-      .filter((row) => usesPath(row.download_url, path))
-      .map((row): FileUser => ({ kind: 'package', os: row.os })),
+    ...[...serving].map((os): FileUser => ({ kind: 'package', os })),
     ...bulletins
       .filter((row) => usesPath(row.content, path))
       .map((row): FileUser => ({ kind: 'bulletin', id: row.id, title: row.title })),

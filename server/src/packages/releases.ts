@@ -9,7 +9,10 @@ import type { Kysely } from 'kysely';
 import type { Database, ReleaseRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
 import { endRollout, startRollout } from '../updates/rollout.js';
-import { hostedKeyOf, withHostedFileFacts } from './repository.js';
+import { findFile } from '../files/repository.js';
+import { listPayloads, storePayloads } from './payload-rows.js';
+import type { NewPayload } from './payloads.js';
+import { hostedKeyOf, UnknownHostedFileError, withHostedFileFacts } from './repository.js';
 
 type DbHandle = Kysely<Database>;
 
@@ -31,6 +34,8 @@ export interface NewRelease {
   signature?: string | undefined;
   /** Below 100: a staged roll-out from the platform's current release (docs/releases.md#staged-roll-out). */
   rolloutPercentage?: number | undefined;
+  /** What installed apps' updaters fetch instead of the download (docs/releases.md#update-payloads). */
+  payloads?: NewPayload[] | undefined;
   createdBy: string;
 }
 
@@ -72,6 +77,7 @@ export async function publishRelease(db: DbHandle, release: NewRelease): Promise
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await storePayloads(trx, row.id, release.payloads ?? []);
     await serve(trx, row);
     if (staged) await startRollout(trx, row, previous?.release_id ?? 0, release.rolloutPercentage ?? 100);
     else await endRollout(trx, release.os);
@@ -85,6 +91,12 @@ export async function makeCurrent(db: DbHandle, id: number): Promise<ReleaseRow 
   const row = await findRelease(db, id);
   if (row === undefined) return undefined;
   await withHostedFileFacts(db, { os: row.os as OperatingSystem, downloadUrl: row.download_url });
+  // Its update payloads must still be there too, or the updaters would be sent to nothing.
+  for (const payload of await listPayloads(db, [id])) {
+    if (payload.file_key !== null && (await findFile(db, payload.file_key)) === undefined) {
+      throw new UnknownHostedFileError(payload.download_url);
+    }
+  }
   await db.transaction().execute(async (trx) => {
     await serve(trx, row);
     await endRollout(trx, row.os);
