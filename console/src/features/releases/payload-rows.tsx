@@ -36,17 +36,22 @@ export function PayloadRows({
     onChange([...rows, newPayload(nextKey.current++, rows)]);
   };
   return (
-    <section aria-labelledby={headingId} className="flex flex-col gap-2 rounded-lg border border-line p-3">
+    <section
+      aria-labelledby={headingId}
+      aria-describedby={`${headingId}-hint`}
+      className="flex flex-col gap-2 border-t border-line pt-3"
+    >
       <h3 id={headingId} className="text-sm font-medium">
         更新包（可选）
       </h3>
-      <p className="text-xs text-muted">
-        已安装的应用检查更新时下载这些文件，不是下载页上的安装包。用 Electron 打包的应用由 electron-updater 下载更新包（
-        {os === 'mac' ? 'Mac 上是 .zip' : 'Windows 上是 .exe 安装程序'}），有差分文件 (.blockmap) 时只下载变化的部分；用
-        Tauri 打包的应用下载 Tauri 更新包（
-        {os === 'mac' ? '.app.tar.gz' : '.nsis.zip、.msi.zip 或安装程序本身'}），并用签名核对。
-        没有添加更新包时，应用下载上面的安装包。下载卡片始终提供上面的安装包。
-      </p>
+      <div id={`${headingId}-hint`} className="flex flex-col gap-0.5 text-xs text-muted">
+        <p>已安装的应用自动更新时下载这些文件；不添加则下载上面的安装包。下载卡片始终提供上面的安装包。</p>
+        <ul className="list-disc ps-4">
+          <li>{`electron-updater 更新包：Electron 应用的更新（${os === 'mac' ? '.zip' : '.exe 安装程序'}）`}</li>
+          <li>差分文件：electron-updater 据此只下载有变化的部分</li>
+          <li>{`Tauri 更新包：Tauri 应用的更新（${os === 'mac' ? '.app.tar.gz' : '.nsis.zip、.msi.zip 或安装程序'}），需附签名`}</li>
+        </ul>
+      </div>
       {rows.length > 0 && (
         <ol className="flex flex-col gap-3">
           {rows.map((row, index) => (
@@ -102,7 +107,7 @@ function PayloadRow({
   const edit = (change: Partial<PayloadDraft>, ...fields: PayloadField[]) => onChange({ ...row, ...change }, fields);
   return (
     <li>
-      <fieldset className="flex flex-col gap-2 rounded-lg bg-surface-2 p-3">
+      <fieldset className="flex flex-col gap-2 rounded-lg border border-line p-3">
         <legend className="sr-only">{name}</legend>
         <div className="flex items-center justify-between gap-2">
           <span aria-hidden="true" className="text-sm font-medium">
