@@ -83,8 +83,10 @@ describe('rows together', () => {
 });
 
 describe('what the server says and holds', () => {
-  test('a refusal of payloads/N/… goes under row N: the file or address shown, or the signature', () => {
+  test('a refusal of payloads[N] (or payloads/N/) goes under row N: the file or address shown, or the signature', () => {
     const rows = [row({ role: 'electron' }), row({ role: 'tauri', source: 'url' })];
+    assert.deepEqual(payloadRefusalPlace('payloads[1].signature', rows), { index: 1, field: 'signature' });
+    assert.deepEqual(payloadRefusalPlace('payloads[0].file_key', rows), { index: 0, field: 'file' });
     assert.deepEqual(payloadRefusalPlace('payloads/1/signature', rows), { index: 1, field: 'signature' });
     assert.deepEqual(payloadRefusalPlace('payloads/1/file_key', rows), { index: 1, field: 'url' });
     assert.deepEqual(payloadRefusalPlace('payloads/0/url', rows), { index: 0, field: 'file' });

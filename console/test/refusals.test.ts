@@ -58,9 +58,10 @@ describe('sentences', () => {
   });
 
   test('a payload refused: its place in the list, the file it found', () => {
+    assert.equal(fieldLabel('payloads[1].url'), '第 2 个更新包的地址');
     assert.equal(fieldLabel('payloads/1/url'), '第 2 个更新包的地址');
     assert.equal(
-      refusalText({ status: 400, code: 'payload_wrong_kind', field: 'payloads/0/file_key', found: 'a.dmg' }),
+      refusalText({ status: 400, code: 'payload_wrong_kind', field: 'payloads[0].file_key', found: 'a.dmg' }),
       '文件 a.dmg 不是所选类型的更新包：请检查类型和文件',
     );
     assert.equal(

@@ -129,17 +129,18 @@ export function storedName(payload: Pick<ReleasePayload, 'file_key' | 'download_
   }
 }
 
-/** Where the server's refusal of a payload goes: `payloads/N/…` is row N's field. */
+/** Where the server's refusal of a payload goes: `payloads[N].…` (as the admin API names a
+ * field, docs/admin-api.md#error-codes; `payloads/N/…` as a pointer) is row N's field. */
 export function payloadRefusalPlace(
   field: string | undefined,
   rows: PayloadDraft[],
 ): { index: number; field: PayloadField } | undefined {
-  const match = /^payloads\/(\d+)(?:\/(\w+))?/.exec(field ?? '');
+  const match = /^payloads(?:\[(\d+)\]|\/(\d+))(?:[./](\w+))?/.exec(field ?? '');
   if (match === null) return undefined;
-  const index = Number(match[1]);
+  const index = Number(match[1] ?? match[2]);
   const row = rows[index];
   if (row === undefined) return undefined;
-  const part = match[2];
+  const part = match[3];
   if (part === 'signature' && row.role === 'tauri') return { index, field: 'signature' };
   if (part === 'file_key' || part === 'url') return { index, field: row.source };
   return { index, field: 'role' };
