@@ -32,8 +32,10 @@ after(async () => {
   key?.remove();
 });
 
-const bytes = (head: string) => Buffer.concat([Buffer.from(head), randomBytes(64 * 1024)]);
-const dmg = { name: 'XingLiao-7.1.0.dmg', mimeType: 'application/octet-stream', buffer: bytes('koly') };
+const bytes = (head: string) => Buffer.concat([Buffer.from(head, 'latin1'), randomBytes(64 * 1024)]);
+// A disk image ends in its 512-byte koly trailer, which the upload checks.
+const dmgBytes = Buffer.concat([randomBytes(64 * 1024), Buffer.from('koly'), Buffer.alloc(508)]);
+const dmg = { name: 'XingLiao-7.1.0.dmg', mimeType: 'application/octet-stream', buffer: dmgBytes };
 const zip = { name: 'XingLiao-7.1.0-mac.zip', mimeType: 'application/zip', buffer: bytes('PK\x03\x04') };
 const tarGz = { name: 'XingLiao.app.tar.gz', mimeType: 'application/gzip', buffer: bytes('\x1f\x8b') };
 
