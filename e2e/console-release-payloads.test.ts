@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { ReleaseCards } from '@chat-site/contract/admin';
@@ -99,6 +100,12 @@ test('a file of the wrong kind for its role, and a role twice, are refused under
   assert.equal(await wrong.count(), 0);
   await again.getByRole('button', { name: '移除更新包 2' }).click();
   assert.equal(await form.getByRole('group', { name: /^更新包 \d$/ }).count(), 2);
+  // Focus is never lost with the row that held it; a new row starts at its first choice.
+  const adder = form.getByRole('button', { name: '添加更新包' });
+  await page.waitForFunction(() => document.activeElement?.textContent === '添加更新包');
+  await adder.press('Enter');
+  const added = form.getByRole('group', { name: '更新包 3', exact: true }).getByLabel('类型');
+  await page.waitForFunction((element) => element === document.activeElement, await added.elementHandle());
   assert.deepEqual(problems, []);
 });
 
@@ -157,4 +164,46 @@ test('a .dmg with an electron .zip and a signed Tauri .app.tar.gz is published; 
     problems.filter((problem) => !problem.includes('status of 400')),
     [],
   );
+});
+
+test('停止上传 while a payload uploads: the package already stored goes too, nothing is published', async (t) => {
+  const { page, mac, form, problems } = await macForm(t);
+  const storage = new URL(server.env.STORAGE_URL ?? '').pathname;
+  // Staged uploads live under .uploads/, made by the first: anything in it would be left over.
+  const inStorage = () =>
+    readdirSync(storage, { recursive: true })
+      .filter((name) => name !== '.uploads')
+      .sort();
+  const stored = inStorage();
+  const before = await adminApi(server, 'GET', '/releases');
+  // The .dmg goes in one chunk; the payload's first chunk is held, as on a slow line.
+  let patches = 0;
+  let release = () => {};
+  const held = new Promise<void>((done) => (release = done));
+  let reached = () => {};
+  const payloadStarted = new Promise<void>((done) => (reached = done));
+  await page.route('**/v1/admin/uploads/*', async (route) => {
+    if (route.request().method() === 'PATCH' && ++patches === 2) {
+      reached();
+      await held;
+    }
+    await route.continue().catch(() => undefined);
+  });
+  await form.getByLabel('安装包文件').setInputFiles(dmg);
+  await form.getByLabel('版本号').fill('7.2.0');
+  await addPayload(form, 1, 'electron-updater 更新包', zip);
+  await form.getByRole('button', { name: '发布', exact: true }).click();
+  await page.getByRole('alertdialog', { name: '发布 Mac 7.2.0？' }).getByRole('button', { name: '发布' }).click();
+  await payloadStarted;
+  const dropped = page.waitForResponse(
+    (response) => response.request().method() === 'DELETE' && response.url().includes('/v1/admin/files/'),
+  );
+  await mac.getByRole('button', { name: '停止上传' }).click();
+  release();
+  assert.equal((await dropped).status(), 204, 'the stored .dmg was deleted');
+  await page.getByText('已停止上传，Mac 没有发布新版本', { exact: true }).waitFor();
+  assert.deepEqual(inStorage(), stored, 'nothing left in storage, staged or stored');
+  assert.deepEqual(await adminApi(server, 'GET', '/releases'), before, 'no release published');
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  assert.deepEqual(problems, []);
 });

@@ -32,8 +32,16 @@ export function PayloadRows({
 }) {
   const headingId = useId();
   const nextKey = useRef(1);
+  const adder = useRef<HTMLButtonElement>(null);
+  // Focus follows the rows: a new row's first choice, and 添加更新包 when the row that held it is gone.
   const add = () => {
-    onChange([...rows, newPayload(nextKey.current++, rows)]);
+    const row = newPayload(nextKey.current++, rows);
+    onChange([...rows, row]);
+    requestAnimationFrame(() => document.getElementById(`${idBase}-${row.key}-role`)?.focus());
+  };
+  const remove = (index: number) => {
+    onChange(rows.filter((_, at) => at !== index));
+    requestAnimationFrame(() => adder.current?.focus());
   };
   return (
     <section
@@ -68,13 +76,13 @@ export function PayloadRows({
                   { index, fields },
                 )
               }
-              onRemove={() => onChange(rows.filter((_, at) => at !== index))}
+              onRemove={() => remove(index)}
             />
           ))}
         </ol>
       )}
       <div>
-        <Button onClick={add} disabled={rows.length >= 8}>
+        <Button ref={adder} onClick={add} disabled={rows.length >= 8}>
           添加更新包
         </Button>
       </div>
