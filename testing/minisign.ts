@@ -52,3 +52,21 @@ export function makeSigningKey(): SigningKey {
 
 /** A signature as a Tauri .sig file holds it, and as the release's `signature` is given. */
 export const asTauriSig = (minisig: string) => Buffer.from(minisig).toString('base64');
+
+/**
+ * What the Tauri updater does with an answer's signature once it has downloaded the file: it
+ * decodes the base64 and verifies the minisign signature (trusted comment included) against the
+ * bytes with the app's public key. Checked here by Debian's `minisign -V`.
+ */
+export function minisignVerifies(publicKey: string, bytes: Buffer, tauriSig: string): boolean {
+  const dir = mkdtempSync(join(tmpdir(), 'chat-site-minisign-'));
+  try {
+    const [file, pub] = [join(dir, 'file'), join(dir, 'key.pub')];
+    writeFileSync(file, bytes);
+    writeFileSync(pub, publicKey);
+    writeFileSync(`${file}.minisig`, Buffer.from(tauriSig, 'base64'));
+    return spawnSync('minisign', ['-V', '-q', '-p', pub, '-m', file], { timeout: 20_000 }).status === 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

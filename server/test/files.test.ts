@@ -34,6 +34,7 @@ function packageBytes(magic: Buffer | string, size: number): Buffer {
 }
 const zipMagic = Buffer.from([0x50, 0x4b, 3, 4]);
 const oleMagic = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const gzipMagic = Buffer.from([0x1f, 0x8b, 8, 0]);
 function dmgBytes(size: number): Buffer {
   const data = randomBytes(size);
   Buffer.from('koly').copy(data, size - 512);
@@ -112,6 +113,11 @@ describe(`uploads (${storageKind} storage)`, () => {
       ['app.pkg', 'application/octet-stream', packageBytes('xar!', 5000)],
       ['app.dmg', 'application/x-apple-diskimage', dmgBytes(5000)],
       ['other.apk', 'application/octet-stream', packageBytes(zipMagic, 300)],
+      // Update payloads (docs/releases.md#update-payloads).
+      ['Xingliao.app.tar.gz', 'application/gzip', packageBytes(gzipMagic, 5000)],
+      ['Xingliao_5.2.0_x64-setup.nsis.zip', 'application/zip', packageBytes(zipMagic, 5000)],
+      ['Xingliao_5.2.0_x64_en-US.msi.zip', 'application/octet-stream', packageBytes(zipMagic, 5000)],
+      ['Xingliao-5.2.0-mac.zip.blockmap', 'application/octet-stream', packageBytes(gzipMagic, 5000)],
     ];
     for (const [name, type, data] of cases) {
       const res = await upload(name, type, data);
@@ -144,6 +150,11 @@ describe(`uploads (${storageKind} storage)`, () => {
       ['app.pkg', 'application/octet-stream', packageBytes(zipMagic, 5000)],
       ['app.dmg', 'application/x-apple-diskimage', randomBytes(5000)],
       ['app.ipa', 'application/octet-stream', Buffer.from('PK')],
+      // A gzip file is a payload only under a payload's name.
+      ['app.apk', 'application/octet-stream', packageBytes(gzipMagic, 5000)],
+      ['Xingliao.app.tar.gz', 'application/octet-stream', packageBytes(zipMagic, 5000)],
+      ['Xingliao.gz', 'application/octet-stream', packageBytes(gzipMagic, 5000)],
+      ['app.blockmap', 'application/octet-stream', Buffer.from('{"version":"2"}')],
       ['app.apk', 'image/png', packageBytes(zipMagic, 5000)],
       ['app.png', 'application/octet-stream', png],
       ['notes.txt', 'application/octet-stream', Buffer.from('hello')],

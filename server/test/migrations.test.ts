@@ -51,6 +51,7 @@ test('a migration that fails names itself and leaves the database as it found it
       '0016_rollouts',
       '0017_update_check_counts',
       '0018_bulletin_languages',
+      '0019_release_payloads',
     ]);
     assert.ok((await tableNames(db)).includes('bulletins'));
     await migrate(db);
@@ -104,7 +105,8 @@ test('announcements written before 0018 get their traditional version, and 0018 
       (await read()).rows.map((row) => ({ ...row, tw_by_hand: Number(row.tw_by_hand) })),
       expected,
     );
-    await sql`delete from kysely_migration where name = '0018_bulletin_languages'`.execute(db.kysely);
+    // Kysely runs a migration again only when none after it is recorded.
+    await sql`delete from kysely_migration where name >= '0018_bulletin_languages'`.execute(db.kysely);
     await migrate(db);
     assert.deepEqual(
       (await read()).rows.map((row) => ({ ...row, tw_by_hand: Number(row.tw_by_hand) })),

@@ -114,7 +114,17 @@ export async function prepare(): Promise<Fixture> {
   const goneRelease = await release('mac', { file_key: goneKey, version: '4.0.0' });
   await release('mac', { url: 'https://dl.example.com/xingliao-5.3.0.dmg', version: '5.3.0' });
   // A hosted Mac release, current: its latest-mac.yml is answered (docs/releases.md#update-checks).
-  await release('mac', { file_key: await upload('xingliao-5.4.0.dmg', dmg()), version: '5.4.0' });
+  // Its electron payload's blockmap is asked next to the payload: a 302 (docs/releases.md#update-payloads).
+  const electronKey = await upload('xingliao-5.4.0-mac.zip', Buffer.from('PK\x03\x04 zip', 'latin1'));
+  const blockmapKey = await upload('xingliao-5.4.0-mac.zip.blockmap', Buffer.from([0x1f, 0x8b, 8, 0]));
+  await release('mac', {
+    file_key: await upload('xingliao-5.4.0.dmg', dmg()),
+    version: '5.4.0',
+    payloads: [
+      { role: 'electron', file_key: electronKey },
+      { role: 'electron_blockmap', file_key: blockmapKey },
+    ],
+  });
   await inject({ method: 'DELETE', url: `/v1/admin/files/${goneKey}`, headers: bearer }, 204);
   const iosRelease = await release('ios', { url: 'https://dl.example.com/a.ipa', version: '1.0.0' });
   await release('ios', { url: 'https://dl.example.com/b.ipa', version: '1.1.0' });
@@ -165,6 +175,7 @@ export async function prepare(): Promise<Fixture> {
       ok({ method, url, headers: { range: 'bytes=0-3' } }, 206),
       ok({ method, url, headers: { 'if-none-match': etag } }, 304),
       ok({ method, url, headers: { range: 'bytes=99999-' } }, 416),
+      ok({ method, url: `/v1/file/preview/${electronKey}.blockmap` }, 302),
       ok({ method, url: '/v1/file/preview/nothing-here' }, 404),
       ok({ method, url: '/v1/file/preview/%zz' }, 400),
       ok({ method, url: `/v1/file/preview/${'k'.repeat(201)}` }, 414),

@@ -381,6 +381,36 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
         }
       },
     },
+    // Update payloads (docs/releases.md#update-payloads): beside a release's download, the files
+    // installed apps' updaters fetch, in the order published (id order: the first electron payload
+    // is latest.yml's `path`). arch null: every architecture of the platform.
+    '0019_release_payloads': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('release_payloads')
+          .ifNotExists()
+          .addColumn('id', dialect === 'postgres' ? 'serial' : 'integer', (col) =>
+            dialect === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement(),
+          )
+          .addColumn('release_id', 'integer', (col) => col.notNull())
+          .addColumn('role', 'text', (col) => col.notNull())
+          .addColumn('arch', 'text')
+          .addColumn('download_url', 'text', (col) => col.notNull())
+          .addColumn('file_key', 'text')
+          .addColumn('size', 'bigint')
+          .addColumn('sha256', 'text')
+          .addColumn('sha512', 'text')
+          .addColumn('signature', 'text')
+          .execute();
+        await db.schema
+          .createIndex('release_payloads_release')
+          .ifNotExists()
+          .on('release_payloads')
+          .columns(['release_id', 'id'])
+          .execute();
+        if (dialect === 'postgres') await createChangeTriggers(db, 'release_payloads');
+      },
+    },
   };
 }
 

@@ -144,6 +144,27 @@ export interface RolloutTable {
   updated_at: string;
 }
 
+/** A file an installed app's updater fetches for a release, beside its download
+ * (docs/releases.md#update-payloads). */
+export interface ReleasePayloadTable {
+  /** In the order published. */
+  id: Generated<number>;
+  release_id: number;
+  /** 'electron', 'electron_blockmap' or 'tauri'. */
+  role: string;
+  /** 'x86_64' or 'aarch64'; null: every architecture of the platform. */
+  arch: string | null;
+  /** file/preview/<key> or an http(s) URL. */
+  download_url: string;
+  file_key: string | null;
+  size: number | null;
+  sha256: string | null;
+  /** Base64, of a hosted file; null for an outside address. */
+  sha512: string | null;
+  /** The Tauri updater's signature (base64 of the .sig file). */
+  signature: string | null;
+}
+
 /** Update checks per day ("YYYY-MM-DD" in TIME_ZONE), platform and reported version ('other'
  * for one never published): every check, and the installs that made them (each once a day). */
 export interface UpdateCheckCountTable {
@@ -233,6 +254,7 @@ export interface Database {
   bulletin_revisions: BulletinRevisionTable;
   install_packages: InstallPackageTable;
   releases: ReleaseTable;
+  release_payloads: ReleasePayloadTable;
   rollouts: RolloutTable;
   update_check_counts: UpdateCheckCountTable;
   settings: SettingTable;
@@ -253,6 +275,7 @@ export type BulletinUpdate = Updateable<BulletinTable>;
 export type BulletinRevisionRow = Selectable<BulletinRevisionTable>;
 export type InstallPackageRow = Selectable<InstallPackageTable>;
 export type ReleaseRow = Selectable<ReleaseTable>;
+export type ReleasePayloadRow = Selectable<ReleasePayloadTable>;
 export type RolloutRow = Selectable<RolloutTable>;
 export type StoredFileRow = Selectable<StoredFileTable>;
 export type UserRow = Selectable<UserTable>;

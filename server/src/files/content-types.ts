@@ -19,9 +19,16 @@ export const packageTypes: Record<string, string> = {
   dmg: 'application/x-apple-diskimage',
   pkg: 'application/octet-stream',
   zip: 'application/zip',
+  // Update payloads (docs/releases.md#update-payloads): Tauri's macOS .app.tar.gz, and
+  // electron-builder's .blockmap, which is gzipped JSON.
+  'tar.gz': 'application/gzip',
+  blockmap: 'application/gzip',
 };
 
+/** The extension that decides a file's kind, lower case: `tar.gz` for a gzipped tarball, else
+ * what follows the last dot. */
 export function extensionOf(name: string): string {
+  if (/\.tar\.gz$/i.test(name)) return 'tar.gz';
   const dot = name.lastIndexOf('.');
   return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
 }
@@ -88,6 +95,7 @@ export function startsWithSvgRoot(text: string): boolean {
 }
 
 const zip = Buffer.from('PK\x03\x04', 'latin1');
+const gzip = Buffer.from([0x1f, 0x8b]);
 const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 const startsWith = (prefix: Buffer) => (head: Buffer) => head.subarray(0, prefix.byteLength).equals(prefix);
 
@@ -103,6 +111,8 @@ const packageMagic: Record<string, { looks: (head: Buffer) => boolean; what: str
   msi: { looks: startsWith(ole), what: 'a Windows Installer package (OLE)' },
   pkg: { looks: startsWith(Buffer.from('xar!', 'latin1')), what: 'a macOS installer package (xar)' },
   dmg: { looks: () => true, what: 'a disk image' },
+  'tar.gz': { looks: startsWith(gzip), what: 'a gzip archive' },
+  blockmap: { looks: startsWith(gzip), what: 'an electron-builder blockmap (gzip)' },
 };
 
 export function looksLikePackage(extension: string, head: Uint8Array): boolean {

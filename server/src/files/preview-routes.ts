@@ -8,6 +8,7 @@ import { storageFor } from '../storage/index.js';
 import { S3Storage } from '../storage/s3-store.js';
 import { s3AccelRedirect } from './accel-s3.js';
 import { contentDisposition, httpDate, ifRangeHolds, notModified, parseRange } from './conditional.js';
+import { blockmapOf } from '../packages/repository.js';
 import { cleanFileName, findFile } from './repository.js';
 
 // Hosted files are shown by <img> or downloaded; nothing in them may ever run as a page.
@@ -48,12 +49,23 @@ export const fileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
   });
   app.route({ ...preview('HEAD', 'headFile', "A hosted file's headers, without its bytes"), handler: serve });
 
+  /** An electron payload's blockmap, asked by electron-updater next to the payload
+   * (docs/releases.md#update-payloads), is sent on to where it is stored. */
+  async function blockmapRedirect(key: string, reply: FastifyReply): Promise<FastifyReply> {
+    const payload = key.endsWith('.blockmap') ? key.slice(0, -'.blockmap'.length) : undefined;
+    const target = payload === undefined ? undefined : await blockmapOf(db.kysely, payload);
+    if (target === undefined) throw notFound('file');
+    const hosted = /^file\/preview\/([^/?#]+)$/.exec(target)?.[1];
+    // Not kept by caches: another release may give the same payload another blockmap.
+    return reply.header('cache-control', 'no-cache').redirect(hosted === undefined ? target : hosted, 302);
+  }
+
   async function serve(
     request: FastifyRequest<{ Params: { key: string } }>,
     reply: FastifyReply,
   ): Promise<FastifyReply> {
     const file = await findFile(db.kysely, request.params.key);
-    if (file === undefined) throw notFound('file');
+    if (file === undefined) return blockmapRedirect(request.params.key, reply);
     const size = Number(file.size);
     const etag = `"${file.sha256}"`;
     const lastModified = httpDate(file.created_at);
@@ -142,6 +154,11 @@ const fileBytes = { content: { 'application/octet-stream': { schema: { type: 'st
 const previewResponses = {
   200: { description: 'The whole file; its ETag is its SHA-256, kept for a year', ...fileBytes },
   206: { description: 'The one byte range asked for (Range, when If-Range still holds)', ...fileBytes },
+  302: {
+    type: 'null',
+    description: "`{key}.blockmap` of an electron update payload: to the release's blockmap (Location)",
+    headers: { location: { type: 'string', description: 'Where the blockmap is stored' } },
+  },
   304: { type: 'null', description: 'Not modified: If-None-Match or If-Modified-Since matched' },
   404: errorResponse('No hosted file has this key'),
   416: errorResponse('The range starts past the end of the file; Content-Range names its size'),

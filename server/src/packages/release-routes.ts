@@ -9,10 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { operatingSystems, readAppConfig, resolveDownloadUrl, type OperatingSystem } from '@chat-site/contract';
-import { IdParams, Release, ReleaseBody, ReleaseCards, type CurrentRelease } from '@chat-site/contract/admin';
+import {
+  IdParams,
+  Release,
+  ReleaseBody,
+  ReleaseCards,
+  type CurrentRelease,
+  type PayloadArch,
+  type PayloadRole,
+  type ReleasePayload,
+} from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../accounts/door.js';
-import type { InstallPackageRow, ReleaseRow } from '../db/schema.js';
+import type { InstallPackageRow, ReleasePayloadRow, ReleaseRow } from '../db/schema.js';
 import { findFile } from '../files/repository.js';
 import type { RouteDeps } from '../pipeline/deps.js';
 import { badRequest, HttpError, notFound } from '../lib/errors.js';
@@ -38,11 +47,12 @@ import {
 import { listPackages, toWirePackage, UnknownHostedFileError } from './repository.js';
 import type { MinisignKey } from '../lib/minisign.js';
 import { checkedSignature, type SignedPackage } from './signature-check.js';
+import { checkedPayloads, lastSegment, listPayloads } from './payloads.js';
 
 export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   const storage = storageFor(config.storage);
   const zone = config.timeZone;
-  const toRelease = (row: ReleaseRow, currentIds: Set<number>): Release => ({
+  const toRelease = (row: ReleaseRow, currentIds: Set<number>, payloads: ReleasePayloadRow[]): Release => ({
     id: row.id,
     os: row.os as OperatingSystem,
     version: row.version,
@@ -56,7 +66,7 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     min_os: row.min_os,
     is_force: Number(row.is_force) === 1,
     signature: row.signature,
-    payloads: [],
+    payloads: payloads.filter((payload) => payload.release_id === row.id).map(toWirePayload),
     created_by: row.created_by,
     created_at: toWireTime(row.created_at, zone),
     current: currentIds.has(row.id),
@@ -72,12 +82,13 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       },
     },
     async (request) => {
-      const [entries, releases, appConfig, minVersions, rollouts] = await Promise.all([
+      const [entries, releases, appConfig, minVersions, rollouts, payloads] = await Promise.all([
         listPackages(db.kysely),
         listReleases(db.kysely),
         getAppConfig(db.kysely),
         getMinVersions(db.kysely),
         listRollouts(db.kysely),
+        listPayloads(db.kysely),
       ]);
       const base = apiBase(request, config.publicUrl);
       const cdn = readAppConfig(appConfig);
@@ -90,7 +101,7 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
             entry === undefined
               ? null
               : currentOf(entry, byId.get(entry.release_id ?? -1), { base, zone, cdn, config });
-          const history = releases.filter((row) => row.os === os).map((row) => toRelease(row, currentIds));
+          const history = releases.filter((row) => row.os === os).map((row) => toRelease(row, currentIds, payloads));
           const rollout = rollouts.find((row) => row.os === os);
           const staged = rollout === undefined ? null : await toWireRollout(db.kysely, rollout, zone);
           return { os, current, history, min_version: minVersions[os] ?? null, rollout: staged };
@@ -124,10 +135,16 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
         }
         throw error;
       }
-      // The share is said in the log's sentence (docs/console.md#the-audit-log).
-      const after = { ...row, rollout_percentage: body.rollout_percentage ?? 100 };
+      const payloads = await listPayloads(db.kysely, [row.id]);
+      // The share is said in the log's sentence (docs/console.md#the-audit-log), and the payloads
+      // by role, architecture and file.
+      const after = {
+        ...row,
+        rollout_percentage: body.rollout_percentage ?? 100,
+        payloads: payloads.map(({ role, arch, download_url }) => ({ role, arch, download_url })),
+      };
       await audit(db, request, { action: 'release.publish', target: `release:${row.id}`, before, after });
-      return reply.status(201).send(toRelease(row, new Set([row.id])));
+      return reply.status(201).send(toRelease(row, new Set([row.id]), payloads));
     },
   );
 
@@ -161,7 +178,7 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       }
       if (row === undefined) throw notFound('release');
       await audit(db, request, { action: 'release.rollback', target: `release:${row.id}`, before, after: row });
-      return toRelease(row, new Set([row.id]));
+      return toRelease(row, new Set([row.id]), await listPayloads(db.kysely, [row.id]));
     },
   );
 };
@@ -231,6 +248,8 @@ async function releaseFrom(
   };
   const given = body.signature === undefined || body.signature.trim() === '' ? undefined : body.signature;
   const signed = (pkg: SignedPackage) => (given === undefined ? undefined : checkedSignature(given, pkg, tauriKey));
+  const payloadsOf = (version: string | undefined) =>
+    checkedPayloads(body.os, body.payloads ?? [], { db: db.kysely, storage, tauriKey, version });
   if (body.url !== undefined) {
     // The package list's rule, and absolute: a hosted file comes as file_key, with its own facts.
     const problem =
@@ -241,6 +260,7 @@ async function releaseFrom(
     return {
       ...common,
       signature: await signed({ name, version: body.version, open: undefined }),
+      payloads: await payloadsOf(body.version),
       downloadUrl: body.url,
       version: body.version,
       size: body.size,
@@ -261,7 +281,8 @@ async function releaseFrom(
   }
   const version = extension === 'apk' ? await apkVersionOf(storage, file.key, file.name, body.version) : body.version;
   const signature = await signed({ name: file.name, version, open: () => storage.open(file.key) });
-  return { ...common, signature, downloadUrl: `file/preview/${file.key}`, version };
+  const payloads = await payloadsOf(version);
+  return { ...common, signature, payloads, downloadUrl: `file/preview/${file.key}`, version };
 }
 
 /** The version an APK release carries: its manifest's versionName. A different version given is
@@ -311,12 +332,15 @@ async function withLocalFile<T>(storage: FileStorage, key: string, read: (path: 
   }
 }
 
-/** An address's file name, percent-decoded when it decodes. */
-function lastSegment(path: string): string {
-  const segment = path.split('/').pop() ?? '';
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+function toWirePayload(row: ReleasePayloadRow): ReleasePayload {
+  return {
+    role: row.role as PayloadRole,
+    arch: row.arch as PayloadArch | null,
+    file_key: row.file_key,
+    download_url: row.download_url,
+    size: row.size === null ? null : Number(row.size),
+    sha256: row.sha256,
+    sha512: row.sha512,
+    signature: row.signature,
+  };
 }

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database, ReleaseRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
 import { endRollout, startRollout } from '../updates/rollout.js';
+import { storePayloads, type NewPayload } from './payloads.js';
 import { hostedKeyOf, withHostedFileFacts } from './repository.js';
 
 type DbHandle = Kysely<Database>;
@@ -31,6 +32,8 @@ export interface NewRelease {
   signature?: string | undefined;
   /** Below 100: a staged roll-out from the platform's current release (docs/releases.md#staged-roll-out). */
   rolloutPercentage?: number | undefined;
+  /** What installed apps' updaters fetch instead of the download (docs/releases.md#update-payloads). */
+  payloads?: NewPayload[] | undefined;
   createdBy: string;
 }
 
@@ -72,6 +75,7 @@ export async function publishRelease(db: DbHandle, release: NewRelease): Promise
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await storePayloads(trx, row.id, release.payloads ?? []);
     await serve(trx, row);
     if (staged) await startRollout(trx, row, previous?.release_id ?? 0, release.rolloutPercentage ?? 100);
     else await endRollout(trx, release.os);

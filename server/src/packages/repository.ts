@@ -188,3 +188,6 @@ export function toWirePackage(
     ...(row.min_os != null && { min_os: row.min_os }),
   };
 }
+
+/** The payloads' rows are this resource's data too (docs/releases.md#update-payloads). */
+export { blockmapOf, listPayloads } from './payloads.js';

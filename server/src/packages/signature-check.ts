@@ -4,6 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import { HttpError, type ErrorDetail } from '../lib/errors.js';
+import { fieldPath } from '../lib/error-codes.js';
 import { compareParsed, parseVersion } from '../updates/version.js';
 import { commentFields, commentVerifies, fileVerifies, readSignature, type MinisignKey } from '../lib/minisign.js';
 
@@ -15,8 +16,13 @@ export interface SignedPackage {
   open: (() => Promise<Readable | undefined>) | undefined;
 }
 
-const refuse = (code: ErrorDetail['code'], message: string, found?: string) =>
-  new HttpError(400, `body/signature: ${message}`, { code, field: 'signature', ...(found !== undefined && { found }) });
+/** `pointer`: the release's own `signature`, or a payload's (`payloads/0/signature`). */
+const refuser = (pointer: string) => (code: ErrorDetail['code'], message: string, found?: string) =>
+  new HttpError(400, `body/${pointer}: ${message}`, {
+    code,
+    field: fieldPath(pointer),
+    ...(found !== undefined && { found }),
+  });
 
 function sameVersion(a: string, b: string): boolean {
   const [left, right] = [parseVersion(a), parseVersion(b)];
@@ -29,7 +35,9 @@ export async function checkedSignature(
   given: string,
   pkg: SignedPackage,
   key: MinisignKey | undefined,
+  pointer = 'signature',
 ): Promise<string> {
+  const refuse = refuser(pointer);
   const signature = readSignature(given);
   if (signature === undefined) {
     throw refuse('bad_signature', 'not a minisign signature; give the whole .sig file that tauri signer wrote');

@@ -5,7 +5,7 @@
  */
 import type { OperatingSystem } from '@chat-site/contract';
 import { toWireTime } from '../lib/time.js';
-import type { Offer } from './current.js';
+import type { Offer, OfferPayload } from './current.js';
 import { compareParsed, isOlder, parseVersion } from './version.js';
 
 export interface AppVersionAnswer {
@@ -59,17 +59,37 @@ export interface TauriAnswer {
   signature: string;
 }
 
-/** Undefined (answered 204) when the client is current or nothing is offered. */
-export function tauriAnswer(offer: Offer | undefined, client: string): TauriAnswer | undefined {
+/** Undefined (answered 204) when the client is current, nothing is offered, or the release's
+ * Tauri payloads are all for other architectures than the client's. */
+export function tauriAnswer(offer: Offer | undefined, client: string, arch?: string): TauriAnswer | undefined {
   if (offer === undefined || !offers(offer, client)) return undefined;
+  const tauri = offer.payloads.filter((payload) => payload.role === 'tauri');
+  const payload = tauri.length === 0 ? undefined : tauriPayloadFor(tauri, arch);
+  if (tauri.length > 0 && payload === undefined) return undefined;
   return {
-    url: offer.url,
+    url: payload?.url ?? offer.url,
     version: offer.version,
     notes: offer.notes ?? '',
     // RFC 3339, to the second.
     pub_date: new Date(offer.releasedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    signature: offer.signature ?? '',
+    signature: (payload === undefined ? offer.signature : payload.signature) ?? '',
   };
+}
+
+/** The Tauri payload for the client's architecture (Tauri's {{arch}}: x86_64, aarch64, i686,
+ * armv7): one built for it, else one for every architecture. Without an architecture asked, the
+ * one for every architecture, or the only payload there is (docs/releases.md#update-payloads). */
+function tauriPayloadFor(payloads: OfferPayload[], arch: string | undefined): OfferPayload | undefined {
+  const universal = payloads.find((payload) => payload.arch === null);
+  if (arch === undefined || arch === '') return universal ?? (payloads.length === 1 ? payloads[0] : undefined);
+  return payloads.find((payload) => payload.arch === arch) ?? universal;
+}
+
+/** One file of electron-updater's `files`. */
+export interface YmlFile {
+  url: string;
+  sha512: string;
+  size: number;
 }
 
 /**
@@ -77,16 +97,15 @@ export function tauriAnswer(offer: Offer | undefined, client: string): TauriAnsw
  * releaseNotes, and stagingPercentage during a staged roll-out) as YAML. Every value is written as a JSON string, which YAML reads as a
  * double-quoted scalar: no value can break the document, whatever the operator typed.
  */
-export function latestYml(offer: Offer & { sha512: string; size: number }, stagingPercentage?: number): string {
+export function latestYml(offer: Offer, files: [YmlFile, ...YmlFile[]], stagingPercentage?: number): string {
   const q = yamlString;
+  const [first] = files;
   return [
     `version: ${q(offer.version)}`,
     'files:',
-    `  - url: ${q(offer.url)}`,
-    `    sha512: ${q(offer.sha512)}`,
-    `    size: ${offer.size}`,
-    `path: ${q(offer.url)}`,
-    `sha512: ${q(offer.sha512)}`,
+    ...files.flatMap((file) => [`  - url: ${q(file.url)}`, `    sha512: ${q(file.sha512)}`, `    size: ${file.size}`]),
+    `path: ${q(first.url)}`,
+    `sha512: ${q(first.sha512)}`,
     `releaseDate: ${q(new Date(offer.releasedAt).toISOString())}`,
     ...(offer.notes === null ? [] : [`releaseNotes: ${q(offer.notes)}`]),
     // Read by electron-updater's isStagingMatch: installs whose own bucket is below it update.

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database, InstallPackageRow, ReleaseRow } from '../db/schema.js';
 import { downloadTarget, entryTarget, type TargetContext } from '../downloads/target.js';
 import { describeFile } from '../files/repository.js';
+import { listPayloads } from '../packages/payloads.js';
 import { listPackages, hostedKeyOf } from '../packages/repository.js';
 import { findRelease } from '../packages/releases.js';
 import { getMinVersions } from './min-versions.js';
@@ -30,6 +31,20 @@ export interface Offer {
   /** Of the hosted file; null for an outside URL (or a file hashed before SHA-512 was kept). */
   sha512: string | null;
   size: number | null;
+  /** What the updaters fetch instead of the download, in the order published
+   * (docs/releases.md#update-payloads); empty: they fetch the download. */
+  payloads: OfferPayload[];
+}
+
+export interface OfferPayload {
+  role: string;
+  /** null: every architecture. */
+  arch: string | null;
+  /** Where /dl would send a client for it: the CDN applied to a hosted file. */
+  url: string;
+  sha512: string | null;
+  size: number | null;
+  signature: string | null;
 }
 
 /** A platform's offers: `offer` to every install, or during a staged roll-out to those inside
@@ -90,8 +105,9 @@ async function offerOf(
   version: string,
   release: ReleaseRow | undefined,
   url: string,
-  { db }: TargetContext,
+  context: TargetContext,
 ): Promise<Offer> {
+  const { db } = context;
   const key = hostedKeyOf(entry.download_url);
   const file = key === undefined ? undefined : await describeFile(db, key);
   const minVersions = await getMinVersions(db);
@@ -105,5 +121,24 @@ async function offerOf(
     url,
     sha512: file?.sha512 ?? null,
     size: entry.size === null ? null : Number(entry.size),
+    payloads: release === undefined ? [] : await payloadOffers(entry, release.id, context),
   };
+}
+
+/** A release's payloads, each at the address its entry's rules give it. */
+async function payloadOffers(entry: InstallPackageRow, releaseId: number, context: TargetContext) {
+  const offered: OfferPayload[] = [];
+  for (const payload of await listPayloads(context.db, [releaseId])) {
+    const url = await entryTarget({ ...entry, download_url: payload.download_url }, context);
+    if (url === undefined) continue;
+    offered.push({
+      role: payload.role,
+      arch: payload.arch,
+      url,
+      sha512: payload.sha512,
+      size: payload.size === null ? null : Number(payload.size),
+      signature: payload.signature,
+    });
+  }
+  return offered;
 }

@@ -15,7 +15,7 @@ import { isPrimaryHost } from '../lib/host-rule.js';
 import { updateChecksTotal, updateOffersTotal } from '../lib/metrics.js';
 import { apiBase } from '../lib/origin.js';
 import { toWireTime } from '../lib/time.js';
-import { appVersionAnswer, latestYml, tauriAnswer } from './answers.js';
+import { appVersionAnswer, latestYml, tauriAnswer, type YmlFile } from './answers.js';
 import { changelog } from './changelog.js';
 import { checkPathOf, type CheckPath } from './check-path.js';
 import { countCheck, publishedVersions, versionGroup } from './check-counts.js';
@@ -104,7 +104,9 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     const os = tauriPlatforms[path.os.toLowerCase()];
     updateChecksTotal.inc({ os: os ?? 'other', client: 'tauri' });
     if (os === undefined) return reply.code(204).send();
-    const answer = tauriAnswer(await offerFor(request, os), path.version);
+    // Tauri's {{arch}}, when the endpoint in tauri.conf.json passes it (docs/releases.md#update-payloads).
+    const { arch } = request.query as { arch?: unknown };
+    const answer = tauriAnswer(await offerFor(request, os), path.version, typeof arch === 'string' ? arch : undefined);
     await count(request, os, path.version);
     if (answer === undefined) return reply.code(204).send();
     updateOffersTotal.inc({ os, client: 'tauri' });
@@ -138,15 +140,38 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     const offers = await offersFor(request, os);
     const offer = offers?.offer;
     if (offer === undefined) throw new HttpError(404, `no ${os} release with a version is published`);
-    if (offer.sha512 === null || offer.size === null) {
-      throw new HttpError(
-        404,
-        `the ${os} release is not a file this server hosts, so it has no SHA-512 for electron-updater; publish it from an uploaded file`,
-      );
-    }
     return reply
       .header('content-type', 'text/yaml; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(latestYml({ ...offer, sha512: offer.sha512, size: offer.size }, offers?.share?.percentage));
+      .send(latestYml(offer, ymlFiles(offer, os), offers?.share?.percentage));
   });
 };
+
+/** electron-updater's files, as electron-builder lists them: the electron payloads, and on the
+ * Mac the download after them (the .dmg beside the .zip); without payloads, the download alone.
+ * Each needs the SHA-512 only a hosted file has (docs/releases.md#update-payloads). */
+function ymlFiles(offer: Offer, os: OperatingSystem): [YmlFile, ...YmlFile[]] {
+  const electron = offer.payloads.filter((payload) => payload.role === 'electron');
+  const download =
+    offer.sha512 === null || offer.size === null ? undefined : { ...offer, sha512: offer.sha512, size: offer.size };
+  const [first, ...rest] = electron.map(({ url, sha512, size }) =>
+    sha512 === null || size === null ? undefined : { url, sha512, size },
+  );
+  if (electron.length === 0) {
+    if (download !== undefined) return [{ url: download.url, sha512: download.sha512, size: download.size }];
+    throw new HttpError(
+      404,
+      `the ${os} release is not a file this server hosts, so it has no SHA-512 for electron-updater; publish it from an uploaded file`,
+    );
+  }
+  if (first === undefined || rest.includes(undefined)) {
+    throw new HttpError(
+      404,
+      `an electron payload of the ${os} release is an outside address, so it has no SHA-512 for electron-updater; publish it from an uploaded file`,
+    );
+  }
+  const files = [first, ...rest.filter((file) => file !== undefined)] as [YmlFile, ...YmlFile[]];
+  if (os === 'mac' && download !== undefined)
+    files.push({ url: download.url, sha512: download.sha512, size: download.size });
+  return files;
+}

@@ -56,6 +56,14 @@ export const updateSchemas = {
     operationId: 'checkTauriUpdate',
     summary: "The desktop app's Tauri updater check",
     params: Params,
+    querystring: Type.Object({
+      arch: Type.Optional(
+        Type.String({
+          description:
+            "Tauri's {{arch}} (x86_64, aarch64, i686, armv7): picks the release's Tauri payload built for it",
+        }),
+      ),
+    }),
     response: {
       200: Tauri,
       204: {
