@@ -35,8 +35,12 @@ after(async () => {
 
 const bytes = (head: string) => Buffer.concat([Buffer.from(head, 'latin1'), randomBytes(64 * 1024)]);
 // A disk image ends in its 512-byte koly trailer, which the upload checks.
-const dmgBytes = Buffer.concat([randomBytes(64 * 1024), Buffer.from('koly'), Buffer.alloc(508)]);
-const dmg = { name: 'XingLiao-7.1.0.dmg', mimeType: 'application/octet-stream', buffer: dmgBytes };
+const makeDmg = (name: string) => ({
+  name,
+  mimeType: 'application/octet-stream',
+  buffer: Buffer.concat([randomBytes(64 * 1024), Buffer.from('koly'), Buffer.alloc(508)]),
+});
+const dmg = makeDmg('XingLiao-7.1.0.dmg');
 const zip = { name: 'XingLiao-7.1.0-mac.zip', mimeType: 'application/zip', buffer: bytes('PK\x03\x04') };
 const tarGz = { name: 'XingLiao.app.tar.gz', mimeType: 'application/gzip', buffer: bytes('\x1f\x8b') };
 
@@ -189,7 +193,8 @@ test('停止上传 while a payload uploads: the package already stored goes too,
     }
     await route.continue().catch(() => undefined);
   });
-  await form.getByLabel('安装包文件').setInputFiles(dmg);
+  // Bytes no release holds: the same file as a published one would be kept for it.
+  await form.getByLabel('安装包文件').setInputFiles(makeDmg('XingLiao-7.2.0.dmg'));
   await form.getByLabel('版本号').fill('7.2.0');
   await addPayload(form, 1, 'electron-updater 更新包', zip);
   await form.getByRole('button', { name: '发布', exact: true }).click();
