@@ -70,7 +70,7 @@ describe('sentences', () => {
     );
     assert.equal(
       refusalText({ status: 400, code: 'payload_wrong_platform', field: 'payloads/0/role' }),
-      '只有 Mac 和 Windows 的版本可以带更新包',
+      '只有电脑端的版本可以带更新包',
     );
   });
 
