@@ -57,6 +57,23 @@ describe('sentences', () => {
     assert.equal(sizeText(300), '300 字节');
   });
 
+  test('a payload refused: its place in the list, the file it found', () => {
+    assert.equal(fieldLabel('payloads[1].url'), '第 2 个更新包的地址');
+    assert.equal(fieldLabel('payloads/1/url'), '第 2 个更新包的地址');
+    assert.equal(
+      refusalText({ status: 400, code: 'payload_wrong_kind', field: 'payloads[0].file_key', found: 'a.dmg' }),
+      '文件 a.dmg 不是所选类型的更新包：请检查类型和文件',
+    );
+    assert.equal(
+      refusalText({ status: 400, code: 'payload_repeated', field: 'payloads/2/role' }),
+      '同一类型、同一架构的更新包只能有一个',
+    );
+    assert.equal(
+      refusalText({ status: 400, code: 'payload_wrong_platform', field: 'payloads/0/role' }),
+      '只有电脑端的版本可以带更新包',
+    );
+  });
+
   test('an unknown code, or none, is still Chinese and names the status', () => {
     assert.equal(refusalText({ status: 418, code: 'teapot' }), '操作没有成功（服务器返回 418），请稍后重试');
     assert.equal(refusalText({ status: 502 }), '操作没有成功（服务器返回 502），请稍后重试');

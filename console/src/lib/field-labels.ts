@@ -29,6 +29,9 @@ const labels: Record<string, string> = {
   released_at: '发布时间',
   min_os_version: '最低系统版本',
   signature: '更新签名',
+  payloads: '更新包',
+  role: '类型',
+  arch: '架构',
   size: '文件大小',
   sha256: 'SHA-256 校验值',
   os: '平台',
@@ -61,9 +64,11 @@ export const isList = (path: string) => lineLists.has(path);
 
 const labelOf = (name: string) => labels[name] ?? name;
 
-/** `api_addrs[1].addr` → "API 地址第 2 行"; `items[0].title` → "第 1 个项目的标题". */
+/** `api_addrs[1].addr` → "API 地址第 2 行"; `items[0].title` → "第 1 个项目的标题";
+ * `payloads/1/url` → "第 2 个更新包的地址". */
 export function fieldLabel(path: string): string {
-  const steps = path.match(/[^.[\]]+|\[\d+\]/g) ?? [];
+  // The release form's payloads are named as JSON pointers: `payloads/0/file_key`.
+  const steps = path.match(/[^./[\]]+|\[\d+\]/g)?.map((step) => (/^\d+$/.test(step) ? `[${step}]` : step)) ?? [];
   let said = '';
   let listName = '';
   for (const step of steps) {

@@ -129,25 +129,65 @@ export function formatSize(bytes: number | null): string {
 }
 
 /** What 发布 sends: the release, and its package file to upload first (null: none was chosen;
- * absent: the release names an outside address). */
+ * absent: the release names an outside address), and the files of its payloads, by their place
+ * in `release.payloads` (absent: that payload names an outside address). */
 export interface PublishInput {
   release: NewRelease;
   file?: File | null;
+  payloadFiles?: (File | undefined)[];
   onProgress: (fraction: number) => void;
   signal: AbortSignal;
 }
 
-async function uploadAndPublish({ release, file, onProgress, signal }: PublishInput): Promise<Release> {
+async function uploadAndPublish({
+  release,
+  file,
+  payloadFiles = [],
+  onProgress,
+  signal,
+}: PublishInput): Promise<Release> {
   if (file === null) throw new Error('请选择安装包文件');
-  if (file === undefined) return publishRelease(release, signal);
+  const files = [file, ...payloadFiles];
+  if (files.every((one) => one === undefined)) return publishRelease(release, signal);
+  // One bar for every file: the share of all their bytes sent.
+  const total = files.reduce((sum, one) => sum + (one?.size ?? 0), 0);
+  let done = 0;
   onProgress(0);
-  const key = await uploadPackage(file, onProgress, signal);
+  const keys: (string | undefined)[] = [];
+  // Cancelled on the way: the files already stored go too, so nothing is left behind (one another
+  // release also uses stays: the server refuses to delete it).
+  const dropStored = () =>
+    Promise.all(keys.flatMap((key) => (key === undefined ? [] : [removeFile(key).catch(() => undefined)])));
+  try {
+    for (const one of files) {
+      const before = done;
+      const progress = (part: number) => onProgress(total === 0 ? 0 : (before + part * (one?.size ?? 0)) / total);
+      keys.push(one === undefined ? undefined : await uploadPackage(one, progress, signal));
+      done += one?.size ?? 0;
+    }
+  } catch (error) {
+    if (signal.aborted) await dropStored();
+    throw error;
+  }
   if (signal.aborted) {
-    // Cancelled between its last byte and the release: the stored file goes too.
-    await removeFile(key);
+    // Cancelled between the last byte and the release.
+    await dropStored();
     throw new Error('上传已取消');
   }
-  return publishRelease({ ...release, file_key: key }, signal);
+  const [key, ...payloadKeys] = keys;
+  return publishRelease(
+    {
+      ...release,
+      ...(key !== undefined && { file_key: key }),
+      ...(release.payloads !== undefined && {
+        payloads: release.payloads.map((payload, at) => {
+          const payloadKey = payloadKeys[at];
+          return payloadKey === undefined ? payload : { ...payload, file_key: payloadKey };
+        }),
+      }),
+    },
+    signal,
+  );
 }
 
 /** Publishes a release (docs/console.md#releases-settings-and-numbers): the cards ask again,

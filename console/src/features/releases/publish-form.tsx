@@ -7,6 +7,8 @@ import { Problem } from '../../ui/status';
 import { osExtensions, osLabels, usePublishRelease, type NewRelease, type Os } from './api';
 import { apkVersionFound, apkVersionSentence, releaseProblems, type ReleaseProblems } from './release-checks';
 import { ReleaseConfirm } from './release-confirm';
+import { PayloadRows } from './payload-rows';
+import { usePayloadDrafts } from './payload-drafts';
 import { rolloutSteps } from './rollout-panel';
 
 type Source = 'file' | 'url';
@@ -42,6 +44,7 @@ export function PublishForm({
   const [force, setForce] = useState(false);
   const [share, setShare] = useState(100);
   const [problems, setProblems] = useState<ReleaseProblems>({});
+  const payloads = usePayloadDrafts(os, id);
   const set = (name: keyof typeof fields) => (event: { target: { value: string } }) => {
     setFields((old) => ({ ...old, [name]: event.target.value }));
     setProblems(({ [name as keyof ReleaseProblems]: _, ...rest }) => rest);
@@ -73,6 +76,7 @@ export function PublishForm({
     if (force) made.force_update = true;
     if (fields.signature.trim() !== '') made.signature = fields.signature.trim();
     if (share < 100) made.rollout_percentage = share;
+    if (payloads.rows.length > 0) made.payloads = payloads.bodies();
     return made;
   };
   // A version the APK contradicts: the APK's own goes into the field, said beside it.
@@ -89,8 +93,11 @@ export function PublishForm({
     const found = releaseProblems({ source, file, url: fields.url, version: fields.version });
     setProblems(found);
     const first = (['file', 'url', 'version'] as const).find((name) => found[name] !== undefined);
-    if (first === undefined) setConfirming(true);
-    else document.getElementById(`${id}-${first}`)?.focus();
+    // The payloads' own problems, before anything is uploaded; focus goes to the first of all.
+    const firstPayload = payloads.check();
+    if (first !== undefined) document.getElementById(`${id}-${first}`)?.focus();
+    else if (firstPayload !== undefined) document.getElementById(firstPayload)?.focus();
+    else setConfirming(true);
   };
   return (
     <form
@@ -243,9 +250,22 @@ export function PublishForm({
           />
         </Field>
       )}
-      {publish.isError && apkVersionFound(publish.error) === undefined && signatureProblem === undefined && (
-        <Problem>发布失败：{publish.error.message}</Problem>
+      {(os === 'windows' || os === 'mac') && (
+        <PayloadRows
+          os={os}
+          idBase={`${id}-payload`}
+          rows={payloads.rows}
+          problems={payloads.shownProblems(publish.error)}
+          onChange={(rows, edited) => {
+            payloads.change(rows, edited);
+            publish.reset();
+          }}
+        />
       )}
+      {publish.isError &&
+        apkVersionFound(publish.error) === undefined &&
+        signatureProblem === undefined &&
+        !payloads.refused(publish.error) && <Problem>发布失败：{publish.error.message}</Problem>}
       <ReleaseConfirm
         os={os}
         from={current}
@@ -258,6 +278,7 @@ export function PublishForm({
             {
               release: release(),
               ...(source === 'file' && { file }),
+              payloadFiles: payloads.files(),
               onProgress: setProgress,
               signal: cancelled.current.signal,
             },

@@ -9,6 +9,7 @@ import { Problem, Waiting } from '../../ui/status';
 import { useNotify } from '../../ui/toasts';
 import { formatSize, listReleases, osLabels, releasesKey, type Card, type Release, useRollBack } from './api';
 import { MinVersionForm } from './min-version-form';
+import { PayloadList } from './payload-list';
 import { PublishForm } from './publish-form';
 import { ReleaseConfirm } from './release-confirm';
 import { RolloutPanel } from './rollout-panel';
@@ -46,6 +47,7 @@ function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
   const notify = useNotify();
   const opener = useRef<HTMLButtonElement>(null);
   const { current } = card;
+  const offered = card.history.find((release) => release.id === current?.release_id);
   // Closed by 取消 or 停止上传: focus goes back to 发布新版本, and a stopped upload says so.
   const close = (stoppedUpload: boolean) => {
     setPublishing(false);
@@ -92,6 +94,14 @@ function PlatformCard({ card, timeZone }: { card: Card; timeZone: string }) {
           </dd>
           <dt className="text-muted">SHA-256</dt>
           <dd className="font-mono text-xs break-all">{current.sha256 ?? '—'}</dd>
+          {offered !== undefined && offered.payloads.length > 0 && (
+            <>
+              <dt className="text-muted">更新包</dt>
+              <dd>
+                <PayloadList os={card.os} payloads={offered.payloads} version={offered.version ?? `#${offered.id}`} />
+              </dd>
+            </>
+          )}
         </dl>
       )}
       {card.rollout !== null && <RolloutPanel os={card.os} rollout={card.rollout} />}
@@ -145,6 +155,7 @@ function History({ card }: { card: Card }) {
                 </Button>
               )}
             </span>
+            <PayloadList os={card.os} payloads={release.payloads} version={release.version ?? `#${release.id}`} />
           </li>
         ))}
       </ol>
