@@ -200,12 +200,14 @@ test('停止上传 while a payload uploads: the package already stored goes too,
   await form.getByRole('button', { name: '发布', exact: true }).click();
   await page.getByRole('alertdialog', { name: '发布 Mac 7.2.0？' }).getByRole('button', { name: '发布' }).click();
   await payloadStarted;
-  const dropped = page.waitForResponse(
-    (response) => response.request().method() === 'DELETE' && response.url().includes('/v1/admin/files/'),
-  );
+  const deleted = (path: string) =>
+    page.waitForResponse((response) => response.request().method() === 'DELETE' && response.url().includes(path));
+  const [dropped, terminated] = [deleted('/v1/admin/files/'), deleted('/v1/admin/uploads/')];
   await mac.getByRole('button', { name: '停止上传' }).click();
   release();
   assert.equal((await dropped).status(), 204, 'the stored .dmg was deleted');
+  // tus termination: the staged payload is dropped by its own DELETE, sent as the upload stops.
+  assert.equal((await terminated).status(), 204, 'the staged payload was dropped');
   await page.getByText('已停止上传，Mac 没有发布新版本', { exact: true }).waitFor();
   assert.deepEqual(inStorage(), stored, 'nothing left in storage, staged or stored');
   assert.deepEqual(await adminApi(server, 'GET', '/releases'), before, 'no release published');
