@@ -9,11 +9,12 @@ import type { Kysely } from 'kysely';
 import type { Database, ReleaseRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
 import { endRollout, startRollout } from '../updates/rollout.js';
+import { noteVersions, type GivenNotes } from './note-languages.js';
 import { hostedKeyOf, withHostedFileFacts } from './repository.js';
 
 type DbHandle = Kysely<Database>;
 
-export interface NewRelease {
+export interface NewRelease extends GivenNotes {
   os: OperatingSystem;
   /** An http(s) URL, or file/preview/<key> for a hosted file. */
   downloadUrl: string;
@@ -60,6 +61,7 @@ export async function publishRelease(db: DbHandle, release: NewRelease): Promise
         file_key: hostedKeyOf(release.downloadUrl) ?? null,
         version: release.version ?? null,
         notes: release.notes ?? null,
+        ...noteVersions(release.notes ?? null, release),
         release_notes_url: release.releaseNotesUrl ?? null,
         released_at: release.releasedAt ?? null,
         size: facts.size ?? null,
