@@ -138,3 +138,64 @@ test("the release form's notes have the same panes: traditional made or written,
   assert.deepEqual(await published('1.0.2'), ['修復了印表機的問題', false, null]);
   assertNoProblems(open);
 });
+
+test('the preview shows the version of the language picked, with the site in that language', async (t) => {
+  const open = await signedInConsole(t, browser, server, 'alice', 'alice-password-1');
+  const { page } = open;
+  const { id } = await adminApi<{ id: number }>(server, 'POST', '/bulletins', {
+    title: '软件更新',
+    content: '<p>新的信息</p>',
+  });
+  await page.goto(`${server.url}/admin/bulletins/${id}`);
+  await page
+    .getByRole('region', { name: /繁体中文/ })
+    .getByText('軟體更新')
+    .waitFor();
+  await page.getByRole('button', { name: '预览' }).click();
+  const dialog = page.getByRole('dialog', { name: '预览' });
+  const frame = page.frameLocator('iframe[title="公告预览"]');
+  await frame.getByRole('heading', { name: '软件更新' }).waitFor();
+  await dialog.getByRole('button', { name: '繁體' }).click();
+  await frame.getByRole('heading', { name: '軟體更新' }).waitFor();
+  await frame.getByText('新的資訊').waitFor();
+  await dialog.getByRole('button', { name: 'English' }).click();
+  await frame.getByRole('heading', { name: '软件更新' }).waitFor();
+  await frame.getByText('Originally in Chinese').waitFor();
+  await shootBothThemes(page, 'console-languages', 'preview-english-fallback');
+  assertNoProblems(open);
+});
+
+test('the conflict dialog shows the saved English beside the operator’s, and saves the one chosen', async (t) => {
+  const open = await signedInConsole(t, browser, server, 'alice', 'alice-password-1');
+  const { page } = open;
+  const { id } = await adminApi<{ id: number }>(server, 'POST', '/bulletins', {
+    title: '维护',
+    content: '<p>今晚</p>',
+  });
+  await page.goto(`${server.url}/admin/bulletins/${id}`);
+  await page
+    .getByRole('region', { name: /English/ })
+    .getByRole('button', { name: '添加英文' })
+    .click();
+  await page.getByLabel('English title').fill('Mine');
+  // Someone else saves their English meanwhile.
+  const { version } = await adminApi<{ version: number }>(server, 'GET', `/bulletins/${id}`);
+  await adminApi(server, 'PUT', `/bulletins/${id}`, { title_en: 'Theirs', content_en: '<p>Tonight</p>', version });
+  await page.getByRole('button', { name: '保存修改' }).click();
+  const dialog = page.getByRole('dialog', { name: /保存冲突/ });
+  await dialog.getByText(/不同的部分：英文。/).waitFor();
+  await dialog.getByText('Theirs', { exact: true }).waitFor();
+  await dialog.getByText('Tonight').waitFor();
+  await dialog.getByText('Mine', { exact: true }).waitFor();
+  await shootBothThemes(page, 'console-languages', 'conflict-english');
+  await dialog.getByRole('radio', { name: '用已保存的英文' }).check();
+  await dialog.getByRole('button', { name: '按所选保存' }).click();
+  await page.getByText('修改已保存').first().waitFor();
+  const saved = await adminApi<Stored>(server, 'GET', `/bulletins/${id}`);
+  assert.equal(saved.title_en, 'Theirs');
+  // The save that met the conflict was answered 409, which the browser logs.
+  assert.deepEqual(
+    open.problems.filter((problem) => !problem.includes('409 (Conflict)')),
+    [],
+  );
+});
