@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import fc from 'fast-check';
 import type { InstallPackageList } from '@chat-site/contract';
 import { Release } from '@chat-site/contract/admin';
 import { checked } from './checked.js';
@@ -111,5 +112,34 @@ test("the package list's PUT keeps the versions of notes it keeps, and converts 
   assert.deepEqual(
     [(await entryOf('ios', '?lang=zh-TW'))?.notes, (await entryOf('ios', '?lang=en'))?.notes_lang],
     ['新的資訊', 'zh-CN'],
+  );
+});
+
+test('any text as notes, traditional or English, is stored and answered as written, or refused', async () => {
+  const texts = fc.oneof(
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 60 }),
+    fc.constantFrom('\u0000', '\u2028\u2029', '\ud83d', '\u{1F600}软件', ' '),
+  );
+  // The server refuses text with NUL or a lone surrogate, naming the field; blank is none.
+  const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  const fit = (text: string) => !text.includes('\u0000') && !loneSurrogate.test(text);
+  const stored = (text: string) => (text.trim() === '' ? null : text);
+  await fc.assert(
+    fc.asyncProperty(texts, texts, texts, async (notes, tw, en) => {
+      const payload = { os: 'mac', url: 'https://dl.example.com/p.dmg', notes, notes_tw: tw, notes_en: en };
+      const res = await t.app.inject({ method: 'POST', url: '/v1/admin/releases', headers: bearer, payload });
+      if (![notes, tw, en].every(fit)) {
+        assert.equal(res.statusCode, 400, res.body);
+        assert.match(res.json<{ field: string }>().field, /^notes(_tw|_en)?$/);
+        return;
+      }
+      assert.equal(res.statusCode, 201, res.body);
+      const release = checked(Release, res);
+      assert.deepEqual([release.notes_tw_by_hand, release.notes_en], [stored(tw) !== null, stored(en)]);
+      if (stored(tw) !== null) assert.equal(release.notes_tw, tw);
+      const english = await entryOf('mac', '?lang=en');
+      assert.equal(english?.notes, stored(en) ?? release.notes ?? undefined);
+    }),
+    { numRuns: 80 },
   );
 });
