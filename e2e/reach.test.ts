@@ -188,6 +188,26 @@ describe('the share button', () => {
     assertNoProblems(open);
   });
 
+  test("it copies the address in the visitor's language, whose share page is in it", async (t) => {
+    const open = await openPage(browser, 'desktop');
+    const { page, context } = open;
+    t.after(() => open.close());
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    for (const [lang, share, copied] of [
+      ['zh-TW', '分享', '連結已複製'],
+      ['en', 'Share', 'Link copied'],
+    ] as const) {
+      await page.goto(`${server.url}/?lang=${lang}#/announcements/${hostile}`);
+      const pane = page.getByTestId('announcement-pane');
+      await pane.getByRole('button', { name: share }).click();
+      await pane.getByRole('status').filter({ hasText: copied }).waitFor();
+      const address = await page.evaluate(() => navigator.clipboard.readText());
+      assert.equal(address, `${server.url}/a/${hostile}?lang=${lang}`);
+      assert.match(await (await fetch(address)).text(), new RegExp(`<html lang="${lang}"`));
+    }
+    assertNoProblems(open);
+  });
+
   test('when the clipboard refuses, the address is shown selected for copying by hand', async (t) => {
     const open = await openPage(browser, 'desktop');
     const { page } = open;

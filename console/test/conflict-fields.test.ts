@@ -54,3 +54,31 @@ test('another operator, the token, or the same account in another tab', () => {
   assert.equal(same.title, '保存冲突：这条公告已在另一个标签页或窗口中保存过');
   assert.doesNotMatch(same.text, /他人/);
 });
+
+test('the traditional and English versions are parts of their own, chosen like the others', () => {
+  const saved = {
+    ...current,
+    title_tw: '甲的手寫標題',
+    tw_by_hand: 1 as const,
+    title_en: 'Theirs',
+    content_en: '<p>A</p>',
+  };
+  const same = { ...mine, title: saved.title, content: saved.content, topup: saved.topup };
+  // Left to the converter, the draft replaces nothing written by hand; its English is the saved one.
+  assert.deepEqual(differingParts({ ...same, title_en: 'Theirs', content_en: '<p>A</p>' }, saved), []);
+  const mineToo = {
+    ...same,
+    title_tw: '乙的手寫標題',
+    content_tw: '<p>甲</p>',
+    title_en: 'Mine',
+    content_en: '<p>B</p>',
+  };
+  assert.deepEqual(differingParts(mineToo, saved), ['traditional', 'english']);
+  assert.deepEqual(differingParts({ ...same, reconvert: 1, title_en: 'Theirs', content_en: '<p>A</p>' }, saved), [
+    'traditional',
+  ]);
+  const theirs = mergeDraft(mineToo, saved, { traditional: 'theirs', english: 'theirs' });
+  assert.deepEqual([theirs.title_tw, theirs.title_en, theirs.content_en], [undefined, 'Theirs', '<p>A</p>']);
+  const kept = mergeDraft(mineToo, saved, {});
+  assert.deepEqual([kept.title_tw, kept.content_tw, kept.title_en], ['乙的手寫標題', '<p>甲</p>', 'Mine']);
+});

@@ -52,6 +52,7 @@ test('a migration that fails names itself and leaves the database as it found it
       '0017_update_check_counts',
       '0018_bulletin_languages',
       '0019_release_payloads',
+      '0020_release_note_languages',
     ]);
     assert.ok((await tableNames(db)).includes('bulletins'));
     await migrate(db);
@@ -89,7 +90,8 @@ test('announcements written before 0018 get their traditional version, and 0018 
     const at = '2024-05-01T02:00:00.000Z';
     await sql`insert into bulletins (title, content, pinned, created_at, updated_at)
       values ('软件更新', '<p><a href="https://example.com/信息">信息</a></p>', 0, ${at}, ${at})`.execute(db.kysely);
-    await migrate(db);
+    // Up to 0018 only: Kysely runs a migration again only while it is the last one done.
+    await migrate(db, undefined, '0018_bulletin_languages');
     const read = () =>
       sql<{ title_tw: string; content_tw: string; tw_by_hand: number; title_en: string }>`
       select title_tw, content_tw, tw_by_hand, title_en from bulletins`.execute(db.kysely);
@@ -105,13 +107,42 @@ test('announcements written before 0018 get their traditional version, and 0018 
       (await read()).rows.map((row) => ({ ...row, tw_by_hand: Number(row.tw_by_hand) })),
       expected,
     );
-    // Kysely runs a migration again only when none after it is recorded.
-    await sql`delete from kysely_migration where name >= '0018_bulletin_languages'`.execute(db.kysely);
-    await migrate(db);
+    await sql`delete from kysely_migration where name = '0018_bulletin_languages'`.execute(db.kysely);
+    await migrate(db, undefined, '0018_bulletin_languages');
     assert.deepEqual(
       (await read()).rows.map((row) => ({ ...row, tw_by_hand: Number(row.tw_by_hand) })),
       expected,
     );
+  } finally {
+    await db.close();
+    await database.drop();
+  }
+});
+
+test('release notes written before 0019 get their traditional version, and 0019 runs again over itself', async () => {
+  const database = await createTestDatabase();
+  const db = connect(loadConfig(testEnv(database)).database);
+  try {
+    await migrate(db, undefined, '0018_bulletin_languages');
+    const at = '2024-05-01T02:00:00.000Z';
+    for (const notes of ['修复了打印机的问题', null]) {
+      await sql`insert into releases (os, download_url, notes, created_by, created_at)
+        values ('android', 'https://dl.example.com/a.apk', ${notes}, 'cli', ${at})`.execute(db.kysely);
+    }
+    await migrate(db);
+    const read = async () =>
+      (
+        await sql<{ notes_tw: string | null; notes_tw_by_hand: number; notes_en: string | null }>`
+        select notes_tw, notes_tw_by_hand, notes_en from releases order by id`.execute(db.kysely)
+      ).rows.map((row) => ({ ...row, notes_tw_by_hand: Number(row.notes_tw_by_hand) }));
+    const expected = [
+      { notes_tw: '修復了印表機的問題', notes_tw_by_hand: 0, notes_en: null },
+      { notes_tw: null, notes_tw_by_hand: 0, notes_en: null },
+    ];
+    assert.deepEqual(await read(), expected);
+    await sql`delete from kysely_migration where name = '0020_release_note_languages'`.execute(db.kysely);
+    await migrate(db);
+    assert.deepEqual(await read(), expected);
   } finally {
     await db.close();
     await database.drop();

@@ -23,6 +23,7 @@ import type { OutputBundle, OutputChunk } from 'rolldown';
 import { build, type Plugin } from 'vite';
 import { apiCalls, inLanguage } from '../src/lib/api-calls';
 import { changelogCall } from '../src/features/changelog/api/get-changelog';
+import { packagesCall } from '../src/lib/api/packages-call';
 import { buildClassicScript } from './classic-script';
 import { conditions } from './build-options';
 
@@ -42,11 +43,11 @@ interface Screen {
 const screens: Record<string, Screen> = {
   '/download': {
     module: 'src/app/routes/download.tsx',
-    earlyCall: apiCalls.installPackages,
+    earlyCall: packagesCall,
     early: 'src/early-download.ts',
     primaryHost: true,
   },
-  '/downloadHelp': { module: 'src/app/routes/download-help.tsx', earlyCall: apiCalls.installPackages },
+  '/downloadHelp': { module: 'src/app/routes/download-help.tsx', earlyCall: packagesCall },
   '/announcements': {
     module: 'src/app/routes/announcements.tsx',
     earlyCall: (language) => inLanguage(apiCalls.announcements, language),

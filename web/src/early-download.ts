@@ -101,6 +101,8 @@ function drawCard(card: Card): Element | null {
   const notes = field('notes-text');
   if (facts.notes === undefined) notes?.remove();
   else if (notes?.firstElementChild) notes.firstElementChild.textContent = facts.notes;
+  // The English sample says the notes are in Chinese, as an answer that does not say means.
+  if (facts.notesLanguage === 'en') field('notes-lang')?.remove();
   if (facts.notesUrl === undefined) field('notes')?.remove();
   else field('notes')?.setAttribute('href', facts.notesUrl);
   if (Object.keys(facts).every((name) => name === 'minOs')) field('details')?.remove();

@@ -72,8 +72,12 @@ describe('getChangelog', () => {
       asked.push(url);
       return new Response(JSON.stringify(wire), { headers: { 'content-type': 'application/json' } });
     });
-    const releases = await getChangelog('https://api.example.com');
-    assert.deepEqual(asked, ['https://api.example.com/v1/common/changelog']);
+    const releases = await getChangelog('https://api.example.com', 'zh-CN');
+    await getChangelog('https://api.example.com', 'zh-TW');
+    assert.deepEqual(asked, [
+      'https://api.example.com/v1/common/changelog',
+      'https://api.example.com/v1/common/changelog?lang=zh-TW',
+    ]);
     assert.deepEqual(
       releases.map((release) => `${release.os} ${release.version}`),
       ['windows 5.1.0', 'ios 3.1', 'android 1.9.0', 'windows 5.0.0'],
@@ -81,9 +85,9 @@ describe('getChangelog', () => {
   });
 
   test('fails when there is no API address, or the call fails', async () => {
-    await assert.rejects(getChangelog(null));
+    await assert.rejects(getChangelog(null, 'zh-CN'));
     mock.method(globalThis, 'fetch', async () => new Response('oops', { status: 500 }));
-    await assert.rejects(getChangelog('https://api.example.com'));
+    await assert.rejects(getChangelog('https://api.example.com', 'zh-CN'));
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Bulletin } from '@chat-site/contract';
+import type { Bulletin, Language } from '@chat-site/contract';
 import type { ConsoleTheme } from './theme';
 
 export const previewMessage = 'chat-site-preview';
@@ -8,4 +8,6 @@ export interface PreviewMessage {
   type: typeof previewMessage;
   bulletin: Bulletin;
   theme: ConsoleTheme;
+  /** The site's language the frame draws it in (its words and the "originally in Chinese" note). */
+  language: Language;
 }

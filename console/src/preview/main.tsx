@@ -16,8 +16,10 @@ function Preview({ cdn }: { cdn: CdnSettings }) {
   useEffect(() => {
     const receive = (event: MessageEvent<PreviewMessage>) => {
       if (event.origin !== window.location.origin || event.data?.type !== previewMessage) return;
-      applyTheme(event.data.theme);
-      setShown({ bulletin: event.data.bulletin, theme: event.data.theme });
+      const { bulletin, theme, language } = event.data;
+      applyTheme(theme);
+      // The site's words in that language first (its catalog loads), then the article.
+      void setLanguage(language ?? 'zh-CN').then(() => setShown({ bulletin, theme }));
     };
     window.addEventListener('message', receive);
     window.parent.postMessage({ type: `${previewMessage}-ready` }, window.location.origin);

@@ -41,6 +41,12 @@ export const AppConfig = Type.Object({
 });
 export type AppConfig = Static<typeof AppConfig>;
 
+/** The language an announcement's title and body, or a release's notes, are in
+ * (docs/public-api.md#languages). The project's server always says; other server builds do not,
+ * and their text is as written. */
+export const ContentLanguage = Type.Union([Type.Literal('zh-CN'), Type.Literal('zh-TW'), Type.Literal('en')]);
+export type ContentLanguage = Static<typeof ContentLanguage> & Language;
+
 export const InstallPackage = Type.Object({
   OS: Type.Union([Type.Literal('android'), Type.Literal('ios'), Type.Literal('windows'), Type.Literal('mac')]),
   DownloadURL: Type.String({ minLength: 1, maxLength: 2048 }),
@@ -53,16 +59,13 @@ export const InstallPackage = Type.Object({
   notes: Type.Optional(Type.String({ maxLength: 10_000 })),
   /** The oldest system the served release runs on, e.g. "Android 8.0". */
   min_os: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** The language `notes` are in, asked with `lang` (docs/public-api.md#languages). */
+  notes_lang: Type.Optional(ContentLanguage),
 });
 export type InstallPackage = Static<typeof InstallPackage>;
 
 export const InstallPackageList = Type.Array(InstallPackage, { maxItems: operatingSystems.length });
 export type InstallPackageList = Static<typeof InstallPackageList>;
-
-/** The language an announcement's title and body are in (docs/public-api.md#languages). The
- * project's server always says; other server builds do not, and their text is as written. */
-export const ContentLanguage = Type.Union([Type.Literal('zh-CN'), Type.Literal('zh-TW'), Type.Literal('en')]);
-export type ContentLanguage = Static<typeof ContentLanguage> & Language;
 
 /** The `lang` query parameter of the calls that answer in the visitor's language: any BCP 47
  * tag, read as languageOf reads it (zh-Hant and zh-HK are zh-TW); other server builds ignore it. */

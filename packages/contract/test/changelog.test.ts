@@ -70,3 +70,11 @@ describe('readChangelog', () => {
     assert.throws(() => readChangelog('nope'), WrongShapeError);
   });
 });
+
+describe('the language of the notes', () => {
+  test('is read when the server says it, and left out when it does not', () => {
+    assert.deepEqual(readChangelog([{ ...wire, lang: 'zh-TW' }]), [{ ...expected, language: 'zh-TW' }]);
+    assert.deepEqual(readChangelog([wire]), [expected]);
+    assert.deepEqual(readChangelog([{ ...wire, lang: 'fr' }]), [expected], 'a language the site does not speak');
+  });
+});

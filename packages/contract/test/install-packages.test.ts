@@ -159,3 +159,16 @@ describe('readInstallPackages fields', () => {
     assert.deepEqual(readInstallPackages(list), [expected[0]]);
   });
 });
+
+describe("the language of an entry's notes", () => {
+  test('is read when the server says it of notes there are, and left out otherwise', () => {
+    const notes = { ...android, notes: 'Faster', notes_lang: 'en' };
+    assert.deepEqual(readInstallPackages([notes]), [
+      { os: 'android', downloadUrl: android.DownloadURL, notes: 'Faster', notesLanguage: 'en' },
+    ]);
+    assert.deepEqual(readInstallPackages([{ ...android, notes_lang: 'en' }]), [expected[0]], 'no notes, no language');
+    assert.deepEqual(readInstallPackages([{ ...android, notes: '更快' }]), [
+      { os: 'android', downloadUrl: android.DownloadURL, notes: '更快' },
+    ]);
+  });
+});

@@ -5,6 +5,7 @@ import { changeChannel } from './changes.js';
 import type { Db, Dialect } from './connect.js';
 import { fillContentText } from './fill-content-text.js';
 import { addLanguageColumns, fillTraditional } from './fill-languages.js';
+import { addNoteColumns, fillTraditionalNotes } from './fill-note-languages.js';
 import { fillSha512 } from './fill-sha512.js';
 import { moveBlobsToStorage } from './move-blobs.js';
 
@@ -409,6 +410,14 @@ function migrations(dialect: Dialect, storage: FileStorage | undefined): Record<
           .columns(['release_id', 'id'])
           .execute();
         if (dialect === 'postgres') await createChangeTriggers(db, 'release_payloads');
+      },
+    },
+    // Release notes in every language (docs/behaviour.md#release-notes-in-every-language): the
+    // traditional made from the simplified, whether the operator wrote it, and English by hand.
+    '0020_release_note_languages': {
+      async up(db: Kysely<unknown>) {
+        await addNoteColumns(db);
+        await fillTraditionalNotes(db);
       },
     },
   };

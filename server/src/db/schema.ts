@@ -98,6 +98,12 @@ export interface ReleaseTable {
   is_force: Generated<number>;
   /** The Tauri updater's signature of the package (the .sig file's content). */
   signature: string | null;
+  /** The notes in traditional Chinese, made from `notes` unless the operator wrote them
+   * (notes_tw_by_hand 1), and in English, written by hand; null: none
+   * (docs/behaviour.md#release-notes-in-every-language). */
+  notes_tw: Generated<string | null>;
+  notes_tw_by_hand: Generated<number>;
+  notes_en: Generated<string | null>;
   /** An operator's name, `admin-token`, `cli`, `demo` or `migration`. */
   created_by: string;
   created_at: string;

@@ -58,6 +58,9 @@ export const releaseAdminRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     os: row.os as OperatingSystem,
     version: row.version,
     notes: row.notes,
+    notes_tw: row.notes_tw,
+    notes_tw_by_hand: Number(row.notes_tw_by_hand) === 1,
+    notes_en: row.notes_en,
     release_notes_url: row.release_notes_url,
     released_at: row.released_at === null ? null : toWireTime(row.released_at, zone),
     size: row.size === null ? null : Number(row.size),
@@ -241,6 +244,8 @@ async function releaseFrom(
   const common = {
     os: body.os,
     notes: body.notes === undefined || body.notes.trim() === '' ? undefined : body.notes,
+    notesTw: body.notes_tw,
+    notesEn: body.notes_en,
     releaseNotesUrl: body.release_notes_url,
     releasedAt,
     minOs: body.min_os,

@@ -12,11 +12,12 @@ import { endRollout, startRollout } from '../updates/rollout.js';
 import { findFile } from '../files/repository.js';
 import { listPayloads, storePayloads } from './payload-rows.js';
 import type { NewPayload } from './payloads.js';
+import { noteVersions, type GivenNotes } from './note-languages.js';
 import { hostedKeyOf, UnknownHostedFileError, withHostedFileFacts } from './repository.js';
 
 type DbHandle = Kysely<Database>;
 
-export interface NewRelease {
+export interface NewRelease extends GivenNotes {
   os: OperatingSystem;
   /** An http(s) URL, or file/preview/<key> for a hosted file. */
   downloadUrl: string;
@@ -65,6 +66,7 @@ export async function publishRelease(db: DbHandle, release: NewRelease): Promise
         file_key: hostedKeyOf(release.downloadUrl) ?? null,
         version: release.version ?? null,
         notes: release.notes ?? null,
+        ...noteVersions(release.notes ?? null, release),
         release_notes_url: release.releaseNotesUrl ?? null,
         released_at: release.releasedAt ?? null,
         size: facts.size ?? null,

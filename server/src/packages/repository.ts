@@ -1,8 +1,9 @@
-import { operatingSystems, type InstallPackage, type OperatingSystem } from '@chat-site/contract';
+import { operatingSystems, type InstallPackage, type Language, type OperatingSystem } from '@chat-site/contract';
 import type { Kysely } from 'kysely';
 import type { Database, InstallPackageRow } from '../db/schema.js';
 import { describeFile } from '../files/repository.js';
 import { nowIso, toWireTime } from '../lib/time.js';
+import { notesIn, noteVersions, type NoteVersions } from './note-languages.js';
 
 export interface PackageEntry {
   os: OperatingSystem;
@@ -20,7 +21,12 @@ export interface PackageEntry {
 }
 
 /** A package list entry with what its release adds for the download card. */
-export type ServedPackageRow = InstallPackageRow & { notes: string | null; min_os: string | null };
+export type ServedPackageRow = InstallPackageRow & {
+  notes: string | null;
+  min_os: string | null;
+  notes_tw?: string | null;
+  notes_en?: string | null;
+};
 
 type DbHandle = Kysely<Database>;
 
@@ -39,7 +45,12 @@ export async function listServedPackages(db: DbHandle): Promise<ServedPackageRow
     .selectFrom('install_packages')
     .leftJoin('releases', 'releases.id', 'install_packages.release_id')
     .selectAll('install_packages')
-    .select(['releases.notes as notes', 'releases.min_os as min_os'])
+    .select([
+      'releases.notes as notes',
+      'releases.min_os as min_os',
+      'releases.notes_tw as notes_tw',
+      'releases.notes_en as notes_en',
+    ])
     .execute();
   const rank = (os: string) => operatingSystems.indexOf(os as OperatingSystem);
   return rows.sort((a, b) => rank(a.os) - rank(b.os));
@@ -124,6 +135,8 @@ async function releaseOf(
     notes === (served?.notes ?? null) &&
     minOs === (served?.min_os ?? null);
   if (same) return current.release_id as number;
+  // Notes kept as they were keep their other versions; new notes get theirs made.
+  const versions = served !== undefined && notes === served.notes ? pick(served) : noteVersions(notes, {});
   const made = await db
     .insertInto('releases')
     .values({
@@ -132,6 +145,7 @@ async function releaseOf(
       file_key: hostedKeyOf(row.download_url) ?? null,
       version: row.version,
       notes,
+      ...versions,
       release_notes_url: row.release_notes_url,
       released_at: row.released_at,
       size: row.size,
@@ -149,8 +163,18 @@ async function releaseOf(
  * them: a script that never knew these fields must not wipe what the operator wrote. */
 async function servedFacts(db: DbHandle, current: InstallPackageRow | undefined) {
   if (current?.release_id == null) return undefined;
-  return db.selectFrom('releases').select(['notes', 'min_os']).where('id', '=', current.release_id).executeTakeFirst();
+  return db
+    .selectFrom('releases')
+    .select(['notes', 'min_os', 'notes_tw', 'notes_tw_by_hand', 'notes_en'])
+    .where('id', '=', current.release_id)
+    .executeTakeFirst();
 }
+
+const pick = ({ notes_tw, notes_tw_by_hand, notes_en }: NoteVersions): NoteVersions => ({
+  notes_tw,
+  notes_tw_by_hand,
+  notes_en,
+});
 
 /** The wire carries times to the second: an entry read back and sent again is the same entry. */
 function sameSecond(a: string | null, b: string | null): boolean {
@@ -169,13 +193,16 @@ export async function removePackage(db: DbHandle, os: OperatingSystem): Promise<
 }
 
 /** The wire entry. Hosted files get an absolute URL under `apiBase` ({origin}/v1/) so that a
- * download works from any page that links it. */
+ * download works from any page that links it. With `language` (asked with `lang`), the notes are
+ * in it when the release has them so, and the entry says which language they are in. */
 export function toWirePackage(
-  row: InstallPackageRow & Partial<Pick<ServedPackageRow, 'notes' | 'min_os'>>,
+  row: InstallPackageRow & Partial<Pick<ServedPackageRow, 'notes' | 'min_os' | 'notes_tw' | 'notes_en'>>,
   timeZone: string,
   apiBase: string,
+  language?: Language,
 ): InstallPackage {
   const hosted = hostedPattern.test(row.download_url);
+  const notes = language === undefined ? undefined : notesIn({ ...row, notes: row.notes ?? null }, language);
   return {
     OS: row.os as OperatingSystem,
     DownloadURL: hosted ? `${apiBase}${row.download_url}` : row.download_url,
@@ -186,6 +213,7 @@ export function toWirePackage(
     ...(row.release_notes_url !== null && { release_notes_url: row.release_notes_url }),
     ...(row.notes != null && { notes: row.notes }),
     ...(row.min_os != null && { min_os: row.min_os }),
+    ...(notes?.notes != null && { notes: notes.notes, notes_lang: notes.lang }),
   };
 }
 

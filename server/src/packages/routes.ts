@@ -1,6 +1,7 @@
-import { InstallPackageList } from '@chat-site/contract';
+import { defaultLanguage, InstallPackageList, languageOf, LanguageQuery } from '@chat-site/contract';
 import { PackageListBody } from '@chat-site/contract/admin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { actorOf, audit } from '../accounts/door.js';
 import { badRequest } from '../lib/errors.js';
 import type { RouteDeps } from '../pipeline/deps.js';
@@ -23,14 +24,18 @@ export const packageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       schema: {
         operationId: 'listInstallPackages',
         summary: 'The install package of each platform, with absolute download addresses',
+        querystring: Type.Object({ lang: LanguageQuery }),
         response: { 200: InstallPackageList },
       },
     },
     async (request, reply) => {
       // Hosted files are named by absolute URLs, so the answer depends on the address asked.
       const base = apiBase(request, config.publicUrl);
-      return cache.send(request, reply, `packages ${base}`, async () =>
-        (await listServedPackages(db.kysely)).map((row) => toWirePackage(row, config.timeZone, base)),
+      // Asked without `lang`, the answer is as it always was, so a script can send it back (PUT).
+      const { lang } = request.query;
+      const language = lang === undefined ? undefined : (languageOf(lang) ?? defaultLanguage);
+      return cache.send(request, reply, `packages ${base} ${language ?? ''}`, async () =>
+        (await listServedPackages(db.kysely)).map((row) => toWirePackage(row, config.timeZone, base, language)),
       );
     },
   );

@@ -19,7 +19,6 @@ import { findPublishedBulletin } from '../bulletins/repository.js';
 import { continueScript, renderShareNotFound, renderSharePage, sharePageCsp } from './share-page.js';
 import { buildRobotsTxt, buildSitemap, sitemapMaxUrls } from './sitemap.js';
 import { bulletinPicture } from './picture/pictures.js';
-import { reachText } from './text.js';
 import { reachTexts } from './text.js';
 import { rfc3339 } from './times.js';
 
@@ -106,25 +105,29 @@ export const reachRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
     );
   });
 
-  app.get(reachPaths.changelogAtom, { schema: schemas.changelogAtom }, async (request, reply) =>
-    cached(request, reply, 'changelog atom', 'application/atom+xml; charset=utf-8', async () =>
+  // Per language like the announcements' feeds: `?lang=`, the notes in it where they are.
+  app.get(reachPaths.changelogAtom, { schema: schemas.changelogAtom }, async (request, reply) => {
+    const language = feedLanguage(request);
+    const text = reachTexts[language];
+    return cached(request, reply, `changelog atom ${language}`, 'application/atom+xml; charset=utf-8', async () =>
       buildChangelogAtom({
-        title: reachText.changelogTitle(product),
-        language: reachText.language,
-        siteUrl: `${originMark}${changelogPath}`,
-        selfUrl: `${originMark}${reachPaths.changelogAtom}`,
+        title: text.changelogTitle(product),
+        language: text.language,
+        siteUrl: `${originMark}${inLanguage(changelogPath, language)}`,
+        selfUrl: `${originMark}${inLanguage(reachPaths.changelogAtom, language)}`,
         author: product,
         timeZone: config.timeZone,
-        entryTitle: reachText.releaseTitle,
+        entryTitle: text.releaseTitle,
         releases: await changelogReleases({
           db: db.kysely,
           timeZone: config.timeZone,
           apiBase: `${originMark}/v1/`,
           appUrl: config.site.appUrl,
+          language,
         }),
       }),
-    ),
-  );
+    );
+  });
 
   app.get(reachPaths.continueScript, { schema: schemas.continueScript }, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=86400').send(continueScript),

@@ -2,10 +2,18 @@
  * The public changelog (docs/site.md#changelog): every published release of every platform,
  * newest first, each in the update check's own form (answers.ts) with the package's size.
  */
-import { operatingSystems, readAppConfig, resolveDownloadUrl, type OperatingSystem } from '@chat-site/contract';
+import {
+  defaultLanguage,
+  operatingSystems,
+  readAppConfig,
+  resolveDownloadUrl,
+  type Language,
+  type OperatingSystem,
+} from '@chat-site/contract';
 import type { Kysely } from 'kysely';
 import type { Database, ReleaseRow } from '../db/schema.js';
 import { toWireTime } from '../lib/time.js';
+import { notesIn } from '../packages/note-languages.js';
 import { listReleases } from '../packages/releases.js';
 import { hostedKeyOf } from '../packages/repository.js';
 import { getAppConfig } from '../settings/repository.js';
@@ -19,6 +27,8 @@ export interface ChangelogEntry {
   created_at: string;
   /** Bytes; null when the release did not say. */
   size: number | null;
+  /** The language update_desc is in, said when asked in one (docs/public-api.md#languages). */
+  lang?: Language;
 }
 
 export interface ChangelogContext {
@@ -28,6 +38,9 @@ export interface ChangelogContext {
   apiBase: string;
   /** Where relative addresses are resolved, as the site does (SiteConfig.appUrl). */
   appUrl: string;
+  /** The notes' language, asked with `lang`; without it the answer is the update check's own
+   * form, as it always was. */
+  language?: Language;
 }
 
 /** When a release came out: the date the operator gave, else when it was published. */
@@ -57,14 +70,16 @@ export async function changelogReleases(context: ChangelogContext): Promise<Chan
     // A hosted file is named under this server's API, then the CDN applies as on the download screen.
     const url =
       hostedKeyOf(row.download_url) === undefined ? row.download_url : `${context.apiBase}${row.download_url}`;
+    const notes = notesIn(row, context.language ?? defaultLanguage);
     const entry: ChangelogEntry = {
       app_version: row.version as string,
       os: row.os as OperatingSystem,
       is_force: Number(row.is_force) === 1 ? 1 : 0,
-      update_desc: row.notes ?? '',
+      update_desc: notes.notes ?? '',
       download_url: resolveDownloadUrl(url, { base: context.appUrl, cdn }),
       created_at: toWireTime(releasedAt(row), context.timeZone),
       size: row.size === null ? null : Number(row.size),
+      ...(context.language !== undefined && { lang: notes.lang }),
     };
     return { id: row.id, releasedAt: releasedAt(row), entry };
   });

@@ -6,7 +6,7 @@
  * made from it per request, so that every check is counted. The public changelog lists every
  * release in the chat apps' form (changelog.ts, docs/site.md#changelog).
  */
-import { operatingSystems, type OperatingSystem } from '@chat-site/contract';
+import { defaultLanguage, languageOf, operatingSystems, type OperatingSystem } from '@chat-site/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDeps } from '../pipeline/deps.js';
@@ -79,8 +79,10 @@ export const updateRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
   app.get('/common/changelog', { schema: updateSchemas.changelog }, async (request, reply) => {
     // Hosted files are named by absolute URLs, so the answer depends on the address asked.
     const base = apiBase(request, config.publicUrl);
-    return cache.send(request, reply, `changelog ${base}`, () =>
-      changelog({ db: db.kysely, timeZone: config.timeZone, apiBase: base, appUrl: config.site.appUrl }),
+    const { lang } = request.query;
+    const language = lang === undefined ? undefined : (languageOf(lang) ?? defaultLanguage);
+    return cache.send(request, reply, `changelog ${base} ${language ?? ''}`, () =>
+      changelog({ db: db.kysely, timeZone: config.timeZone, apiBase: base, appUrl: config.site.appUrl, language }),
     );
   });
 

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ContentLanguage, LanguageQuery } from '@chat-site/contract';
 import { errorResponse, textResponse } from '../lib/schemas.js';
 
 /** Any platform and any version text is answered, whatever its length (check-path.ts): an
@@ -38,12 +39,14 @@ const ChangelogEntry = Type.Object({
   download_url: Type.String({ description: "The release's own package, with the CDN applied" }),
   created_at: Type.String({ description: 'When it was released: YYYY-MM-DD HH:MM:SS in TIME_ZONE' }),
   size: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Bytes; null when unknown' }),
+  lang: Type.Optional(ContentLanguage),
 });
 
 export const updateSchemas = {
   changelog: {
     operationId: 'listChangelog',
     summary: 'Every published release of every platform, newest first (the public changelog)',
+    querystring: Type.Object({ lang: LanguageQuery }),
     response: { 200: Type.Array(ChangelogEntry) },
   },
   appVersion: {

@@ -114,6 +114,8 @@ function PartView({
   side: Side;
 }) {
   if (part === 'title') return <span className="text-base font-semibold">{draft.title}</span>;
+  if (part === 'traditional' || part === 'english')
+    return <VersionView part={part} draft={draft} current={current} side={side} />;
   if (part === 'content') {
     return (
       <div className="max-h-48 overflow-auto text-sm">
@@ -127,5 +129,48 @@ function PartView({
       {draft.topup === 1 ? <PinnedBadge /> : <span className="text-muted">不置顶</span>}
       {draft.publish_at !== null && <span className="text-muted">{draft.publish_at.slice(0, 16)}</span>}
     </span>
+  );
+}
+
+/** A traditional or English version: the saved one as saved, the operator's as it would be sent. */
+function VersionView({
+  part,
+  draft,
+  current,
+  side,
+}: {
+  part: 'traditional' | 'english';
+  draft: BulletinDraft;
+  current: AdminBulletin;
+  side: Side;
+}) {
+  const traditional = part === 'traditional';
+  if (traditional && side === 'mine' && draft.reconvert === 1) {
+    return <span className="text-sm text-muted">保存时由简体重新转换</span>;
+  }
+  const title =
+    side === 'theirs'
+      ? traditional
+        ? current.title_tw
+        : current.title_en
+      : traditional
+        ? draft.title_tw
+        : draft.title_en;
+  const content =
+    side === 'theirs'
+      ? traditional
+        ? current.content_tw
+        : current.content_en
+      : traditional
+        ? draft.content_tw
+        : draft.content_en;
+  if (!traditional && (title ?? '') === '') return <span className="text-sm text-muted">没有英文</span>;
+  return (
+    <div className="flex flex-col gap-1">
+      <span className="text-base font-semibold">{title}</span>
+      <div className="max-h-48 overflow-auto text-sm">
+        <BulletinHtml html={content ?? ''} />
+      </div>
+    </div>
   );
 }

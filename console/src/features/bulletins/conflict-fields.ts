@@ -4,10 +4,16 @@
  */
 import type { AdminBulletin, BulletinDraft } from './api';
 
-export type ConflictPart = 'title' | 'content' | 'settings';
+export type ConflictPart = 'title' | 'content' | 'traditional' | 'english' | 'settings';
 export type Side = 'mine' | 'theirs';
 
-export const partLabels: Record<ConflictPart, string> = { title: '标题', content: '正文', settings: '置顶与发布设置' };
+export const partLabels: Record<ConflictPart, string> = {
+  title: '标题',
+  content: '正文',
+  traditional: '繁体中文',
+  english: '英文',
+  settings: '置顶与发布设置',
+};
 
 /** The saved announcement as a draft: what saving "theirs" would send. */
 export function draftOf(current: AdminBulletin): BulletinDraft {
@@ -28,6 +34,8 @@ export function differingParts(mine: BulletinDraft, current: AdminBulletin): Con
   const parts: ConflictPart[] = [];
   if (mine.title !== theirs.title) parts.push('title');
   if (mine.content !== theirs.content) parts.push('content');
+  if (traditionalDiffers(mine, current)) parts.push('traditional');
+  if (englishDiffers(mine, current)) parts.push('english');
   const timeDiffers = mine.publish_at !== null && mine.publish_at !== theirs.publish_at;
   const endDiffers = (['unpublish_at', 'unpin_at'] as const).some(
     (end) => mine[end] !== undefined && (mine[end] ?? null) !== (theirs[end] ?? null),
@@ -52,7 +60,37 @@ export function mergeDraft(
     publish_at: settings.publish_at,
     ...(settings.unpublish_at !== undefined && { unpublish_at: settings.unpublish_at }),
     ...(settings.unpin_at !== undefined && { unpin_at: settings.unpin_at }),
+    // Theirs: sent as saved, or not at all (the saved traditional stays as it is).
+    ...(choice.traditional !== 'theirs' && pick(mine, ['title_tw', 'content_tw', 'reconvert'])),
+    ...(choice.english === 'theirs'
+      ? { title_en: current.title_en, content_en: current.content_en }
+      : pick(mine, ['title_en', 'content_en'])),
   };
+}
+
+/** The operator's own traditional version (or 重新转换) against a saved one it would replace. A
+ * draft that leaves it to the converter replaces nothing written by hand, and is no difference. */
+function traditionalDiffers(mine: BulletinDraft, current: AdminBulletin): boolean {
+  if (mine.reconvert === 1) return current.tw_by_hand === 1;
+  if (mine.title_tw === undefined && mine.content_tw === undefined) return false;
+  return (
+    (mine.title_tw ?? current.title_tw) !== current.title_tw ||
+    (mine.content_tw ?? current.content_tw) !== current.content_tw
+  );
+}
+
+function englishDiffers(mine: BulletinDraft, current: AdminBulletin): boolean {
+  return (
+    (mine.title_en ?? current.title_en) !== current.title_en ||
+    (mine.content_en ?? current.content_en) !== current.content_en
+  );
+}
+
+/** The fields of `draft` among `names` that it has. */
+function pick<K extends keyof BulletinDraft>(draft: BulletinDraft, names: K[]): Partial<Pick<BulletinDraft, K>> {
+  return Object.fromEntries(
+    names.filter((name) => draft[name] !== undefined).map((name) => [name, draft[name]]),
+  ) as Partial<Pick<BulletinDraft, K>>;
 }
 
 /** The dialog's heading and first sentence: who saved and when; the same account is another tab. */

@@ -56,6 +56,8 @@ export function EditorDialogs({
           content: fromEditorHtml(values.html),
           pinned: values.pinned,
           publishAt: values.when === '' ? wallClockNow(timeZone) : fromFieldTime(values.when),
+          traditional: { title: values.titleTw, content: fromEditorHtml(values.htmlTw) },
+          english: { title: values.titleEn, content: fromEditorHtml(values.htmlEn) },
         }}
       />
       <ConfirmDialog

@@ -2,12 +2,12 @@
  * The announcement's other languages beside the simplified text (docs/console.md#other-languages):
  * the traditional version the server makes at save (自动转换), shown as the site shows it, which
  * the operator may take over and edit (then it stays as written) or hand back (重新转换); and an
- * English version, written by hand or left empty.
+ * English version, written by hand or left empty. The panes themselves: ui/language-pane.tsx.
  */
 import { useState } from 'react';
 import { useController, useFormContext, useWatch } from 'react-hook-form';
-import { Button } from '../../ui/button';
 import { inputClass } from '../../ui/field';
+import { EnglishPane, TraditionalPane } from '../../ui/language-pane';
 import { BulletinHtml } from './bulletin-html';
 import type { EditorValues } from './editor-form';
 import { RichText } from './rich-text';
@@ -16,15 +16,13 @@ import { RichText } from './rich-text';
 export function LanguagePanes({ resetKey }: { resetKey: number }) {
   return (
     <div className="grid gap-5 lg:grid-cols-2">
-      <TraditionalPane resetKey={resetKey} />
-      <EnglishPane resetKey={resetKey} />
+      <Traditional resetKey={resetKey} />
+      <English resetKey={resetKey} />
     </div>
   );
 }
 
-const paneClass = 'flex flex-col gap-3 rounded-lg border border-line p-4';
-
-function TraditionalPane({ resetKey }: { resetKey: number }) {
+function Traditional({ resetKey }: { resetKey: number }) {
   const { control, register, setValue } = useFormContext<EditorValues>();
   const byHand = useWatch({ control, name: 'twByHand' });
   const reconvert = useWatch({ control, name: 'reconvert' });
@@ -33,24 +31,17 @@ function TraditionalPane({ resetKey }: { resetKey: number }) {
   // The editor mounts with the text it takes over; a new key when it is taken over again.
   const [taken, setTaken] = useState(0);
   const set = (name: 'twByHand' | 'reconvert', value: boolean) => setValue(name, value, { shouldDirty: true });
+  const state = {
+    byHand,
+    reconvert,
+    takeOver: () => (set('twByHand', true), set('reconvert', false), setTaken(taken + 1)),
+    handBack: () => (set('twByHand', false), set('reconvert', true)),
+  };
   return (
-    <section aria-labelledby="pane-tw" className={paneClass}>
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="pane-tw" className="text-sm font-medium">
-          繁体中文
-          <span className="ml-2 text-xs font-normal text-muted">
-            {byHand ? '手动修改' : reconvert ? '保存时重新转换' : '自动转换'}
-          </span>
-        </h2>
-        {byHand ? (
-          <Button onClick={() => (set('twByHand', false), set('reconvert', true))}>重新转换</Button>
-        ) : (
-          <Button onClick={() => (set('twByHand', true), set('reconvert', false), setTaken(taken + 1))}>
-            修改繁体
-          </Button>
-        )}
-      </div>
-      {byHand ? (
+    <TraditionalPane
+      id="pane-tw"
+      state={state}
+      byHand={
         <>
           <input aria-label="繁體標題" {...register('titleTw')} className={inputClass} />
           <RichText
@@ -62,7 +53,8 @@ function TraditionalPane({ resetKey }: { resetKey: number }) {
             onChange={html.field.onChange}
           />
         </>
-      ) : (
+      }
+      made={
         <>
           <p className="font-medium">{title || '（保存后生成）'}</p>
           <BulletinHtml html={html.field.value} />
@@ -70,41 +62,33 @@ function TraditionalPane({ resetKey }: { resetKey: number }) {
             保存时由简体自动转换为繁体（台湾用语），只转换文字，不改链接、图片和代码。
           </p>
         </>
-      )}
-    </section>
+      }
+    />
   );
 }
 
-function EnglishPane({ resetKey }: { resetKey: number }) {
+function English({ resetKey }: { resetKey: number }) {
   const { control, register } = useFormContext<EditorValues>();
   const html = useController({ control, name: 'htmlEn' });
   const title = useWatch({ control, name: 'titleEn' });
   // Its editor (and toolbar) appears once there is English or the operator asks for it.
   const [opened, setOpened] = useState(false);
-  const open = opened || title !== '' || html.field.value !== '';
   return (
-    <section aria-labelledby="pane-en" className={paneClass}>
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="pane-en" className="text-sm font-medium">
-          English
-          <span className="ml-2 text-xs font-normal text-muted">选填，手动填写</span>
-        </h2>
-        {!open && <Button onClick={() => setOpened(true)}>添加英文</Button>}
-      </div>
-      {open && (
-        <>
-          <input aria-label="English title" {...register('titleEn')} className={inputClass} />
-          <RichText
-            key={resetKey}
-            id="bulletin-body-en"
-            labelledBy="pane-en"
-            initialHtml={html.field.value}
-            resetKey={0}
-            onChange={html.field.onChange}
-          />
-        </>
-      )}
-      <p className="text-xs text-muted">没有英文标题时，英文网站显示中文原文，并注明原文为中文。</p>
-    </section>
+    <EnglishPane
+      id="pane-en"
+      open={opened || title !== '' || html.field.value !== ''}
+      onOpen={() => setOpened(true)}
+      fallback="没有英文标题时，英文网站显示中文原文，并注明原文为中文。"
+    >
+      <input aria-label="English title" {...register('titleEn')} className={inputClass} />
+      <RichText
+        key={resetKey}
+        id="bulletin-body-en"
+        labelledBy="pane-en"
+        initialHtml={html.field.value}
+        resetKey={0}
+        onChange={html.field.onChange}
+      />
+    </EnglishPane>
   );
 }

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { languages, type Language } from '@chat-site/contract';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { useTheme, type ConsoleTheme } from '../../lib/theme';
 import { previewMessage, type PreviewMessage } from '../../lib/preview-message';
 import { Button } from '../../ui/button';
@@ -8,11 +9,28 @@ const widths = { phone: 375, desktop: 1280 } as const;
 const frameHeight = 720;
 type Width = keyof typeof widths;
 
-export interface PreviewBulletin {
+interface Version {
   title: string;
   content: string;
+}
+
+export interface PreviewBulletin extends Version {
   pinned: boolean;
   publishAt: string;
+  /** The traditional version as its pane holds it (empty until the first save makes it) and
+   * the English (empty: none). */
+  traditional: Version;
+  english: Version;
+}
+
+const languageNames: Record<Language, string> = { 'zh-CN': '简体', 'zh-TW': '繁體', en: 'English' };
+
+/** What the site in `language` shows: the version in it, else the simplified, said to be
+ * (docs/behaviour.md#announcements-in-every-language). */
+function versionIn(bulletin: PreviewBulletin, language: Language): Version & { language: Language } {
+  if (language === 'zh-TW' && bulletin.traditional.title.trim() !== '') return { ...bulletin.traditional, language };
+  if (language === 'en' && bulletin.english.title.trim() !== '') return { ...bulletin.english, language };
+  return { title: bulletin.title, content: bulletin.content, language: 'zh-CN' };
 }
 
 /** The announcement as the public site will show it, before anything is public: the site's own
@@ -29,6 +47,8 @@ export function PreviewDialog({
   const consoleTheme = useTheme();
   const [theme, setTheme] = useState<ConsoleTheme>(consoleTheme);
   const [width, setWidth] = useState<Width>('phone');
+  const [language, setLanguage] = useState<Language>('zh-CN');
+  const shown = versionIn(bulletin, language);
   const frame = useRef<HTMLIFrameElement>(null);
   // A state, not a ref: the dialog's content mounts after this component's effects have run.
   const [box, setBox] = useState<HTMLDivElement | null>(null);
@@ -40,12 +60,14 @@ export function PreviewDialog({
       const message: PreviewMessage = {
         type: previewMessage,
         theme,
+        language,
         bulletin: {
           id: 'preview',
-          title: bulletin.title.trim() === '' ? '（无标题）' : bulletin.title,
-          content: bulletin.content,
+          title: shown.title.trim() === '' ? '（无标题）' : shown.title,
+          content: shown.content,
           pinned: bulletin.pinned,
           createdAt: bulletin.publishAt,
+          language: shown.language,
         },
       };
       frame.current?.contentWindow?.postMessage(message, window.location.origin);
@@ -56,7 +78,7 @@ export function PreviewDialog({
     };
     window.addEventListener('message', ready);
     return () => window.removeEventListener('message', ready);
-  }, [open, bulletin.title, bulletin.content, bulletin.pinned, bulletin.publishAt, theme]);
+  }, [open, shown.title, shown.content, shown.language, bulletin.pinned, bulletin.publishAt, theme, language]);
 
   const choice = <T extends string>(value: T, current: T, set: (value: T) => void, label: string) => (
     <button
@@ -85,6 +107,11 @@ export function PreviewDialog({
         <div role="group" aria-label="主题" className="flex gap-1 rounded-lg border border-line p-1">
           {choice('light', theme, setTheme, '浅色')}
           {choice('dark', theme, setTheme, '深色')}
+        </div>
+        <div role="group" aria-label="网站语言" className="flex gap-1 rounded-lg border border-line p-1">
+          {languages.map((each) => (
+            <Fragment key={each}>{choice(each, language, setLanguage, languageNames[each])}</Fragment>
+          ))}
         </div>
         <Close asChild>
           <Button className="ms-auto">关闭</Button>

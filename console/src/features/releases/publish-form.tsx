@@ -6,6 +6,7 @@ import { Field, inputClass } from '../../ui/field';
 import { Problem } from '../../ui/status';
 import { osExtensions, osLabels, usePublishRelease, type NewRelease, type Os } from './api';
 import { apkVersionFound, apkVersionSentence, releaseProblems, type ReleaseProblems } from './release-checks';
+import { useNoteLanguages } from './note-panes';
 import { ReleaseConfirm } from './release-confirm';
 import { PayloadRows } from './payload-rows';
 import { usePayloadDrafts } from './payload-drafts';
@@ -45,6 +46,7 @@ export function PublishForm({
   const [share, setShare] = useState(100);
   const [problems, setProblems] = useState<ReleaseProblems>({});
   const payloads = usePayloadDrafts(os, id);
+  const noteLanguages = useNoteLanguages(id);
   const set = (name: keyof typeof fields) => (event: { target: { value: string } }) => {
     setFields((old) => ({ ...old, [name]: event.target.value }));
     setProblems(({ [name as keyof ReleaseProblems]: _, ...rest }) => rest);
@@ -77,7 +79,7 @@ export function PublishForm({
     if (fields.signature.trim() !== '') made.signature = fields.signature.trim();
     if (share < 100) made.rollout_percentage = share;
     if (payloads.rows.length > 0) made.payloads = payloads.bodies();
-    return made;
+    return noteLanguages.withNotes(made);
   };
   // A version the APK contradicts: the APK's own goes into the field, said beside it.
   const takeApkVersion = (error: Error) => {
@@ -185,6 +187,7 @@ export function PublishForm({
       <Field id={`${id}-notes`} label="更新说明" hint="下载页的卡片显示前三行，更新日志显示全文">
         <textarea id={`${id}-notes`} rows={3} value={fields.notes} onChange={set('notes')} className={inputClass} />
       </Field>
+      {noteLanguages.panes}
       <div className="grid gap-3 sm:grid-cols-2">
         <Field id={`${id}-date`} label="发布时间" hint={`留空为现在；时区 ${timeZone}`}>
           <input

@@ -50,11 +50,22 @@ export const ReleasePayload = Type.Object({
 });
 export type ReleasePayload = Static<typeof ReleasePayload>;
 
+/** The notes in the site's other languages (docs/behaviour.md#release-notes-in-every-language):
+ * the traditional made at publishing unless the operator wrote it, and English by hand. Optional:
+ * a server before them answers without. */
+export const NoteLanguages = Type.Object({
+  notes_tw: Type.Optional(Nullable(Type.String())),
+  /** true: the operator wrote the traditional notes; false: the converter made them. */
+  notes_tw_by_hand: Type.Optional(Type.Boolean()),
+  notes_en: Type.Optional(Nullable(Type.String())),
+});
+
 export const Release = Type.Object({
   id: Type.Integer(),
   os: ReleaseOs,
   version: Nullable(Type.String()),
   notes: Nullable(Type.String()),
+  ...NoteLanguages.properties,
   release_notes_url: Nullable(Type.String()),
   released_at: Nullable(Timestamp),
   size: Nullable(Type.Integer()),
@@ -136,6 +147,10 @@ export const ReleaseBody = Type.Object(
     url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
     version: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     notes: Type.Optional(Type.String({ maxLength: 10_000 })),
+    /** The operator's own traditional notes; left out or blank: made from `notes`. */
+    notes_tw: Type.Optional(Type.String({ maxLength: 10_000 })),
+    /** English notes; left out or blank: none (the English site shows the Chinese, saying so). */
+    notes_en: Type.Optional(Type.String({ maxLength: 10_000 })),
     release_notes_url: Type.Optional(HttpUrlString),
     released_at: Type.Optional(Timestamp),
     min_os: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),

@@ -4,6 +4,7 @@
  * wrap the list or spell the fields differently; an entry without a platform or a version says
  * nothing a visitor can use and is dropped.
  */
+import { languageOf } from '../language.js';
 import { unwrapEnvelope } from './envelope.js';
 import { isRecord, listItems, pick, pickText, pickTrimmed } from './fields.js';
 import { readFlag } from './scalars.js';
@@ -33,6 +34,9 @@ function toRelease(item: unknown, timeZone: string | undefined): ChangelogReleas
   };
   const size = readSize(pick(item, ['size']));
   if (size !== undefined) release.size = size;
+  // Said by this project's server when asked in a language (docs/public-api.md#languages).
+  const language = languageOf(pickText(item, ['lang']));
+  if (language !== null) release.language = language;
   return release;
 }
 

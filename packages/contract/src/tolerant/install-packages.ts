@@ -2,8 +2,9 @@
  * The install-package list. Besides the list shapes, one server build sends a single string of
  * JSON objects joined by ", ", which a naive split breaks whenever a value itself holds ", ".
  */
+import { languageOf } from '../language.js';
 import { unwrapEnvelope } from './envelope.js';
-import { isRecord, listItems, pick, pickTrimmed } from './fields.js';
+import { isRecord, listItems, pick, pickText, pickTrimmed } from './fields.js';
 import { readTimestamp } from './timestamp.js';
 import { WrongShapeError, type InstallPackageEntry } from './types.js';
 
@@ -81,6 +82,8 @@ function toEntry(item: unknown, timeZone: string | undefined): InstallPackageEnt
   // The same names the changelog reads a release's notes by (changelog.ts).
   const notes = pickTrimmed(item, ['notes', 'update_desc', 'updateDesc']);
   if (notes !== '') entry.notes = notes;
+  const notesLanguage = languageOf(pickText(item, ['notes_lang']));
+  if (notes !== '' && notesLanguage !== null) entry.notesLanguage = notesLanguage;
   const minOs = pickTrimmed(item, ['min_os', 'minOs']);
   if (minOs !== '') entry.minOs = minOs;
   return entry;

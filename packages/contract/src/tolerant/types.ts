@@ -28,6 +28,9 @@ export interface InstallPackageEntry {
   releaseNotesUrl?: string;
   /** The served release's notes, plain text. */
   notes?: string;
+  /** The language of the notes when the server says (asked with `lang`,
+   * docs/public-api.md#languages); absent: Chinese as written. */
+  notesLanguage?: Language;
   /** The oldest system it runs on, as the operator wrote it ("Android 8.0"). */
   minOs?: string;
 }
@@ -47,6 +50,8 @@ export interface ChangelogRelease {
   releasedAt: string;
   /** Bytes, when known. */
   size?: number;
+  /** The language of the notes when the server says; absent: Chinese as written. */
+  language?: Language;
 }
 
 export interface CdnSettings {

@@ -3,7 +3,13 @@
  * each shows, in which order. Free of React, so src/early-download.ts draws the same cards
  * from the early answers that DownloadSection renders once the site's script runs.
  */
-import { formatDate, type AndroidStore, type InstallPackageEntry, type SiteStores } from '@chat-site/contract';
+import {
+  formatDate,
+  type AndroidStore,
+  type InstallPackageEntry,
+  type Language,
+  type SiteStores,
+} from '@chat-site/contract';
 import type { DownloadKind } from '@chat-site/contract/in-app';
 import { siteConfig } from '../../config/site-config';
 import { storesFor } from '../../lib/phone-maker';
@@ -15,7 +21,8 @@ export interface CardLink {
   newTab: boolean;
 }
 
-export type DetailField = 'version' | 'size' | 'sha256' | 'releasedAt' | 'releaseNotesUrl' | 'notes' | 'minOs';
+export type DetailField =
+  'version' | 'size' | 'sha256' | 'releasedAt' | 'releaseNotesUrl' | 'notes' | 'notesLanguage' | 'minOs';
 
 export interface Card {
   platform: Platform;
@@ -101,6 +108,7 @@ export function cards(
         releasedAt: ios.releasedAt,
         releaseNotesUrl: ios.releaseNotesUrl,
         notes: ios.notes,
+        ...(ios.notesLanguage !== undefined && { notesLanguage: ios.notesLanguage }),
         minOs: ios.minOs,
       },
     },
@@ -145,6 +153,8 @@ export interface PackageFacts {
   notesUrl?: string;
   /** The release's notes, shown clamped with a link to the changelog. */
   notes?: string;
+  /** Their language when the server said; the English site says when they are not English. */
+  notesLanguage?: Language;
   /** Replaces the card's fixed minimum system (download.android and the like) when given. */
   minOs?: string;
 }
@@ -172,6 +182,7 @@ export function packageFacts(entry: Pick<InstallPackageEntry, DetailField>): Pac
     facts.notesUrl = entry.releaseNotesUrl;
   }
   if (entry.notes !== undefined) facts.notes = entry.notes;
+  if (entry.notesLanguage !== undefined) facts.notesLanguage = entry.notesLanguage;
   if (entry.minOs !== undefined) facts.minOs = entry.minOs;
   return facts;
 }

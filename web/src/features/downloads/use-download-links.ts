@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { siteConfig } from '../../config/site-config';
 import { useAsync } from '../../lib/use-async';
 import { useApi } from '../../lib/api-bootstrap/api-provider';
+import { useLanguage } from '../../lib/i18n';
 import { getEdgeUrl } from './api/get-edge-url';
 import type { DownloadLinks } from './cards';
 import { getInstallPackages } from '../../lib/api/get-install-packages';
@@ -17,7 +18,9 @@ export function useDownloadLinks({ edge }: { edge: boolean }): DownloadLinks {
     () => (cdn === null ? Promise.resolve([]) : getInstallPackages(apiAddr, cdn).catch(() => [])),
     [apiAddr, cdn],
   );
-  const packages = useAsync(api.status === 'ready' ? loadPackages : null, `${api.status}:${apiAddr ?? ''}`);
+  // Asked again in another language: the notes follow the visitor's (docs/site.md#the-download-screen).
+  const language = useLanguage();
+  const packages = useAsync(api.status === 'ready' ? loadPackages : null, `${api.status}:${apiAddr ?? ''}:${language}`);
   const edgeServiceUrl = siteConfig.androidEdgeUrl;
   const edgeState = useAsync(
     edge && edgeServiceUrl !== undefined ? () => getEdgeUrl(edgeServiceUrl) : null,

@@ -5,8 +5,9 @@ import {
   type InstallPackageEntry,
 } from '@chat-site/contract';
 import { downloadBase } from '../download-base';
-import { apiCalls } from '../api-calls';
 import { apiUrl, getJson, logFailure } from '../http';
+import { currentLanguage } from '../i18n';
+import { packagesCall } from './packages-call';
 import { hasStrings, listOf, withLastGood } from '../last-good';
 
 /** The install packages with download URLs ready to use (base address and CDN applied). The
@@ -19,7 +20,9 @@ export async function getInstallPackages(apiAddr: string | null, cdn: CdnSetting
       async () => {
         if (apiAddr === null) throw new Error('no API address');
         // Some server builds send this list as bare text that is no JSON: kept as text, then read.
-        const entries = readInstallPackages(await getJson(apiUrl(apiAddr, apiCalls.installPackages), undefined, true));
+        const entries = readInstallPackages(
+          await getJson(apiUrl(apiAddr, packagesCall(currentLanguage())), undefined, true),
+        );
         const base = downloadBase();
         return entries.map((entry) => ({
           ...entry,

@@ -1,7 +1,8 @@
+import { defaultLanguage, type Language } from '@chat-site/contract';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Icon, iconPaths } from '../../../components/ui/icon';
-import { t } from '../../../lib/i18n';
+import { t, useLanguage } from '../../../lib/i18n';
 import { useMediaQuery } from '../../../lib/use-media-query';
 
 type Outcome = 'idle' | 'copied' | 'manual';
@@ -10,8 +11,11 @@ type Outcome = 'idle' | 'copied' | 'manual';
 const copiedFeedbackMs = 2_500;
 
 /** The announcement's share address: a page the server renders for link previewers, which
- * sends a browser on to the announcement in the site. Hash routes are invisible to previewers. */
-export const shareAddress = (id: string) => `${window.location.origin}/a/${encodeURIComponent(id)}`;
+ * sends a browser on to the announcement in the site. Hash routes are invisible to previewers.
+ * In the visitor's language, as the share page's own canonical address names it: `?lang=`, none
+ * for simplified Chinese (docs/reach.md#languages-of-share-pages-and-feeds). */
+export const shareAddress = (id: string, language: Language) =>
+  `${window.location.origin}/a/${encodeURIComponent(id)}${language === defaultLanguage ? '' : `?lang=${language}`}`;
 
 /** On a phone, the system share sheet; elsewhere (or when it is missing), the address is copied
  * with visible feedback, or shown selected for copying by hand when the clipboard refuses.
@@ -19,7 +23,7 @@ export const shareAddress = (id: string) => `${window.location.origin}/a/${encod
 export function ShareButton({ id, title }: { id: string; title: string }) {
   const [outcome, setOutcome] = useState<Outcome>('idle');
   const phone = useMediaQuery('(pointer: coarse)');
-  const url = shareAddress(id);
+  const url = shareAddress(id, useLanguage());
 
   useEffect(() => {
     if (outcome !== 'copied') return;

@@ -1,16 +1,18 @@
-import type { ChangelogRelease } from '@chat-site/contract';
+import { defaultLanguage, type ChangelogRelease, type Language } from '@chat-site/contract';
 import { useCallback } from 'react';
 import { Icon, iconPaths } from '../../../components/ui/icon';
 import { ErrorMessage, Loading, Notice } from '../../../components/ui/status';
 import { useApi } from '../../../lib/api-bootstrap/api-provider';
-import { t } from '../../../lib/i18n';
+import { t, useLanguage } from '../../../lib/i18n';
 import { useAsync } from '../../../lib/use-async';
 import { getChangelog } from '../api/get-changelog';
 import { useChangelogText } from '../messages';
 import { ReleaseItem } from './release-item';
 
-/** The feed of the same releases the server publishes beside the site. */
-const feedPath = '/changelog.atom';
+/** The feed of the same releases the server publishes beside the site, in the visitor's
+ * language (docs/reach.md#languages-of-share-pages-and-feeds). */
+const feedPath = (language: Language) =>
+  language === defaultLanguage ? '/changelog.atom' : `/changelog.atom?lang=${language}`;
 
 /** Platforms in the download screen's order, with the names the products go by in any language. */
 const platformNames = { android: 'Android', ios: 'iOS', windows: 'Windows', mac: 'Mac' } as const;
@@ -28,15 +30,16 @@ export function byPlatform(releases: ChangelogRelease[]): [Platform, ChangelogRe
 export function ChangelogScreen() {
   const api = useApi();
   const apiAddr = api.status === 'ready' ? api.apiAddr : null;
-  const load = useCallback(() => getChangelog(apiAddr), [apiAddr]);
-  const list = useAsync(api.status === 'ready' ? load : null, `${api.status}:${apiAddr ?? ''}`);
+  const language = useLanguage();
+  const load = useCallback(() => getChangelog(apiAddr, language), [apiAddr, language]);
+  const list = useAsync(api.status === 'ready' ? load : null, `${api.status}:${apiAddr ?? ''}:${language}`);
   const text = useChangelogText();
   return (
     <section className="mx-auto max-w-3xl px-4 py-6 md:px-6 md:py-10">
       <div className="flex items-center justify-between gap-3">
         <h1 className="text-2xl font-bold md:text-3xl">{t('nav.changelog')}</h1>
         <a
-          href={feedPath}
+          href={feedPath(language)}
           type="application/atom+xml"
           aria-label={text.feed}
           title={text.feed}

@@ -1,5 +1,5 @@
 import type { ChangelogRelease } from '@chat-site/contract';
-import { t } from '../../../lib/i18n';
+import { t, useLanguage } from '../../../lib/i18n';
 import { useChangelogText } from '../messages';
 
 /** Sizes in MB, one decimal, as the changelog shows them; never "0.0 MB" for a real file. */
@@ -10,6 +10,7 @@ export function formatMegabytes(bytes: number): string {
 /** One release: version (and whether it forces the update), date, size and notes. */
 export function ReleaseItem({ release }: { release: ChangelogRelease }) {
   const text = useChangelogText();
+  const language = useLanguage();
   const date = release.releasedAt.slice(0, 10);
   // The notes' own line breaks, kept without a CSS rule of their own (it would weigh on every
   // first load: docs/performance.md#the-first-load-budget).
@@ -43,6 +44,10 @@ export function ReleaseItem({ release }: { release: ChangelogRelease }) {
         </dl>
       )}
       <p className="mt-3 text-sm leading-6 break-words">{lines.length === 0 ? text.noNotes : lines}</p>
+      {/* As the download card says it (docs/site.md#changelog): an answer that does not say is Chinese. */}
+      {language === 'en' && lines.length > 0 && release.language !== 'en' && (
+        <p className="mt-1 text-xs text-muted">{t('announcements.inChinese')}</p>
+      )}
     </li>
   );
 }

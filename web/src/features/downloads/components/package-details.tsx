@@ -2,7 +2,7 @@ import type { InstallPackageEntry } from '@chat-site/contract';
 import { useRef } from 'react';
 import { ExternalLink } from '../../../components/ui/external-link';
 import { hashHref, paths } from '../../../config/paths';
-import { t } from '../../../lib/i18n';
+import { currentLanguage, t } from '../../../lib/i18n';
 import type { Platform } from '../../../lib/platform';
 import { hashLines, packageFacts, type DetailField } from '../cards';
 import { CopyButton, copyButtonClass } from './copy-button';
@@ -15,7 +15,7 @@ import { fieldMark, loadingMark } from '../../../lib/page-marks';
  */
 export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntry, DetailField>; name: string }) {
   const hashRef = useRef<HTMLElement>(null);
-  const { version, size, released, sha256, notesUrl, notes } = packageFacts(entry);
+  const { version, size, released, sha256, notesUrl, notes, notesLanguage } = packageFacts(entry);
   const facts: [DetailRow, string, string | undefined][] = [
     ['version', t('download.version'), version],
     ['size', t('download.size'), size],
@@ -53,6 +53,13 @@ export function PackageDetails({ entry, name }: { entry: Pick<InstallPackageEntr
       {notes !== undefined && (
         <div {...fieldMark('notes-text')} className="mt-3">
           <p className="line-clamp-3 whitespace-pre-line text-muted">{notes}</p>
+          {/* An English reader is told when the operator wrote no English notes, as for an
+              announcement (docs/site.md#the-download-screen); an answer that does not say is Chinese. */}
+          {currentLanguage() === 'en' && notesLanguage !== 'en' && (
+            <p {...fieldMark('notes-lang')} className="text-xs text-muted">
+              {t('announcements.inChinese')}
+            </p>
+          )}
           <a href={hashHref(paths.changelog)} className="text-brand hover:underline">
             {t('download.allNotes')}
           </a>
