@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import http, { type RequestOptions } from 'node:http';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,8 @@ import { after, before, test } from 'node:test';
 import { CancellationToken, configureRequestOptions, configureRequestUrl, HttpExecutor } from 'builder-util-runtime';
 import type { DownloadOptions } from 'builder-util-runtime';
 import type { AppUpdater } from 'electron-updater';
-import { bearer, hostFile, startTestApp, type TestApp } from './helpers.js';
+import { startElectronFeed, type ElectronFeed } from './electron-feed.js';
+import { bearer, hostFile, type TestApp } from './helpers.js';
 
 /** What MacUpdater asks of Electron's own autoUpdater (Squirrel.Mac): only to be told where the
  * downloaded zip is served; nothing is installed. */
@@ -41,19 +42,15 @@ const { MacUpdater, NsisUpdater } = await import('electron-updater');
 let t: TestApp;
 let feed: string;
 let dir: string;
+let server: ElectronFeed;
 before(async () => {
-  t = await startTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  assert.ok(address !== null && typeof address === 'object');
-  feed = `http://127.0.0.1:${address.port}/v1/common/pcupdater/`;
-  dir = await mkdtemp(join(tmpdir(), 'chat-site-electron-'));
+  server = await startElectronFeed();
+  ({ t, feed, dir } = server);
 });
 after(async () => {
   loader._resolveFilename = resolve;
   Reflect.deleteProperty(loader._cache, standIn);
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
+  await server?.close();
 });
 
 /** electron-updater's requests and downloads through Node's http, as its Electron executor makes

@@ -6,28 +6,24 @@
  */
 import assert from 'node:assert/strict';
 import http, { type RequestOptions } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { HttpExecutor } from 'builder-util-runtime';
 import { NsisUpdater } from 'electron-updater';
-import { bearer, hostFile, startTestApp, type TestApp } from './helpers.js';
+import { startElectronFeed, type ElectronFeed } from './electron-feed.js';
+import { bearer, hostFile, type TestApp } from './helpers.js';
 
 let t: TestApp;
 let feed: string;
 let dir: string;
+let server: ElectronFeed;
 before(async () => {
-  t = await startTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  assert.ok(address !== null && typeof address === 'object');
-  feed = `http://127.0.0.1:${address.port}/v1/common/pcupdater/`;
-  dir = await mkdtemp(join(tmpdir(), 'chat-site-electron-'));
+  server = await startElectronFeed();
+  ({ t, feed, dir } = server);
 });
 after(async () => {
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
+  await server?.close();
 });
 
 /** What electron-updater asks of the app (its AppAdapter, which it does not export). */
