@@ -196,8 +196,14 @@ export async function prepare(): Promise<Fixture> {
       ok(get('/v1/bulletin/detail?id=x'), 400),
       ok(get('/v1/bulletin/detail?id=999999'), 404),
     ],
-    'GET /v1/common/getInstallPackageAddrs': async () => [ok(get('/v1/common/getInstallPackageAddrs'))],
-    'GET /v1/common/changelog': async () => [ok(get('/v1/common/changelog'))],
+    'GET /v1/common/getInstallPackageAddrs': async () => [
+      ok(get('/v1/common/getInstallPackageAddrs')),
+      ok(get(`/v1/common/getInstallPackageAddrs?lang=${'x'.repeat(36)}`), 400),
+    ],
+    'GET /v1/common/changelog': async () => [
+      ok(get('/v1/common/changelog')),
+      ok(get(`/v1/common/changelog?lang=${'x'.repeat(36)}`), 400),
+    ],
     'GET /v1/common/appversion/{os}/{version}': async () => [
       ok(get('/v1/common/appversion/mac/1.0.0')),
       ok(get('/v1/common/appversion/symbian/1.0.0')),
