@@ -39,12 +39,6 @@ async function firstMove(page: Page): Promise<string[]> {
   return transforms();
 }
 
-/**
- * Proving that a strip stays put takes time: it must stay through the moment the autoplay would
- * have moved it. The moment is shown by a strip nobody touches, on a page of its own: once that
- * one has moved twice, a whole autoplay step (3 s) has gone by since the first move, which came
- * after the test's hover or focus. Answers that page, open; `passed` waits for the two moves.
- */
 /** The track's offset once it has stopped moving: the same over ten animation frames, the
  * frames Embla moves it on. */
 async function settledOffset(page: Page): Promise<string> {
@@ -65,6 +59,12 @@ async function settledOffset(page: Page): Promise<string> {
   return offset(page);
 }
 
+/**
+ * Proving that a strip stays put takes time: it must stay through the moment the autoplay would
+ * have moved it. The moment is shown by a strip nobody touches, on a page of its own: once that
+ * one has moved twice, a whole autoplay step (3 s) has gone by since the first move, which came
+ * after the test's hover or focus. Answers that page, open; `passed` waits for the two moves.
+ */
 async function controlStrip(t: TestContext): Promise<{ passed(): Promise<void> }> {
   const control = await openPage(site.browser, 'desktop');
   t.after(() => control.close());
@@ -111,7 +111,8 @@ describe('pinned strip autoplay', () => {
         .evaluate((el) => el === document.activeElement),
       true,
     );
-    const start = await offset(page);
+    // As with hover, a step under way when focus arrives finishes first.
+    const start = await settledOffset(page);
     await control.passed();
     assert.equal(await offset(page), start, 'paused while focused');
     await page.locator('h1').click();
