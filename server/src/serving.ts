@@ -44,6 +44,7 @@ export async function run(role: Role): Promise<void> {
   scryptPool.resize(threadsPerWorker(config.workers));
 
   if (role === 'alone') {
+    warmPictures(config);
     const db = connect(config.database);
     await prepare(config, db, pino({ level: config.logLevel }, logDestination()));
     await serve(config, db, await buildApp({ config, db }));
@@ -64,6 +65,7 @@ export async function run(role: Role): Promise<void> {
   } else {
     // Migrations, demo content and the start-up hints were done once, before the workers started,
     // by this build's supervisor; one of an older build may not have (docs/deploy.md#upgrades).
+    warmPictures(config);
     const peers = workerPeers();
     const db = connect(config.database);
     await migrateBeforeServing(config, db, pino({ level: config.logLevel }, logDestination()));
@@ -71,6 +73,17 @@ export async function run(role: Role): Promise<void> {
     const address = await serve(config, db, app);
     process.send?.({ chatSite: 'listening', address });
   }
+}
+
+/**
+ * Starts the share pictures' drawing thread and has it draw the site's picture, so that the first
+ * picture asked for finds satori, resvg and the common font slices loaded. It starts before the
+ * migrations and the app, not at listen: the thread (at nice 19) loads while the process sets
+ * itself up, and the first picture after a start comes that much sooner
+ * (docs/scaling.md#share-pictures).
+ */
+function warmPictures(config: ServerConfig): void {
+  if (config.sharePicturesWarm) void pictureThread.warm(siteCardOf(config.site.productName));
 }
 
 /** What happens once per start, before any request: migrations, demo content, hints. */
@@ -172,8 +185,6 @@ async function serve(config: ServerConfig, db: Db, app: FastifyInstance): Promis
   process.once('SIGINT', () => void stop('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
-  // The first share picture asked for then finds satori and resvg loaded (docs/scaling.md#share-pictures).
-  if (config.sharePicturesWarm) pictureThread.warm(siteCardOf(config.site.productName));
   // At rest, the heap gives back what the last burst of requests grew it by.
   stopTrimming = trimWhenIdle(config.idleTrimMs, (trimmed) =>
     app.log.info({ ...trimmed, ms: Math.round(trimmed.ms) }, 'gave memory back at rest'),

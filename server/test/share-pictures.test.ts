@@ -10,7 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import ogs from 'open-graph-scraper';
 import { PNG } from 'pngjs';
 import { pictureCounts, pictureRefusals } from '../src/lib/metrics.js';
-import { pictureThread } from '../src/reach/picture/drawer.js';
+import { PictureThread, pictureThread } from '../src/reach/picture/drawer.js';
+import { siteCardOf } from '../src/reach/picture/pictures.js';
 import { toWireTime } from '../src/lib/time.js';
 import { bearer, startTestApp, type TestApp } from './helpers.js';
 
@@ -189,6 +190,17 @@ describe('drawing', () => {
       [],
       'satori and resvg are loaded by the thread only',
     );
+  });
+
+  test('warming starts a thread of its own that lays the card out, and the picture asked next is drawn on it', async () => {
+    const thread = new PictureThread();
+    try {
+      await thread.warm(siteCardOf('预热'));
+      assert.ok(thread.running, 'the warmed thread stays up for the next picture');
+      assert.deepEqual(dimensions(await thread.draw(siteCardOf('预热之后'))), [1200, 630]);
+    } finally {
+      await thread.stop();
+    }
   });
 
   test('a client has at most two pictures drawn at once: a third is refused with 429 and counted', async () => {

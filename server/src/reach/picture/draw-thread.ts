@@ -8,10 +8,11 @@
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { Node } from './card.js';
-import { renderPng } from './render.js';
+import { renderPng, renderSvg } from './render.js';
 
-export type DrawRequest = { card: Node };
-export type DrawAnswer = { png: Uint8Array } | { error: string };
+/** `layoutOnly`: a warm-up, answered once satori has laid the card out (resvg needs no warming). */
+export type DrawRequest = { card: Node; layoutOnly?: boolean };
+export type DrawAnswer = { png: Uint8Array } | { laidOut: true } | { error: string };
 
 try {
   setPriority(19);
@@ -19,12 +20,18 @@ try {
   // A system that refuses (none known): the picture is drawn at the thread's usual priority.
 }
 
-parentPort?.on('message', ({ card }: DrawRequest) => {
-  renderPng(card).then(
-    (png) => {
-      const bytes = new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
-      parentPort?.postMessage({ png: bytes } satisfies DrawAnswer);
-    },
+async function answer({ card, layoutOnly }: DrawRequest): Promise<DrawAnswer> {
+  if (layoutOnly === true) {
+    await renderSvg(card);
+    return { laidOut: true };
+  }
+  const png = await renderPng(card);
+  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength) };
+}
+
+parentPort?.on('message', (request: DrawRequest) => {
+  answer(request).then(
+    (drawn) => parentPort?.postMessage(drawn),
     (error: unknown) =>
       parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) } satisfies DrawAnswer),
   );

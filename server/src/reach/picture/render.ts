@@ -22,11 +22,16 @@ function textOf(node: Node | string | undefined | (Node | string)[]): string {
   return textOf(node.props.children);
 }
 
-export async function renderPng(card: Node): Promise<Buffer> {
+/** The card laid out by satori: an SVG whose text is outlines. */
+export async function renderSvg(card: Node): Promise<string> {
   // Satori's text wrapping inserts an ellipsis of its own: its slice is loaded too.
   const { fonts, fontFamily } = await facesFor(`${textOf(card)}…`, weights);
   const root = { ...card, props: { ...card.props, style: { ...card.props.style, fontFamily } } };
-  const svg = await loadSatori().default(root as never, { width: pictureWidth, height: pictureHeight, fonts });
+  return loadSatori().default(root as never, { width: pictureWidth, height: pictureHeight, fonts });
+}
+
+export async function renderPng(card: Node): Promise<Buffer> {
+  const svg = await renderSvg(card);
   const { Resvg } = loadResvg();
   return new Resvg(svg, { fitTo: { mode: 'original' } }).render().asPng();
 }
