@@ -69,17 +69,26 @@ export function watchContentChanges(db: Db, log: Logger): ContentChanges {
     let shared: number | undefined;
     let waiting: (() => void)[] = [];
     const runWaiting = () => {
-      const tasks = waiting;
+      let tasks = waiting;
       waiting = [];
       shared = read();
       // One task that throws must not leave the others' requests unanswered.
       let failure: { error: unknown } | undefined;
-      for (const task of tasks) {
-        try {
-          task();
-        } catch (error) {
-          failure ??= { error };
+      // A task may add more: the socket's reader answers its requests, then hands the bytes after
+      // them to Node's parser, whose requests ask here again. Those bytes came in the same network
+      // read, before this reading, so the reading stands for them too, and they are answered in
+      // this turn, before the next read, which may hold the client's end, as Node alone would
+      // (docs/architecture.md#replays-on-the-socket).
+      while (tasks.length > 0) {
+        for (const task of tasks) {
+          try {
+            task();
+          } catch (error) {
+            failure ??= { error };
+          }
         }
+        tasks = waiting;
+        waiting = [];
       }
       shared = undefined;
       if (failure !== undefined) throw failure.error;
@@ -87,7 +96,7 @@ export function watchContentChanges(db: Db, log: Logger): ContentChanges {
     return {
       generation: () => shared ?? read(),
       afterReads(task) {
-        if (waiting.push(task) === 1) setImmediate(runWaiting);
+        if (waiting.push(task) === 1 && shared === undefined) setImmediate(runWaiting);
       },
       trustworthy: () => dataVersion !== undefined,
       changed() {
