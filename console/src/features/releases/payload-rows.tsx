@@ -12,6 +12,7 @@ import {
   type PayloadProblems,
   type PayloadRole,
 } from './payload-rules';
+import { SourceFields } from './source-fields';
 
 /** The release form's 更新包（可选） section: one row per file an installed app's updater fetches
  * (docs/console.md#releases-settings-and-numbers). Problems are said under their field. */
@@ -158,49 +159,20 @@ function PayloadRow({
             </select>
           </Field>
         </div>
-        <fieldset className="flex gap-4 text-sm">
-          <legend className="sr-only">{name}的来源</legend>
-          {(
-            [
-              ['file', '上传文件'],
-              ['url', '外部地址'],
-            ] as const
-          ).map(([value, label]) => (
-            <label key={value} className="flex items-center gap-1.5">
-              <input
-                type="radio"
-                name={`${id}-source`}
-                checked={row.source === value}
-                onChange={() => edit({ source: value }, 'file', 'url')}
-              />
-              {label}
-            </label>
-          ))}
-        </fieldset>
-        {row.source === 'file' ? (
-          <Field id={`${id}-file`} label="更新包文件" error={problems.file}>
-            <input
-              id={`${id}-file`}
-              type="file"
-              accept={pickerAccept(os, row.role)}
-              onChange={(event) => edit({ file: event.target.files?.[0] ?? null }, 'file')}
-              {...marks('file')}
-              className={inputClass}
-            />
-          </Field>
-        ) : (
-          <Field id={`${id}-url`} label="更新包地址" error={problems.url}>
-            <input
-              id={`${id}-url`}
-              type="url"
-              placeholder="https://"
-              value={row.url}
-              onChange={(event) => edit({ url: event.target.value }, 'url')}
-              {...marks('url')}
-              className={inputClass}
-            />
-          </Field>
-        )}
+        <SourceFields
+          id={id}
+          legend={`${name}的来源`}
+          legendHidden
+          source={row.source}
+          onSource={(source) => edit({ source }, 'file', 'url')}
+          file={{
+            label: '更新包文件',
+            accept: pickerAccept(os, row.role),
+            error: problems.file,
+            onPick: (file) => edit({ file }, 'file'),
+          }}
+          url={{ label: '更新包地址', value: row.url, error: problems.url, onChange: (url) => edit({ url }, 'url') }}
+        />
         {row.role === 'tauri' && (
           <Field
             id={`${id}-signature`}

@@ -11,8 +11,7 @@ import { ReleaseConfirm } from './release-confirm';
 import { PayloadRows } from './payload-rows';
 import { usePayloadDrafts } from './payload-drafts';
 import { rolloutSteps } from './rollout-panel';
-
-type Source = 'file' | 'url';
+import { SourceFields, type Source } from './source-fields';
 
 /** A new release for one platform: a package uploaded with progress, or an outside address;
  * 发布 asks first (release-confirm.tsx). */
@@ -47,10 +46,11 @@ export function PublishForm({
   const [problems, setProblems] = useState<ReleaseProblems>({});
   const payloads = usePayloadDrafts(os, id);
   const noteLanguages = useNoteLanguages(id);
-  const set = (name: keyof typeof fields) => (event: { target: { value: string } }) => {
-    setFields((old) => ({ ...old, [name]: event.target.value }));
+  const put = (name: keyof typeof fields, value: string) => {
+    setFields((old) => ({ ...old, [name]: value }));
     setProblems(({ [name as keyof ReleaseProblems]: _, ...rest }) => rest);
   };
+  const set = (name: keyof typeof fields) => (event: { target: { value: string } }) => put(name, event.target.value);
   // A problem is said under its field, tied to it for screen readers (ui/field.tsx).
   const marks = (name: keyof ReleaseProblems) => ({
     'aria-invalid': problems[name] !== undefined,
@@ -109,60 +109,26 @@ export function PublishForm({
       aria-label={`发布 ${osLabels[os]} 新版本`}
       className="flex flex-col gap-3 border-t border-line pt-3"
     >
-      <fieldset className="flex gap-4 text-sm">
-        <legend className="mb-1 font-medium">安装包来源</legend>
-        {(
-          [
-            ['file', '上传文件'],
-            ['url', '外部地址'],
-          ] as const
-        ).map(([value, label]) => (
-          <label key={value} className="flex items-center gap-1.5">
-            <input
-              type="radio"
-              name={`${id}-source`}
-              checked={source === value}
-              onChange={() => {
-                setSource(value);
-                setProblems({});
-              }}
-            />
-            {label}
-          </label>
-        ))}
-      </fieldset>
-      {source === 'file' ? (
-        <Field
-          id={`${id}-file`}
-          label="安装包文件"
-          hint={`支持 ${osExtensions[os]}；大文件分块上传，断线后可继续`}
-          error={problems.file}
-        >
-          <input
-            id={`${id}-file`}
-            type="file"
-            accept={osExtensions[os]}
-            onChange={(event) => {
-              setFile(event.target.files?.[0] ?? null);
-              setProblems(({ file: _, ...rest }) => rest);
-            }}
-            {...marks('file')}
-            className={inputClass}
-          />
-        </Field>
-      ) : (
-        <Field id={`${id}-url`} label="下载地址" error={problems.url}>
-          <input
-            id={`${id}-url`}
-            type="url"
-            placeholder="https://"
-            value={fields.url}
-            onChange={set('url')}
-            {...marks('url')}
-            className={inputClass}
-          />
-        </Field>
-      )}
+      <SourceFields
+        id={id}
+        legend="安装包来源"
+        source={source}
+        onSource={(value) => {
+          setSource(value);
+          setProblems({});
+        }}
+        file={{
+          label: '安装包文件',
+          hint: `支持 ${osExtensions[os]}；大文件分块上传，断线后可继续`,
+          accept: osExtensions[os],
+          error: problems.file,
+          onPick: (picked) => {
+            setFile(picked);
+            setProblems(({ file: _, ...rest }) => rest);
+          },
+        }}
+        url={{ label: '下载地址', value: fields.url, error: problems.url, onChange: (value) => put('url', value) }}
+      />
       {progress !== null && (
         <div className="flex items-center gap-2 text-sm">
           <progress aria-label="上传进度" max={1} value={progress} className="h-2 flex-1" />
