@@ -262,34 +262,19 @@ describe('refused before anything is stored', () => {
 
   test('a file of the wrong kind for its role and platform: payload_wrong_kind, naming the file', async () => {
     const mac = (payload: object) => ({ os: 'mac', file_key: dmgFile.key, payloads: [payload] });
-    await refused(
-      mac({ role: 'electron', file_key: dmgFile.key }),
-      'payload_wrong_kind',
-      'payloads[0].file_key',
-      dmgFile.name,
-    );
-    await refused(
-      mac({ role: 'tauri', file_key: macZip.key }),
-      'payload_wrong_kind',
-      'payloads[0].file_key',
-      macZip.name,
-    );
-    await refused(
-      mac({ role: 'electron_blockmap', file_key: macZip.key }),
-      'payload_wrong_kind',
-      'payloads[0].file_key',
-    );
-    await refused(
-      { os: 'windows', url: 'https://dl.example.com/a.exe', payloads: [{ role: 'electron', file_key: macZip.key }] },
-      'payload_wrong_kind',
-      'payloads[0].file_key',
-    );
-    await refused(
-      mac({ role: 'tauri', url: 'https://dl.example.com/Xingliao.dmg' }),
-      'payload_wrong_kind',
-      'payloads[0].url',
-      'Xingliao.dmg',
-    );
+    const cases: [object, string, string?][] = [
+      [mac({ role: 'electron', file_key: dmgFile.key }), 'file_key', dmgFile.name],
+      [mac({ role: 'tauri', file_key: macZip.key }), 'file_key', macZip.name],
+      [mac({ role: 'electron_blockmap', file_key: macZip.key }), 'file_key'],
+      [
+        { os: 'windows', url: 'https://dl.example.com/a.exe', payloads: [{ role: 'electron', file_key: macZip.key }] },
+        'file_key',
+      ],
+      [mac({ role: 'tauri', url: 'https://dl.example.com/Xingliao.dmg' }), 'url', 'Xingliao.dmg'],
+    ];
+    for (const [body, field, found] of cases) {
+      await refused(body, 'payload_wrong_kind', `payloads[0].${field}`, found);
+    }
   });
 
   test('the same role and architecture twice: payload_repeated', async () => {
@@ -309,22 +294,13 @@ describe('refused before anything is stored', () => {
 
   test('neither or both of file_key and url, an unknown hosted file, a signature on a non-Tauri payload', async () => {
     const mac = (payload: object) => ({ os: 'mac', file_key: dmgFile.key, payloads: [payload] });
-    await refused(mac({ role: 'electron' }), 'invalid_field', 'payloads[0].file_key');
-    await refused(
-      mac({ role: 'electron', file_key: macZip.key, url: 'https://dl.example.com/a.zip' }),
-      'invalid_field',
-      'payloads[0].file_key',
-    );
-    await refused(
-      mac({ role: 'electron', file_key: '0123456789abcdef-none.zip' }),
-      'invalid_field',
-      'payloads[0].file_key',
-    );
-    await refused(
-      mac({ role: 'electron', file_key: macZip.key, signature: sign(macZip.bytes, macZip.name) }),
-      'invalid_field',
-      'payloads[0].signature',
-    );
+    const cases: [object, string][] = [
+      [{ role: 'electron' }, 'file_key'],
+      [{ role: 'electron', file_key: macZip.key, url: 'https://dl.example.com/a.zip' }, 'file_key'],
+      [{ role: 'electron', file_key: '0123456789abcdef-none.zip' }, 'file_key'],
+      [{ role: 'electron', file_key: macZip.key, signature: sign(macZip.bytes, macZip.name) }, 'signature'],
+    ];
+    for (const [payload, field] of cases) await refused(mac(payload), 'invalid_field', `payloads[0].${field}`);
   });
 
   test("a Tauri payload's signature is checked against the payload's own bytes and name", async () => {
@@ -336,23 +312,16 @@ describe('refused before anything is stored', () => {
         { role: 'tauri', file_key: tarball.key, signature },
       ],
     });
-    // The download's signature is not the payload's.
-    await refused(mac(sign(dmgFile.bytes, tarball.name)), 'signature_mismatch', 'payloads[1].signature');
-    await refused(
-      mac(sign(tarball.bytes, dmgFile.name)),
-      'signature_other_file',
-      'payloads[1].signature',
-      dmgFile.name,
-    );
-    await refused(
-      mac(sign(tarball.bytes, tarball.name, other)),
-      'signature_wrong_key',
-      'payloads[1].signature',
-      other.keyId,
-    );
-    await refused(mac('abc'), 'bad_signature', 'payloads[1].signature');
     const versioned = asTauriSig(key.sign(tarball.bytes, `timestamp:1\tfile:${tarball.name}\tversion:5.9.0`));
-    await refused(mac(versioned), 'signature_other_version', 'payloads[1].signature', '5.9.0');
+    const cases: [string, string, string?][] = [
+      // The download's signature is not the payload's.
+      [sign(dmgFile.bytes, tarball.name), 'signature_mismatch'],
+      [sign(tarball.bytes, dmgFile.name), 'signature_other_file', dmgFile.name],
+      [sign(tarball.bytes, tarball.name, other), 'signature_wrong_key', other.keyId],
+      ['abc', 'bad_signature'],
+      [versioned, 'signature_other_version', '5.9.0'],
+    ];
+    for (const [signature, code, found] of cases) await refused(mac(signature), code, 'payloads[1].signature', found);
     assert.equal((await publish({ version: '6.0.0', ...mac(sign(tarball.bytes, tarball.name)) })).statusCode, 201);
   });
 });
