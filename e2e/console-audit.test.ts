@@ -5,17 +5,16 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
-import { addOperator, signIn } from './support/console.js';
+import { signIn, startConsoleSite } from './support/console.js';
 import { openPage } from './support/page-helpers.js';
 import { adminApi } from './support/admin-api.js';
 import type { RunningServer } from './support/server.js';
-import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
+import { stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
-  ({ server, browser } = await startServerAndBrowser());
-  addOperator(server, 'alice', 'admin', 'alice-password-1');
+  ({ server, browser } = await startConsoleSite([['alice', 'admin', 'alice-password-1']]));
   for (const title of ['服务器维护通知', '新年活动']) {
     await adminApi(server, 'POST', '/bulletins', { title, content: '<p>内容</p>' });
   }

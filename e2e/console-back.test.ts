@@ -8,17 +8,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
-import { addOperator, watchedConsole } from './support/console.js';
+import { startConsoleSite, watchedConsole } from './support/console.js';
 import type { RunningServer } from './support/server.js';
-import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
+import { stopServerAndBrowser } from './support/per-file.js';
 
 const password = 'alice-password-1';
 let browser: Browser;
 let server: RunningServer;
 
 before(async () => {
-  ({ server, browser } = await startServerAndBrowser({ DEMO_CONTENT: '0' }));
-  addOperator(server, 'alice', 'admin', password);
+  ({ server, browser } = await startConsoleSite([['alice', 'admin', password]], { DEMO_CONTENT: '0' }));
 });
 after(() => stopServerAndBrowser(server, browser));
 

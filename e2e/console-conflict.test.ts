@@ -7,18 +7,19 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
 import { contextOptions } from './support/browser.js';
-import { addOperator, signIn } from './support/console.js';
+import { signIn, startConsoleSite } from './support/console.js';
 import { adminApi } from './support/admin-api.js';
 import { shootBothThemes } from './support/shots.js';
 import type { RunningServer } from './support/server.js';
-import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
+import { stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
-  ({ server, browser } = await startServerAndBrowser());
-  addOperator(server, 'alice', 'admin', 'alice-password-1');
-  addOperator(server, 'bob', 'editor', 'bob-password-12');
+  ({ server, browser } = await startConsoleSite([
+    ['alice', 'admin', 'alice-password-1'],
+    ['bob', 'editor', 'bob-password-12'],
+  ]));
 });
 after(() => stopServerAndBrowser(server, browser));
 

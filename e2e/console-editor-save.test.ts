@@ -8,16 +8,15 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { adminApi } from './support/admin-api.js';
 import { axeViolations } from './support/axe.js';
-import { addOperator, signedInConsole } from './support/console.js';
+import { signedInConsole, startConsoleSite } from './support/console.js';
 import { shootBothThemes } from './support/shots.js';
 import type { RunningServer } from './support/server.js';
-import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
+import { stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
-  ({ server, browser } = await startServerAndBrowser());
-  addOperator(server, 'alice', 'admin', 'alice-password-1');
+  ({ server, browser } = await startConsoleSite([['alice', 'admin', 'alice-password-1']]));
 });
 after(() => stopServerAndBrowser(server, browser));
 

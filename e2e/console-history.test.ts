@@ -10,10 +10,10 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
 import { contextOptions } from './support/browser.js';
-import { addOperator, signIn } from './support/console.js';
+import { signIn, startConsoleSite } from './support/console.js';
 import { adminApi } from './support/admin-api.js';
 import { repoRoot, type RunningServer } from './support/server.js';
-import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
+import { stopServerAndBrowser } from './support/per-file.js';
 
 const shots = join(repoRoot, '.tmp/screenshots/console-history');
 const widths = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 860 } } as const;
@@ -23,8 +23,7 @@ let server: RunningServer;
 let browser: Browser;
 before(async () => {
   mkdirSync(shots, { recursive: true });
-  ({ server, browser } = await startServerAndBrowser());
-  addOperator(server, 'alice', 'editor', 'alice-password-1');
+  ({ server, browser } = await startConsoleSite([['alice', 'editor', 'alice-password-1']]));
 });
 after(() => stopServerAndBrowser(server, browser));
 

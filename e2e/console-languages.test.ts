@@ -8,18 +8,22 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { adminApi } from './support/admin-api.js';
-import { addOperator, signedInConsole } from './support/console.js';
+import { signedInConsole, startConsoleSite } from './support/console.js';
 import { assertNoProblems } from './support/page-helpers.js';
 import type { RunningServer } from './support/server.js';
 import { shootBothThemes } from './support/shots.js';
-import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
+import { stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
-  ({ server, browser } = await startServerAndBrowser({ DEMO_CONTENT: '0' }));
-  addOperator(server, 'alice', 'editor', 'alice-password-1');
-  addOperator(server, 'bob', 'admin', 'bob-password-1');
+  ({ server, browser } = await startConsoleSite(
+    [
+      ['alice', 'editor', 'alice-password-1'],
+      ['bob', 'admin', 'bob-password-1'],
+    ],
+    { DEMO_CONTENT: '0' },
+  ));
 });
 after(() => stopServerAndBrowser(server, browser));
 

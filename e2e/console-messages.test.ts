@@ -10,16 +10,17 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { axeViolations } from './support/axe.js';
-import { addOperator, signIn } from './support/console.js';
+import { signIn, startConsoleSite } from './support/console.js';
 import { openPage } from './support/page-helpers.js';
 import type { RunningServer } from './support/server.js';
-import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
+import { stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 before(async () => {
-  ({ server, browser } = await startServerAndBrowser({ UPLOAD_MAX_BYTES: '4096' }));
-  addOperator(server, 'alice', 'admin', 'alice-password-1');
+  ({ server, browser } = await startConsoleSite([['alice', 'admin', 'alice-password-1']], {
+    UPLOAD_MAX_BYTES: '4096',
+  }));
 });
 after(() => stopServerAndBrowser(server, browser));
 

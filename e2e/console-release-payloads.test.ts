@@ -15,18 +15,19 @@ import type { ReleaseCards } from '@chat-site/contract/admin';
 import { asTauriSig, makeSigningKey, type SigningKey } from '../testing/minisign.js';
 import { adminApi } from './support/admin-api.js';
 import { axeViolations } from './support/axe.js';
-import { addOperator, signedInConsole } from './support/console.js';
+import { signedInConsole, startConsoleSite } from './support/console.js';
 import { shootBothThemes } from './support/shots.js';
 import type { RunningServer } from './support/server.js';
-import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
+import { stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 let browser: Browser;
 let key: SigningKey;
 before(async () => {
   key = makeSigningKey();
-  ({ server, browser } = await startServerAndBrowser({ TAURI_PUBLIC_KEY: key.tauriPubkey }));
-  addOperator(server, 'alice', 'admin', 'alice-password-1');
+  ({ server, browser } = await startConsoleSite([['alice', 'admin', 'alice-password-1']], {
+    TAURI_PUBLIC_KEY: key.tauriPubkey,
+  }));
 });
 after(async () => {
   await stopServerAndBrowser(server, browser);

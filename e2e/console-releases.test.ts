@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from './support/axe.js';
-import { addOperator, signedInConsole } from './support/console.js';
+import { signedInConsole, startConsoleSite } from './support/console.js';
 import { shootBothThemes } from './support/shots.js';
 import { repoRoot, type RunningServer } from './support/server.js';
-import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
+import { stopServerAndBrowser } from './support/per-file.js';
 
 let server: RunningServer;
 /** A real minisign signature, as a Tauri .sig file holds it (base64); no key is configured here
@@ -25,8 +25,9 @@ const signature =
 let browser: Browser;
 before(async () => {
   // The CDN stand-in listens on loopback, which the CDN check reaches only when allowed.
-  ({ server, browser } = await startServerAndBrowser({ CDN_CHECK_ALLOW_ADDRESSES: '127.0.0.1' }));
-  addOperator(server, 'alice', 'admin', 'alice-password-1');
+  ({ server, browser } = await startConsoleSite([['alice', 'admin', 'alice-password-1']], {
+    CDN_CHECK_ALLOW_ADDRESSES: '127.0.0.1',
+  }));
 });
 after(() => stopServerAndBrowser(server, browser));
 

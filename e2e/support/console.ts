@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { contextOptions, type viewports } from './browser.js';
 import { openPage, recordCspViolations } from './page-helpers.js';
+import { startServerAndBrowser, stopServerAndBrowser } from './per-file.js';
 import { repoRoot, type RunningServer } from './server.js';
 
 /** Adds an operator account the way an operator would: `npm run admin -- users add`. */
@@ -20,6 +21,23 @@ export function addOperator(server: RunningServer, name: string, role: 'admin' |
   if (result.status !== 0) throw new Error(`users add ${name} failed: ${result.stderr}`);
 }
 
+export type Operator = [name: string, role: 'admin' | 'editor', password: string];
+
+/** A console test file's server and Chromium (support/per-file.ts), with these operators added. */
+export async function startConsoleSite(
+  operators: Operator[],
+  env: Record<string, string> = {},
+): Promise<{ server: RunningServer; browser: Browser }> {
+  const { server, browser } = await startServerAndBrowser(env);
+  try {
+    for (const [name, role, password] of operators) addOperator(server, name, role, password);
+  } catch (error) {
+    await stopServerAndBrowser(server, browser);
+    throw error;
+  }
+  return { server, browser };
+}
+
 /** Signs in at /admin with the form's labelled fields, and waits for the console's frame. */
 export async function signIn(page: Page, server: RunningServer, name: string, password: string): Promise<void> {
   await page.goto(`${server.url}/admin/bulletins`);
@@ -29,8 +47,6 @@ export async function signIn(page: Page, server: RunningServer, name: string, pa
   await page.getByRole('button', { name: '退出登录' }).waitFor();
 }
 
-/** Node's options that load the movable clock (fake-clock.mjs) into the server, and the file
- * that holds how far ahead it runs. */
 /**
  * A desktop page of the console signed in as `name`, closed when the test `t` ends. Its problems
  * start empty: the sign-in screen's own question, whether anyone is signed in, is answered 401.
@@ -76,6 +92,8 @@ export async function watchedConsole(
   return { page, context };
 }
 
+/** Node's options that load the movable clock (fake-clock.mjs) into the server, and the file
+ * that holds how far ahead it runs. */
 export function movableClock(dir: string): { nodeArgs: string[]; env: Record<string, string>; file: string } {
   const file = join(dir, 'clock-offset');
   writeFileSync(file, '0');
