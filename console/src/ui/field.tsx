@@ -3,6 +3,12 @@ import type { ReactNode } from 'react';
 export const inputClass =
   'block w-full min-h-10 rounded-lg border border-line bg-surface px-3 py-2 text-sm text-fg placeholder:text-muted focus-visible:outline-2 focus-visible:outline-ring aria-[invalid=true]:border-danger';
 
+/** A control's ties to the problem its Field says under it (`${id}-error`), for screen readers. */
+export const problemMarks = (controlId: string, error: string | undefined) => ({
+  'aria-invalid': error !== undefined,
+  ...(error !== undefined && { 'aria-describedby': `${controlId}-error` }),
+});
+
 /** A label above its control, with an optional hint and error below, tied by id for readers. */
 export function Field({
   id,

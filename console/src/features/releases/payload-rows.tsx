@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react';
 import { Button } from '../../ui/button';
-import { Field, inputClass } from '../../ui/field';
+import { Field, inputClass, problemMarks } from '../../ui/field';
 import {
   archLabel,
   newPayload,
@@ -109,10 +109,7 @@ function PayloadRow({
   onRemove: () => void;
 }) {
   const name = `更新包 ${place}`;
-  const marks = (field: PayloadField) => ({
-    'aria-invalid': problems[field] !== undefined,
-    ...(problems[field] !== undefined && { 'aria-describedby': `${id}-${field}-error` }),
-  });
+  const marks = (field: PayloadField) => problemMarks(`${id}-${field}`, problems[field]);
   const edit = (change: Partial<PayloadDraft>, ...fields: PayloadField[]) => onChange({ ...row, ...change }, fields);
   return (
     <li>

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../lib/api';
 import { fromFieldTime } from '../../lib/wire-time';
 import { Button } from '../../ui/button';
-import { Field, inputClass } from '../../ui/field';
+import { Field, inputClass, problemMarks } from '../../ui/field';
 import { Problem } from '../../ui/status';
 import { osExtensions, osLabels, usePublishRelease, type NewRelease, type Os } from './api';
 import { apkVersionFound, apkVersionSentence, releaseProblems, type ReleaseProblems } from './release-checks';
@@ -52,10 +52,7 @@ export function PublishForm({
   };
   const set = (name: keyof typeof fields) => (event: { target: { value: string } }) => put(name, event.target.value);
   // A problem is said under its field, tied to it for screen readers (ui/field.tsx).
-  const marks = (name: keyof ReleaseProblems) => ({
-    'aria-invalid': problems[name] !== undefined,
-    ...(problems[name] !== undefined && { 'aria-describedby': `${id}-${name}-error` }),
-  });
+  const marks = (name: keyof ReleaseProblems) => problemMarks(`${id}-${name}`, problems[name]);
   // 取消 (停止上传 while a package uploads) closes this form: whatever it was doing stops, and
   // nothing is published.
   const cancelled = useRef(new AbortController());

@@ -1,4 +1,4 @@
-import { Field, inputClass } from '../../ui/field';
+import { Field, inputClass, problemMarks } from '../../ui/field';
 
 export type Source = 'file' | 'url';
 
@@ -6,12 +6,6 @@ const sources = [
   ['file', '上传文件'],
   ['url', '外部地址'],
 ] as const;
-
-/** A control's marks for a problem said under it (ui/field.tsx). */
-const marks = (id: string, error: string | undefined) => ({
-  'aria-invalid': error !== undefined,
-  ...(error !== undefined && { 'aria-describedby': `${id}-error` }),
-});
 
 /**
  * Where a file of a release comes from: 上传文件 or 外部地址, then the file picker or the address
@@ -60,7 +54,7 @@ export function SourceFields({
             type="file"
             accept={file.accept}
             onChange={(event) => file.onPick(event.target.files?.[0] ?? null)}
-            {...marks(`${id}-file`, file.error)}
+            {...problemMarks(`${id}-file`, file.error)}
             className={inputClass}
           />
         </Field>
@@ -72,7 +66,7 @@ export function SourceFields({
             placeholder="https://"
             value={url.value}
             onChange={(event) => url.onChange(event.target.value)}
-            {...marks(`${id}-url`, url.error)}
+            {...problemMarks(`${id}-url`, url.error)}
             className={inputClass}
           />
         </Field>
