@@ -76,8 +76,8 @@ export async function run(role: Role): Promise<void> {
 }
 
 /**
- * Starts the share pictures' drawing thread and has it draw the site's picture, so that the first
- * picture asked for finds satori, resvg and the common font slices loaded. It starts before the
+ * Starts the share pictures' drawing thread and has it lay the site's card out, so that the first
+ * picture asked for finds satori and the common font slices loaded. It starts before the
  * migrations and the app, not at listen: the thread (at nice 19) loads while the process sets
  * itself up, and the first picture after a start comes that much sooner
  * (docs/scaling.md#share-pictures).
