@@ -45,16 +45,22 @@ export default function PinnedCarousel({ items }: { items: Bulletin[] }) {
   // then starts paused, and moves on once they leave, as after those events.
   useEffect(() => {
     if (carousel === undefined) return;
-    const start = () => {
-      // Nothing until the carousel is first active: embla has no plugins before.
-      const autoplay = (carousel.plugins() as ReturnType<typeof carousel.plugins> | undefined)?.autoplay;
-      const root = carousel.rootNode().closest('section') ?? carousel.rootNode();
-      if (autoplay === undefined || root.matches(':hover') || root.querySelector(':focus-visible') !== null) return;
-      autoplay.play();
-    };
+    const root = carousel.rootNode().closest('section') ?? carousel.rootNode();
+    // Nothing until the carousel is first active: embla has no plugins before.
+    const autoplay = () => (carousel.plugins() as ReturnType<typeof carousel.plugins> | undefined)?.autoplay;
+    const visitorOn = () => root.matches(':hover') || root.querySelector(':focus-visible') !== null;
+    const start = () => void (visitorOn() || autoplay()?.play());
+    // The autoplay pauses for focus only when the focus lands within 10 ms of the Tab key
+    // press, which a busy phone can miss; a focus the browser shows as the keyboard's pauses it
+    // here whatever the delay. The autoplay's own focusout starts it again.
+    const pause = () => void (visitorOn() && autoplay()?.stop());
     start();
     carousel.on('init', start).on('reInit', start);
-    return () => void carousel.off('init', start).off('reInit', start);
+    root.addEventListener('focusin', pause);
+    return () => {
+      carousel.off('init', start).off('reInit', start);
+      root.removeEventListener('focusin', pause);
+    };
   }, [carousel]);
   return (
     <div ref={viewport} className="h-6 min-w-0 flex-1 overflow-hidden sm:h-7">
