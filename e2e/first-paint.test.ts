@@ -79,6 +79,35 @@ describe('first paint and hand-over', () => {
     }
   });
 
+  test('a browser without modulepreload is given the same files as module scripts, and the site runs', async (t) => {
+    // As Safari before 17: the link type is unknown, so a preload link would fetch nothing.
+    const open = await openPage(site.browser, 'phone', { prerendered: true });
+    t.after(() => open.close());
+    const { page } = open;
+    await page.addInitScript(`(() => {
+      const supports = DOMTokenList.prototype.supports;
+      DOMTokenList.prototype.supports = function (token) {
+        return token === 'modulepreload' ? false : supports.call(this, token);
+      };
+    })()`);
+    await page.goto(`${site.server.url}/#/download`);
+    await scriptHasTakenOver(page);
+    const tags = (await page.evaluate(`({
+      preloads: document.querySelectorAll('link[rel="modulepreload"]').length,
+      modules: [...document.querySelectorAll('script[type="module"]')].map((script) => new URL(script.src).pathname),
+    })`)) as { preloads: number; modules: string[] };
+    assert.equal(tags.preloads, 0);
+    const [entry, ...rest] = tags.modules;
+    assert.match(entry ?? '', entryScript, 'the entry first');
+    for (const part of [/\/rolldown-runtime-/, /\/messages\.zh-CN-/, /\/download-[\w-]+\.js$/])
+      assert.ok(
+        rest.some((path) => part.test(path)),
+        `${part.source} asked as a module script: ${rest.join(' ')}`,
+      );
+    assert.match(await page.getByRole('heading', { level: 1 }).first().innerText(), /^下载/);
+    assertNoProblems(open);
+  });
+
   test('without the script, each prerendered screen shows its own first frame; other routes show none', async (t) => {
     // Each opens with its heading; the announcements screen's frame is its loading line until the
     // list arrives, which a phone then draws without the script (e2e/early-list.test.ts).

@@ -50,6 +50,8 @@ export default defineConfig({
     sourcemap: false,
     assetsInlineLimit: 0,
     cssCodeSplit: false,
+    // No modulepreload polyfill in every first load: src/boot-route.ts covers the browsers without it.
+    modulePreload: { polyfill: false },
     rolldownOptions: { optimization, output: { codeSplitting: { groups: [entryGroup] } } },
   },
   server: { proxy: { '/v1': 'http://localhost:8080' } },

@@ -53,17 +53,18 @@ export function deferredEntry(): Plugin {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler: (html) => {
-        const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
-        const preload = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
-        const first = entry.exec(html)?.[1];
-        if (first === undefined) throw new Error('index.html has no entry script to defer');
-        const scripts = [first, ...[...html.matchAll(preload)].map((match) => match[1] as string)];
+      handler: (html, { chunk }) => {
+        if (chunk === undefined) throw new Error('index.html has no entry script to defer');
+        const modules =
+          /<(?:script type="module"|link rel="modulepreload") crossorigin (?:src|href)="([^"]+)">(?:<\/script>)?\s*/g;
+        const named = [...html.matchAll(modules)].map((match) => match[1] as string);
+        // Known by its name: the chunk's hash is not yet the file's at this stage.
+        const entries = named.filter((url) => url.split('/').at(-1)?.startsWith(`${chunk.name}-`));
+        const [entry] = entries;
+        if (entry === undefined || entries.length > 1) throw new Error(`index.html names no one ${chunk.name} entry`);
+        const scripts = [entry, ...named.filter((url) => url !== entry)];
         const tag = `<meta name="${entryScriptsMetaName}" content="${scripts.join(' ')}">`;
-        return html
-          .replace(entry, '')
-          .replace(preload, '')
-          .replace('</head>', () => `${tag}\n</head>`);
+        return html.replace(modules, '').replace('</head>', () => `${tag}\n</head>`);
       },
     },
   };

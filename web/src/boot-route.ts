@@ -70,8 +70,11 @@ function start(): void {
   // they cost every first load bytes (docs/site.md#the-oldest-browsers-served).
   const screen = frame && frame.getAttribute(scriptsAttribute);
   const urls = oldEngine() ? [legacyScript] : list.content.split(' ').concat(screen ? screen.split(' ') : []);
+  // A browser without modulepreload (Safari before 17) is given each as a module script instead:
+  // fetched at once all the same, and only run as the modules importing it are.
+  const preloads = document.createElement('link').relList.supports('modulepreload');
   urls.forEach((url, index) => {
-    if (index === 0) {
+    if (index === 0 || !preloads) {
       const script = document.createElement('script');
       script.type = 'module';
       script.src = url;
