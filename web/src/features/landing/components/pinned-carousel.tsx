@@ -11,6 +11,9 @@ import { currentLanguage } from '../../../lib/i18n';
 /** Under this media query the strip still moves on, but jumps instead of scrolling. */
 export const reducedMotion = '(prefers-reduced-motion: reduce)';
 
+/** The whole strip around the carousel: where the pointer and focus pause the autoplay. */
+const stripOf = (emblaRoot: HTMLElement): HTMLElement => emblaRoot.closest('section') ?? emblaRoot;
+
 /**
  * Vertical, looping, every 3 s when there is more than one; swiping does not stop it. It pauses
  * while the pointer is over the strip or focus is inside it, and resumes when they leave.
@@ -35,7 +38,7 @@ export default function PinnedCarousel({ items }: { items: Bulletin[] }) {
             // Started below, unless the visitor is already on the strip.
             playOnInit: false,
             breakpoints: { [reducedMotion]: { jump: true } },
-            rootNode: (emblaRoot) => emblaRoot.closest('section') ?? emblaRoot,
+            rootNode: stripOf,
           }),
         ]
       : [],
@@ -45,7 +48,7 @@ export default function PinnedCarousel({ items }: { items: Bulletin[] }) {
   // then starts paused, and moves on once they leave, as after those events.
   useEffect(() => {
     if (carousel === undefined) return;
-    const root = carousel.rootNode().closest('section') ?? carousel.rootNode();
+    const root = stripOf(carousel.rootNode());
     // Nothing until the carousel is first active: embla has no plugins before.
     const autoplay = () => (carousel.plugins() as ReturnType<typeof carousel.plugins> | undefined)?.autoplay;
     const visitorOn = () => root.matches(':hover') || root.querySelector(':focus-visible') !== null;
