@@ -79,13 +79,22 @@ function safeDecode(url: string): string {
   }
 }
 
-/** Below 500; an error is a JSON {status, msg} with the HTTP status; JSON answers parse. */
+/** A share page's address, `/a/<id>`: for people, so its "no such announcement" is an HTML page
+ * (docs/reach.md#feeds-share-pages-and-search-engines), not the API's JSON error. */
+const isSharePage = (attempt: Attempt) =>
+  attempt.method === 'GET' && /^\/a\/[^/?#]+(\?|$)/.test(attempt.url) && !attempt.url.startsWith('/a/continue.js');
+
+/** Below 500; an error is a JSON {status, msg} with the HTTP status, but for the share page's
+ * HTML 404; JSON answers parse. */
 function assertAnswer(attempt: Attempt, res: Answer): void {
   const what = `${describeAttempt(attempt)} → ${res.statusCode}`;
   assert.ok(res.statusCode >= 200 && res.statusCode < 500, `${what} ${bodyText(res).slice(0, 300)}`);
   if (attempt.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304) return;
   const type = String(res.headers['content-type'] ?? '');
-  if (res.statusCode >= 400) {
+  if (res.statusCode === 404 && isSharePage(attempt)) {
+    assert.match(type, /^text\/html/, what);
+    assert.match(bodyText(res), /^<!doctype html>/i, what);
+  } else if (res.statusCode >= 400) {
     assert.match(type, /^application\/json/, what);
     const body = JSON.parse(bodyText(res)) as Record<string, unknown>;
     // Only the admin API adds its code and field (docs/console.md#error-codes).
@@ -639,6 +648,10 @@ const oddPaths = fc.oneof(
     '/index.html/',
     '/assets/../../../../etc/passwd',
     '/assets/%2e%2e/%2e%2e/etc/passwd',
+    '/a/0',
+    '/a/1%27%20OR%20%271%27%3D%271',
+    '/a/%00',
+    '/a/1/',
   ),
   fc.array(text, { minLength: 1, maxLength: 4 }).map((segments) => `/v1/${segments.map(pct).join('/')}`),
   fc.array(text, { minLength: 1, maxLength: 3 }).map((segments) => `/${segments.map(pct).join('/')}`),
