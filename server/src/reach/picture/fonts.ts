@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { inflateSync } from 'node:zlib';
 
 export type Weight = 400 | 700;
 
@@ -56,7 +57,7 @@ export function slicesFor(text: string): string[] {
 /**
  * Slice files read lately, least recently used first out. Satori keeps a slice parsed for as long
  * as its bytes are held, so this bound is what bounds the parsed fonts too: about 96 of the
- * 202 files, a few MB of WOFF (docs/scaling.md#share-pictures).
+ * 202 files, a few MB of fonts (docs/scaling.md#share-pictures).
  */
 const files = new Map<string, Promise<Buffer>>();
 const maxFiles = 96;
@@ -67,7 +68,7 @@ function sliceFile(name: string, weight: Weight): Promise<Buffer> {
   let data = files.get(file);
   if (data !== undefined) files.delete(file);
   else {
-    data = readFile(file);
+    data = readFile(file).then(sfntOf);
     data.catch(() => files.delete(file));
   }
   files.set(file, data);
@@ -76,6 +77,49 @@ function sliceFile(name: string, weight: Weight): Promise<Buffer> {
     files.delete(oldest);
   }
   return data;
+}
+
+/**
+ * The font a WOFF file wraps, as the plain OpenType file it was (the WOFF 1.0 layout: a 44-byte
+ * header, then 20 bytes per table: tag, offset, compressed length, length, checksum). Satori
+ * would unwrap it itself with a zlib written in JavaScript, which took most of the first
+ * picture's second; Node's zlib does it in a few milliseconds (docs/scaling.md#share-pictures).
+ */
+export function sfntOf(woff: Buffer): Buffer {
+  if (woff.length < 44 || woff.toString('latin1', 0, 4) !== 'wOFF') return woff;
+  const tables = woff.readUInt16BE(12);
+  const entries = Array.from({ length: tables }, (_, i) => {
+    const at = 44 + i * 20;
+    return {
+      tag: woff.readUInt32BE(at),
+      offset: woff.readUInt32BE(at + 4),
+      compressed: woff.readUInt32BE(at + 8),
+      length: woff.readUInt32BE(at + 12),
+      checksum: woff.readUInt32BE(at + 16),
+    };
+  });
+  const padded = (n: number) => (n + 3) & ~3;
+  const size = 12 + 16 * tables + entries.reduce((sum, entry) => sum + padded(entry.length), 0);
+  const sfnt = Buffer.alloc(size);
+  const search = 2 ** Math.floor(Math.log2(Math.max(1, tables)));
+  sfnt.writeUInt32BE(woff.readUInt32BE(4), 0); // the flavour: 0x00010000 TrueType, 'OTTO' CFF
+  sfnt.writeUInt16BE(tables, 4);
+  sfnt.writeUInt16BE(search * 16, 6);
+  sfnt.writeUInt16BE(Math.log2(search), 8);
+  sfnt.writeUInt16BE(tables * 16 - search * 16, 10);
+  let at = 12 + 16 * tables;
+  entries.forEach((entry, i) => {
+    const stored = woff.subarray(entry.offset, entry.offset + entry.compressed);
+    const table = entry.compressed < entry.length ? inflateSync(stored) : stored;
+    if (table.length !== entry.length) throw new Error('a WOFF table does not unpack to its length');
+    sfnt.writeUInt32BE(entry.tag, 12 + i * 16);
+    sfnt.writeUInt32BE(entry.checksum, 16 + i * 16);
+    sfnt.writeUInt32BE(at, 20 + i * 16);
+    sfnt.writeUInt32BE(entry.length, 24 + i * 16);
+    table.copy(sfnt, at);
+    at += padded(entry.length);
+  });
+  return sfnt;
 }
 
 export interface Faces {
