@@ -114,9 +114,11 @@ pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx testing
 TEST_POSTGRES_URL=$pg_url within 20m npm run --silent test:server
 
 step "file and backup tests on the S3 store (an s3rver the tests start), on SQLite and on PostgreSQL"
-# Only the tests of hosted files: the rest of the server does not touch the storage.
-TEST_STORAGE=s3 within 5m npm run --silent test:files
-TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files
+# Only the tests of hosted files: the rest of the server does not touch the storage. Each run
+# starts its own s3rver on a port of its own, so the two go side by side.
+side_by_side \
+  "file tests on S3 and SQLite" "TEST_STORAGE=s3 within 5m npm run --silent test:files" \
+  "file tests on S3 and PostgreSQL" 'TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files'
 
 step "deployment tests: the container image, the production install, two servers behind nginx, deploy/ files"
 # The Dockerfile built with podman on a local base and run (scripts/container-check.sh); its steps
