@@ -4,16 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import satori from 'satori';
-import { facesFor, sfntOf, slicesFor } from '../src/reach/picture/fonts.js';
+import { facesFor, sfntOf, slicePath, slicesFor, type Weight } from '../src/reach/picture/fonts.js';
 
-const requireFile = createRequire(import.meta.url);
-const folder = join(dirname(requireFile.resolve('@fontsource/noto-sans-sc/unicode.json')), 'files');
-const woffOf = (slice: string, weight: number) =>
-  readFileSync(join(folder, `noto-sans-sc-${slice}-${weight}-normal.woff`));
+const woffOf = (slice: string, weight: Weight) => readFileSync(slicePath(slice, weight));
 
 test('a slice unwrapped is an OpenType file of the same tables, each whole and 4-byte aligned', () => {
   const woff = woffOf('latin', 400);

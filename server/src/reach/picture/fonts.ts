@@ -62,9 +62,14 @@ export function slicesFor(text: string): string[] {
 const files = new Map<string, Promise<Buffer>>();
 const maxFiles = 96;
 
-function sliceFile(name: string, weight: Weight): Promise<Buffer> {
+/** Where the package keeps a slice's WOFF file. */
+export function slicePath(name: string, weight: Weight): string {
   readSlices();
-  const file = join(folder as string, `noto-sans-sc-${name}-${weight}-normal.woff`);
+  return join(folder as string, `noto-sans-sc-${name}-${weight}-normal.woff`);
+}
+
+function sliceFile(name: string, weight: Weight): Promise<Buffer> {
+  const file = slicePath(name, weight);
   let data = files.get(file);
   if (data !== undefined) files.delete(file);
   else {
