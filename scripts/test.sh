@@ -106,7 +106,7 @@ node22=$(npm exec --yes --package=node@22.23.3 -- sh -c 'command -v node')
 side_by_side \
   "server tests on Node.js 24 on SQLite" "within 20m npm run --silent test:server" \
   "server tests on Node.js 22 on SQLite" \
-  'within 20m "$node22" --conditions=source --import tsx --import ./testing/no-leaks.ts --test --test-reporter=spec server/test/*.test.ts'
+  'within 20m "$node22" --conditions=source --import tsx --import ./testing/no-leaks.ts --import ./testing/property-seed.ts --test --test-reporter=spec server/test/*.test.ts'
 
 step "server tests on PostgreSQL"
 pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
