@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -15,6 +14,7 @@ import fc from 'fast-check';
 import { processMetrics } from '../src/lib/metrics-registry.js';
 import { isOlder, parseVersion } from '../src/updates/version.js';
 import { bearer, hostFile, startTestApp, type TestApp } from './helpers.js';
+import { getAlone } from './worker-logs.js';
 
 let t: TestApp;
 let webRoot: string;
@@ -38,17 +38,6 @@ after(async () => {
 });
 
 const get = (url: string) => t.app.inject({ url });
-/** A GET whose path goes out as written: fetch and inject would resolve its dot segments. */
-const rawGet = (origin: string, path: string) =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request(new URL(origin), { path }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject).end();
-  });
 const long = (length: number) => '1.'.repeat(length).slice(0, length);
 
 describe('a platform with no releases here', () => {
@@ -151,10 +140,10 @@ describe('a version of any length', () => {
   test('a version that is a dot segment is answered over a socket, where no URL parser drops it', async () => {
     const origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
     for (const version of ['.', '..', '%2e', '%2E%2e']) {
-      const app = await rawGet(origin, `/v1/common/appversion/windows/${version}`);
+      const app = await getAlone(`${origin}/v1/common/appversion/windows/${version}`);
       assert.equal(app.status, 200, version);
       assert.equal(JSON.parse(app.body).app_version, '5.10.0', version);
-      const tauri = await rawGet(origin, `/v1/common/updater/windows/${version}`);
+      const tauri = await getAlone(`${origin}/v1/common/updater/windows/${version}`);
       assert.equal(tauri.status, 200, version);
     }
   });

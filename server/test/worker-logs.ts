@@ -71,10 +71,16 @@ export async function loggedAfter(
   return logged(server, (line) => check(line) && ++seen > earlier, limitMs);
 }
 
-/** A GET on a connection of its own, which any worker may accept (docs/scaling.md#workers). */
+/**
+ * A GET on a connection of its own, which any worker may accept (docs/scaling.md#workers). The
+ * path goes out as written: a URL parser (fetch's, inject's) would drop `.` and `%2e` segments.
+ */
 export function getAlone(url: string): Promise<{ status: number; body: string }> {
+  const { origin } = new URL(url);
+  const pathAt = url.indexOf('/', url.indexOf('//') + 2);
+  const path = pathAt < 0 ? '/' : url.slice(pathAt);
   return new Promise((done, fail) => {
-    const req = request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
+    const req = request(origin, { agent: false, path, headers: { connection: 'close' } }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.on('end', () => done({ status: res.statusCode ?? 0, body }));
