@@ -103,7 +103,10 @@ const tests = [
 
 /** How each folder's tests run (package.json's test:* scripts). */
 const runners: [RegExp, string[]][] = [
-  [/^server\/test\//, ['--import', './testing/no-leaks.ts', '--import', './testing/property-seed.ts']],
+  [
+    /^server\/test\//,
+    ['--import', './testing/no-leaks.ts', '--import', './testing/property-seed.ts', '--test-isolation=none'],
+  ],
   [/^web\/test\//, ['--import', './web/test/setup.mjs']],
   [/^(console|packages\/contract)\/test\//, []],
   [/^e2e\//, ['--import', './testing/no-leaks.ts', '--test-concurrency=1']],

@@ -78,55 +78,46 @@ side_by_side() {
 
 step "build"
 within 10m npm run --silent build
-step "typecheck and lint, side by side"
+step "typecheck, lint and the unit tests, side by side"
+# The unit tests take a fraction of a core beside the other two; the tools the later steps check
+# with come after them: nginx, promtool, docker-compose and podman, installed when missing
+# (scripts/ensure-tools.sh), mostly a wait on Debian's mirror on a fresh machine.
 side_by_side \
   "typecheck" "within 10m npm run --silent typecheck" \
-  "lint" "within 10m npm run --silent lint"
-
-step "contract tests (the tolerant readers of every server variant)"
-within 5m npm run --silent test:contract
-
-step "web unit tests (cards, platform, i18n, saved answers, class variants)"
-within 5m npm run --silent test:web
-within 5m npm run --silent test:console
-
-step "tools the tests check with: nginx, promtool, docker-compose, podman (installed when missing)"
-# promtool checks a real scrape of /metrics in the server tests; the deployment tests run
-# docker-compose and nginx -t on deploy/ (scripts/ensure-tools.sh).
-within 5m bash scripts/ensure-tools.sh
+  "lint" "within 10m npm run --silent lint" \
+  "contract, web and console unit tests, then the tools the tests check with" \
+  "within 5m npm run --silent test:contract && within 5m npm run --silent test:web &&
+   within 5m npm run --silent test:console && within 5m bash scripts/ensure-tools.sh"
 
 step "server tests on SQLite, on Node.js 24 and 22 side by side"
 # Every server test runs three times: on SQLite with the Node.js 24 that package.json pins and
 # with Node.js 22, the oldest supported (fetched from the npm registry the same way:
-# docs/deploy.md#nodejs), then on a throwaway PostgreSQL cluster set up here. A run spends about
-# one core on average, much of it waiting on the servers it starts, so the two SQLite runs share
-# the two cores (docs/testing.md#the-whole-suite). The PostgreSQL run goes alone: its change
-# notices arrive late on a busy machine, which the read cache's tests wait for.
+# docs/deploy.md#nodejs), then on a throwaway PostgreSQL cluster set up here. Each run loads every
+# file into one process (--test-isolation=none) and spends about one core, so two go side by side
+# (docs/testing.md#the-whole-suite). Node.js 22 names the flag as experimental.
 node22=$(npm exec --yes --package=node@22.23.3 -- sh -c 'command -v node')
 side_by_side \
   "server tests on Node.js 24 on SQLite" "within 20m npm run --silent test:server" \
   "server tests on Node.js 22 on SQLite" \
-  'within 20m "$node22" --conditions=source --import tsx --import ./testing/no-leaks.ts --import ./testing/property-seed.ts --test --test-reporter=spec server/test/*.test.ts'
+  'within 20m "$node22" --conditions=source --import tsx --import ./testing/no-leaks.ts --import ./testing/property-seed.ts --test --experimental-test-isolation=none --test-reporter=spec server/test/*.test.ts'
 
-step "server tests on PostgreSQL"
+step "server tests on PostgreSQL, beside the file tests on S3 and the deployment tests"
+# The file and backup tests again on an S3 store (an s3rver each run starts on a port of its own),
+# on SQLite and on PostgreSQL; the rest of the server does not touch the storage. The deployment
+# tests: the Dockerfile built with podman on a local base and run (scripts/container-check.sh);
+# its steps without a container (scripts/deploy-check.sh); deploy/nginx.conf in front of two
+# servers on this PostgreSQL cluster (docs/scaling.md#several-servers-on-one-postgresql);
+# deploy/compose.yaml and nginx.conf through their own tools (docs/deploy.md#compose). The first
+# image build on a machine makes the base and installs every package inside: about ten minutes.
 pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
 pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx testing/free-port.ts)")
-TEST_POSTGRES_URL=$pg_url within 20m npm run --silent test:server
-
-step "file and backup tests on the S3 store (an s3rver the tests start), on SQLite and on PostgreSQL"
-# Only the tests of hosted files: the rest of the server does not touch the storage. Each run
-# starts its own s3rver on a port of its own, so the two go side by side.
 side_by_side \
-  "file tests on S3 and SQLite" "TEST_STORAGE=s3 within 5m npm run --silent test:files" \
-  "file tests on S3 and PostgreSQL" 'TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files'
-
-step "deployment tests: the container image, the production install, two servers behind nginx, deploy/ files"
-# The Dockerfile built with podman on a local base and run (scripts/container-check.sh); its steps
-# without a container (scripts/deploy-check.sh); deploy/nginx.conf in front of two servers on this
-# PostgreSQL cluster (docs/scaling.md#several-servers-on-one-postgresql); deploy/compose.yaml
-# and nginx.conf through their own tools (docs/deploy.md#compose). The first image build on a
-# machine makes the base and installs every package inside: about ten minutes.
-TEST_POSTGRES_URL=$pg_url within 30m npm run --silent test:deploy
+  "server tests on PostgreSQL" 'TEST_POSTGRES_URL=$pg_url within 20m npm run --silent test:server' \
+  "file tests on S3, on SQLite and on PostgreSQL" \
+  'TEST_STORAGE=s3 within 5m npm run --silent test:files &&
+   TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files' \
+  "deployment tests: the container image, the production install, two servers behind nginx, deploy/ files" \
+  'TEST_POSTGRES_URL=$pg_url within 30m npm run --silent test:deploy'
 
 step "first-load budget of the landing page"
 within 5m npm run --silent budget

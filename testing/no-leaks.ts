@@ -29,17 +29,25 @@ function describeHandles(): string[] {
   });
 }
 
-// Only in a test file's own process: the runner that starts them loads this too. Loaded before
-// the file, this is the first of its top-level `after` hooks: it runs once every test is done,
-// and the file's own hooks (closing its servers and browsers) run within the grace time.
-if (process.env.NODE_TEST_CONTEXT !== undefined) {
+/** Whether the test files run inside this process (`--test-isolation=none`, as the server suite
+ * runs: docs/testing.md#the-whole-suite) rather than each in a child of its own. */
+const filesRunHere = process.execArgv.some(
+  (flag, index, flags) =>
+    /^--(experimental-)?test-isolation(=none)?$/.test(flag) && (flag.endsWith('=none') || flags[index + 1] === 'none'),
+);
+
+// Only where test files run: the runner that starts each file in a process of its own loads this
+// too. Loaded before the files, this is the first of the top-level `after` hooks: it runs once
+// every test is done, and the files' own hooks (closing their servers and browsers) run within
+// the grace time. With every file in one process, it names what is left open at the very end.
+if (process.env.NODE_TEST_CONTEXT !== undefined || filesRunHere) {
   after(() => {
     setTimeout(() => {
       const resources = process.getActiveResourcesInfo();
       // This timer is one of the timers counted.
       resources.splice(resources.indexOf('Timeout'), 1);
       console.error(
-        `the test file did not exit within ${graceMs / 1000} s of its last test; still open:\n` +
+        `the tests did not exit within ${graceMs / 1000} s of the last one; still open:\n` +
           `  ${[...describeHandles(), ...resources].join('\n  ')}`,
       );
       process.exit(1);
