@@ -4,24 +4,17 @@
  * command line, and a new page brings no renderer for the browser's own interface.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { descendants } from '../testing/process-group.js';
 import { disabledFeatures, launchBrowser } from './support/browser.js';
 
-/** The command line of the browser this process started, as the system has it. */
+/** The command line of the browser this process started, as the system has it: the one process
+ * below this one that Playwright drives by pipe and that is not one of its renderers or helpers. */
 function browserCommandLine(): string[] {
-  const children = readdirSync('/proc').filter((pid) => {
-    if (!/^\d+$/.test(pid)) return false;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
-    } catch {
-      return false; // ended meanwhile
-    }
-  });
-  const browsers = children
+  const browsers = descendants(process.pid)
     .map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))
-    .filter((args) => args.some((arg) => arg.startsWith('--remote-debugging-pipe')));
+    .filter((args) => args.includes('--remote-debugging-pipe') && !args.some((arg) => arg.startsWith('--type=')));
   const [browser, ...others] = browsers;
   assert.ok(browser !== undefined && others.length === 0, 'one browser started by this process');
   return browser;
