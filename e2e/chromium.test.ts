@@ -13,7 +13,13 @@ import { disabledFeatures, launchBrowser } from './support/browser.js';
  * below this one that Playwright drives by pipe and that is not one of its renderers or helpers. */
 function browserCommandLine(): string[] {
   const browsers = descendants(process.pid)
-    .map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))
+    .map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      } catch {
+        return []; // ended meanwhile
+      }
+    })
     .filter((args) => args.includes('--remote-debugging-pipe') && !args.some((arg) => arg.startsWith('--type=')));
   const [browser, ...others] = browsers;
   assert.ok(browser !== undefined && others.length === 0, 'one browser started by this process');
