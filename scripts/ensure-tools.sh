@@ -4,13 +4,15 @@
 # `promtool check metrics` on a real scrape, docs/monitoring.md#metrics), docker-compose
 # (`docker-compose config` on deploy/compose.yaml, docs/deploy.md#compose) and unshare
 # (util-linux: `nginx -t` on deploy/nginx.conf with its upstream names in a private /etc/hosts),
-# podman, runc and debootstrap (the container image built and run, docs/deploy.md#container-image).
+# minisign (real keys and signatures in the Tauri updater's format, testing/minisign.ts), podman,
+# runc and debootstrap (the container image built and run, docs/deploy.md#container-image).
 set -euo pipefail
 bash "$(dirname "$0")/ensure-nginx.sh"
 missing=()
 command -v promtool >/dev/null || missing+=(prometheus)
 command -v docker-compose >/dev/null || missing+=(docker-compose)
 command -v unshare >/dev/null || missing+=(util-linux)
+command -v minisign >/dev/null || missing+=(minisign)
 # podman with its recommends (conmon's helpers, the overlay and network plugins).
 containers=()
 command -v podman >/dev/null || containers+=(podman)
