@@ -10,6 +10,7 @@ import { openPage } from './support/page-helpers.js';
 import { adminApi } from './support/admin-api.js';
 import type { RunningServer } from './support/server.js';
 import { stopServerAndBrowser } from './support/per-file.js';
+import { shot } from './support/shots.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -42,7 +43,7 @@ for (const viewport of ['phone', 'desktop'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         await page.reload();
         await log.getByText('新建了公告《服务器维护通知》').waitFor();
-        await page.screenshot({ path: join('.tmp', 'console-messages', `audit-${viewport}-${scheme}.png`) });
+        await shot(page, join('.tmp', 'console-messages', `audit-${viewport}-${scheme}.png`));
       }
 
       await page.getByLabel('操作', { exact: true }).selectOption({ label: '新建公告' });

@@ -9,7 +9,7 @@ import { axeViolations } from './support/axe.js';
 import { contextOptions } from './support/browser.js';
 import { signIn, startConsoleSite } from './support/console.js';
 import { adminApi } from './support/admin-api.js';
-import { shootBothThemes } from './support/shots.js';
+import { shootBothThemes, shot } from './support/shots.js';
 import type { RunningServer } from './support/server.js';
 import { stopServerAndBrowser } from './support/per-file.js';
 
@@ -71,7 +71,7 @@ for (const viewport of ['phone', 'desktop'] as const) {
       await dialog.getByText(kept).waitFor();
       assert.deepEqual(await axeViolations(bob.page), []);
       const scheme = viewport === 'phone' ? 'dark' : 'light';
-      await bob.page.screenshot({ path: join('.tmp', 'console-messages', `conflict-${viewport}-${scheme}.png`) });
+      await shot(bob.page, join('.tmp', 'console-messages', `conflict-${viewport}-${scheme}.png`));
       if (viewport === 'desktop') await shootBothThemes(bob.page, 'console-conflict', 'kept-in-history');
 
       await dialog.getByRole('radio', { name: '用已保存的标题' }).check();
@@ -107,7 +107,7 @@ for (const viewport of ['phone', 'desktop'] as const) {
       assert.equal(await dialog.getByText(/他人/).count(), 0);
       assert.deepEqual(await axeViolations(second), []);
       const scheme = viewport === 'desktop' ? 'dark' : 'light';
-      await second.screenshot({ path: join('.tmp', 'console-messages', `conflict-tab-${viewport}-${scheme}.png`) });
+      await shot(second, join('.tmp', 'console-messages', `conflict-tab-${viewport}-${scheme}.png`));
       await dialog.getByRole('button', { name: '按所选保存' }).click();
       await second.getByText('修改已保存').first().waitFor();
       assert.equal((await detail(id)).Title, '第二个标签页');

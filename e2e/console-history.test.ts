@@ -14,6 +14,7 @@ import { signIn, startConsoleSite } from './support/console.js';
 import { adminApi } from './support/admin-api.js';
 import { repoRoot, type RunningServer } from './support/server.js';
 import { stopServerAndBrowser } from './support/per-file.js';
+import { shot } from './support/shots.js';
 
 const shots = join(repoRoot, '.tmp/screenshots/console-history');
 const widths = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 860 } } as const;
@@ -53,7 +54,7 @@ async function shoot(page: Page, name: string, width: Width): Promise<void> {
     // Colours ease between themes (buttons have a transition): measure them once they settle.
     await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
     assert.deepEqual(await axeViolations(page), [], `${name}, ${width}, ${theme}`);
-    await page.screenshot({ path: join(shots, `${name}-${width}-${theme}.png`) });
+    await shot(page, join(shots, `${name}-${width}-${theme}.png`));
   }
 }
 

@@ -14,6 +14,7 @@ import { signIn, startConsoleSite } from './support/console.js';
 import { openPage } from './support/page-helpers.js';
 import type { RunningServer } from './support/server.js';
 import { stopServerAndBrowser } from './support/per-file.js';
+import { shot } from './support/shots.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -34,7 +35,7 @@ function bigPicture(): string {
 }
 
 /** Where the screenshots go that a person looks at (.tmp is not committed). */
-const shot = (page: Page, name: string) => page.screenshot({ path: join('.tmp', 'console-messages', `${name}.png`) });
+const shotAs = (page: Page, name: string) => shot(page, join('.tmp', 'console-messages', `${name}.png`));
 
 for (const viewport of ['phone', 'desktop'] as const) {
   describe(`refusals in Chinese (${viewport})`, () => {
@@ -57,7 +58,7 @@ for (const viewport of ['phone', 'desktop'] as const) {
       await page.getByText('修改失败：当前密码不正确', { exact: true }).waitFor();
       assert.equal(await page.getByText(/password|wrong/i).count(), 0);
       assert.deepEqual(await axeViolations(page), []);
-      await shot(page, `password-${viewport}-light`);
+      await shotAs(page, `password-${viewport}-light`);
     });
 
     test('a bad API address, named by its line', async (t) => {
@@ -66,13 +67,13 @@ for (const viewport of ['phone', 'desktop'] as const) {
       await page.getByLabel('API 地址（每行一个）').fill('https://a.example.com\nftp://b.example.com');
       await page.getByRole('button', { name: '保存区域文件' }).click();
       await page.getByText('保存失败：API 地址第 2 行填写有误，请检查后重试', { exact: true }).waitFor();
-      await shot(page, `region-line-${viewport}-dark`);
+      await shotAs(page, `region-line-${viewport}-dark`);
       await page.getByLabel('API 地址（每行一个）').fill('');
       await page.getByRole('button', { name: '保存区域文件' }).click();
       await page.getByText('保存失败：API 地址至少要有 1 项', { exact: true }).waitFor();
       assert.equal(await page.getByText(/body\/|api_addrs/).count(), 0);
       assert.deepEqual(await axeViolations(page), []);
-      await shot(page, `region-${viewport}-dark`);
+      await shotAs(page, `region-${viewport}-dark`);
     });
 
     test('a picture over the size limit, in KB', async (t) => {
@@ -84,7 +85,7 @@ for (const viewport of ['phone', 'desktop'] as const) {
       const alert = page.getByRole('list', { name: '图片上传' }).getByRole('alert');
       await alert.getByText(/^文件太大了（[\d.]+ KB），上限为 4 KB$/).waitFor();
       assert.deepEqual(await axeViolations(page), []);
-      await shot(page, `picture-${viewport}-${viewport === 'phone' ? 'dark' : 'light'}`);
+      await shotAs(page, `picture-${viewport}-${viewport === 'phone' ? 'dark' : 'light'}`);
     });
   });
 }

@@ -18,6 +18,7 @@ import { contextOptions, launchBrowser, viewports } from './support/browser.js';
 import { addOperator, movableClock, serverFieldTime, setServerClock, signIn } from './support/console.js';
 import { recordCspViolations } from './support/page-helpers.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
+import { shot } from './support/shots.js';
 
 const password = 'dora-password-12';
 const shots = join(repoRoot, '.tmp/rows');
@@ -97,7 +98,7 @@ describe('row actions', () => {
       const { page, csp, errors } = await openList(t, width, 'light');
       await openActions(page, title);
       assert.deepEqual(await axeViolations(page), [], 'axe with the actions open');
-      await page.screenshot({ path: join(shots, `list-${width}-light.png`) });
+      await shot(page, join(shots, `list-${width}-light.png`));
       const view = page.getByRole('link', { name: '在网站上查看' });
       assert.equal(await view.getAttribute('href'), `/#/announcement/${id}`);
       assert.equal(await view.getAttribute('target'), '_blank');
@@ -151,7 +152,7 @@ describe('row actions', () => {
           .getAttribute('aria-label')) ?? '';
       await openActions(page, title.slice(1, -4));
       assert.deepEqual(await axeViolations(page), [], `axe, dark, ${width}`);
-      await page.screenshot({ path: join(shots, `list-${width}-dark.png`) });
+      await shot(page, join(shots, `list-${width}-dark.png`));
     }
   });
 });
@@ -165,8 +166,8 @@ describe('an announcement that leaves the site by itself', () => {
     await page.getByLabel('下线时间').fill(serverFieldTime(10 * 60_000));
     await page.getByLabel('置顶截止').fill(serverFieldTime(5 * 60_000));
     assert.deepEqual(await axeViolations(page), [], 'axe on the editor');
-    await page.getByLabel('下线时间').screenshot({ path: join(shots, 'editor-field.png') });
-    await page.locator('form').screenshot({ path: join(shots, 'editor-end-times.png') });
+    await shot(page.getByLabel('下线时间'), join(shots, 'editor-field.png'));
+    await shot(page.locator('form'), join(shots, 'editor-end-times.png'));
     await page.getByRole('button', { name: '保存修改' }).click();
     await notice(page, '修改已保存').waitFor();
     await page.context().close();

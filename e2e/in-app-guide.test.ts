@@ -15,6 +15,7 @@ import { contextOptions } from './support/browser.js';
 import { holdScript, scriptHasTakenOver, untilParsed } from './support/page-helpers.js';
 import type { RunningServer } from './support/server.js';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/per-file.js';
+import { shot } from './support/shots.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -156,7 +157,7 @@ describe('the guide', () => {
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.setViewportSize({ width, height: 844 });
         await page.emulateMedia({ colorScheme });
-        await page.screenshot({ path: `.tmp/in-app/dl-android-${width}-${colorScheme}.png`, fullPage: true });
+        await shot(page, `.tmp/in-app/dl-android-${width}-${colorScheme}.png`, true);
       }
     assert.deepEqual([downloads, problems], [[], []]);
   });
