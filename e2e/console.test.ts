@@ -200,7 +200,11 @@ describe('writing announcements', () => {
     assert.match((await picture.getAttribute('src')) ?? '', /^\/v1\/file\/preview\/[\w-]+/);
     assert.equal(await picture.getAttribute('width'), '320');
     assert.equal(await picture.getAttribute('height'), '180');
-    assert.ok(await picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth === 320));
+    // Loaded and decoded (decode() waits for the bytes, and fails on a picture that cannot load).
+    assert.equal(
+      await picture.evaluate((image: HTMLImageElement) => image.decode().then(() => image.naturalWidth)),
+      320,
+    );
     // The caret is in the text after the picture, not on it: a paste must not replace it.
     assert.equal(await body(page).locator('.ProseMirror-selectednode').count(), 0);
     await body(page).press('End');

@@ -150,10 +150,11 @@ describe('filings and verification set', () => {
       await line.getByRole('link', { name: '京ICP备12345678号-1' }).waitFor();
       const police = line.getByRole('link', { name: '京公网安备11010502030143号' });
       assert.equal(await police.getAttribute('target'), '_blank', path);
+      // decode() waits for the bytes, and fails on a picture that cannot load.
       const badge = await police
         .locator('img')
-        .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
-      assert.ok(badge, `${path}: the badge loads`);
+        .evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth));
+      assert.ok(badge > 0, `${path}: the badge loads`);
       // Below the footer once it shows.
       const below = async () => {
         await visited.page.locator('footer').waitFor();
