@@ -2,9 +2,9 @@
  * the rule, and a real Lighthouse run on the blank page in Debian's Chromium. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launch, type LaunchedChrome } from 'chrome-launcher';
+import type { LaunchedChrome } from 'chrome-launcher';
 import { calibrateCpuSlowdown, defaultCpuSlowdown, slowdownFor } from '../scripts/cpu-calibration.js';
-import { chromiumFlags, chromiumPath } from './support/browser.js';
+import { launchForLighthouse } from './support/browser.js';
 
 describe('the slowdown for a blank page', () => {
   test("is Lighthouse's 4× where the blank page blocks nothing or fits within 50 ms at 4×", () => {
@@ -32,7 +32,7 @@ describe('the slowdown for a blank page', () => {
 describe('the calibration run', () => {
   let chrome: LaunchedChrome;
   before(async () => {
-    chrome = await launch({ chromePath: chromiumPath, chromeFlags: chromiumFlags });
+    chrome = await launchForLighthouse();
   });
   after(() => {
     chrome?.kill();

@@ -1,13 +1,16 @@
 /**
  * The browser the tests drive (support/browser.ts): the features it turns off still include every
  * one Playwright turns off itself, since Chromium keeps only the last `--disable-features` on its
- * command line, and a new page brings no renderer for the browser's own interface.
+ * command line, and a new page brings no renderer for the browser's own interface. The same for
+ * the browser Lighthouse measures in, which chrome-launcher starts with its own list.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { descendants } from '../testing/process-group.js';
-import { disabledFeatures, launchBrowser } from './support/browser.js';
+import { Launcher } from 'chrome-launcher';
+import { chromium } from 'playwright-core';
+import { disabledFeatures, launchBrowser, launchForLighthouse } from './support/browser.js';
 
 /** The command line of the browser this process started, as the system has it: the one process
  * below this one that Playwright drives by pipe and that is not one of its renderers or helpers. */
@@ -53,5 +56,29 @@ test("a new page brings no renderer for the browser's own interface", async (t) 
   assert.deepEqual(
     targetInfos.map(({ type, url }) => `${type} ${url}`),
     ['page about:blank'],
+  );
+});
+
+test("Lighthouse's browser keeps chrome-launcher's features off and has no address bar popup", async (t) => {
+  const chrome = await launchForLighthouse();
+  t.after(() => chrome.kill());
+  const args = readFileSync(`/proc/${chrome.pid}/cmdline`, 'utf8').split('\0');
+  const lists = args.filter((arg) => arg.startsWith('--disable-features='));
+  assert.equal(lists.length, 1, 'one list, so none is lost');
+  const features = lists[0]?.slice('--disable-features='.length).split(',') ?? [];
+  const launchers = Launcher.defaultFlags()
+    .find((flag) => flag.startsWith('--disable-features='))
+    ?.slice('--disable-features='.length)
+    .split(',');
+  assert.ok(launchers !== undefined && launchers.length > 0, 'chrome-launcher still turns features off');
+  assert.deepEqual(features, [...launchers, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']);
+  assert.ok(!features.includes('PaintHolding'), 'paint holding stays as Lighthouse measures it');
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  t.after(() => browser.close());
+  const cdp = await browser.newBrowserCDPSession();
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  assert.deepEqual(
+    targetInfos.filter(({ url }) => url.startsWith('chrome://')).map(({ url }) => url),
+    [],
   );
 });

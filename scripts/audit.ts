@@ -23,10 +23,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { launch } from 'chrome-launcher';
 import { pickLanguage } from '@chat-site/contract';
 import lighthouse, { desktopConfig, type Config, type Flags } from 'lighthouse';
-import { chromiumFlags, chromiumPath } from '../e2e/support/browser.js';
+import { launchForLighthouse } from '../e2e/support/browser.js';
 import { repoRoot, startServer } from '../e2e/support/server.js';
 import { blockingTasks } from './blocking-tasks.js';
 import { calibrateCpuSlowdown, defaultCpuSlowdown } from './cpu-calibration.js';
@@ -165,10 +164,7 @@ if (answered !== expected) {
   await server.stop();
   throw new Error(`a browser asking for ${values.lang} got the page in ${answered ?? 'no language'}, not ${expected}`);
 }
-const chrome = await launch({
-  chromePath: chromiumPath,
-  chromeFlags: [...chromiumFlags, `--lang=${values.lang}`, `--accept-lang=${values.lang}`],
-});
+const chrome = await launchForLighthouse([`--lang=${values.lang}`, `--accept-lang=${values.lang}`]);
 console.log(`auditing as a visitor whose browser asks for ${values.lang}: the page prerendered in ${expected}`);
 let calibration: Awaited<ReturnType<typeof calibrateCpuSlowdown>> | null = null;
 const report: { page: string; preset: string; median: Omit<Run, 'lost'>; runs: Run[] }[] = [];

@@ -1,4 +1,5 @@
 /** Debian's Chromium driven by playwright-core, with the flags this machine needs. */
+import { Launcher, launch, type LaunchedChrome } from 'chrome-launcher';
 import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -19,6 +20,9 @@ export const chromiumFlags = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/** The address bar's popups (see below). */
+const addressBarPopups = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
 /**
  * The features the browser tests turn off. In the new headless mode every window has the
@@ -46,9 +50,7 @@ export const disabledFeatures = [
   'PreconnectToSearch',
   'msForceBrowserSignIn',
   'msEdgeUpdateLaunchServicesPreferredVersion',
-  // The address bar's popups.
-  'WebUIOmniboxPopup',
-  'WebUIOmniboxAimPopup',
+  ...addressBarPopups,
 ];
 
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
@@ -70,4 +72,31 @@ export function contextOptions(
     locale: 'zh-CN',
     ...extra,
   };
+}
+
+/**
+ * Chromium for Lighthouse (scripts/audit.ts, the calibration's test), started by chrome-launcher
+ * with its own flags and this machine's. The address bar's popups are turned off there too: their
+ * renderers took processor time from the page being measured. Only they are added to
+ * chrome-launcher's `--disable-features`, not Playwright's list, which turns off paint holding and
+ * so would change what Lighthouse measures.
+ */
+export function launchForLighthouse(extraArgs: string[] = []): Promise<LaunchedChrome> {
+  const defaults = Launcher.defaultFlags();
+  const prefix = '--disable-features=';
+  const theirs =
+    defaults
+      .find((flag) => flag.startsWith(prefix))
+      ?.slice(prefix.length)
+      .split(',') ?? [];
+  return launch({
+    chromePath: chromiumPath,
+    ignoreDefaultFlags: true,
+    chromeFlags: [
+      ...defaults.filter((flag) => !flag.startsWith(prefix)),
+      ...chromiumFlags,
+      `${prefix}${[...theirs, ...addressBarPopups].join(',')}`,
+      ...extraArgs,
+    ],
+  });
 }
