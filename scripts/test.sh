@@ -22,6 +22,22 @@ step_times() {
     end=${step_starts[$((i + 1))]:-$((SECONDS - started))}
     printf '%6d  %s\n' $((end - step_starts[i])) "${step_names[i]}"
   done
+  if [ -s "$part_times" ]; then
+    printf '\n=== of which, the parts timed within a step (s)\n'
+    cat "$part_times"
+  fi
+  rm -f "$part_times"
+}
+# Runs a command as a part of a step, printing and noting how long it took, for the table above.
+part_times=$(mktemp /tmp/chat-site-times.XXXXXX)
+timed() {
+  local name=$1 part_started=$SECONDS status=0
+  shift
+  printf '\n--- %s\n' "$name"
+  "$@" || status=$?
+  printf -- '--- %s: %d s\n' "$name" $((SECONDS - part_started))
+  printf '%6d  %s\n' $((SECONDS - part_started)) "$name" >>"$part_times"
+  return "$status"
 }
 
 # However the run ends: stop the PostgreSQL cluster, then fail the run if any process that a test
@@ -80,51 +96,57 @@ step "build"
 within 10m npm run --silent build
 step "typecheck, lint and the unit tests, side by side"
 # The unit tests take a fraction of a core beside the other two; the tools the later steps check
-# with come after them: nginx, promtool, docker-compose and podman, installed when missing
-# (scripts/ensure-tools.sh), mostly a wait on Debian's mirror on a fresh machine.
+# with come after them: nginx, promtool, minisign, podman and the rest, and Chromium, installed
+# when missing (scripts/ensure-tools.sh, ensure-chromium.sh), mostly a wait on Debian's mirror on
+# a fresh machine.
 side_by_side \
   "typecheck" "within 10m npm run --silent typecheck" \
   "lint" "within 10m npm run --silent lint" \
   "contract, web and console unit tests, then the tools the tests check with" \
   "within 5m npm run --silent test:contract && within 5m npm run --silent test:web &&
-   within 5m npm run --silent test:console && within 5m bash scripts/ensure-tools.sh"
-
-step "server tests on SQLite, on Node.js 24 and 22 side by side"
-# Every server test runs three times: on SQLite with the Node.js 24 that package.json pins and
-# with Node.js 22, the oldest supported (fetched from the npm registry the same way:
-# docs/deploy.md#nodejs), then on a throwaway PostgreSQL cluster set up here. Each run loads every
-# file into one process (--test-isolation=none) and spends about one core, so two go side by side
-# (docs/testing.md#the-whole-suite). Node.js 22 names the flag as experimental.
-node22=$(npm exec --yes --package=node@22.23.3 -- sh -c 'command -v node')
-side_by_side \
-  "server tests on Node.js 24 on SQLite" "within 20m npm run --silent test:server" \
-  "server tests on Node.js 22 on SQLite" \
-  'within 20m "$node22" --conditions=source --import tsx --import ./testing/no-leaks.ts --import ./testing/property-seed.ts --test --experimental-test-isolation=none --test-reporter=spec server/test/*.test.ts'
-
-step "server tests on PostgreSQL, beside the file tests on S3 and the deployment tests"
-# The file and backup tests again on an S3 store (an s3rver each run starts on a port of its own),
-# on SQLite and on PostgreSQL; the rest of the server does not touch the storage. The deployment
-# tests: the Dockerfile built with podman on a local base and run (scripts/container-check.sh);
-# its steps without a container (scripts/deploy-check.sh); deploy/nginx.conf in front of two
-# servers on this PostgreSQL cluster (docs/scaling.md#several-servers-on-one-postgresql);
-# deploy/compose.yaml and nginx.conf through their own tools (docs/deploy.md#compose). The first
-# image build on a machine makes the base and installs every package inside: about ten minutes.
-pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
-pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx testing/free-port.ts)")
-side_by_side \
-  "server tests on PostgreSQL" 'TEST_POSTGRES_URL=$pg_url within 20m npm run --silent test:server' \
-  "file tests on S3, on SQLite and on PostgreSQL" \
-  'TEST_STORAGE=s3 within 5m npm run --silent test:files &&
-   TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url within 5m npm run --silent test:files' \
-  "deployment tests: the container image, the production install, two servers behind nginx, deploy/ files" \
-  'TEST_POSTGRES_URL=$pg_url within 30m npm run --silent test:deploy'
+   within 5m npm run --silent test:console && within 5m bash scripts/ensure-tools.sh &&
+   within 15m bash scripts/ensure-chromium.sh"
 
 step "first-load budget of the landing page"
 within 5m npm run --silent budget
 
-step "browser tests in Chromium"
-within 15m bash scripts/ensure-chromium.sh
-within 45m npm run --silent test:e2e
+# The server's tests, one run after another, each run printing the time it took. Every server test
+# runs three times: on SQLite with the Node.js 24 that package.json pins and with Node.js 22, the
+# oldest supported (fetched from the npm registry the same way: docs/deploy.md#nodejs), then on
+# the throwaway PostgreSQL cluster started below. Each run loads every file into one process
+# (--test-isolation=none; Node.js 22 names the flag as experimental). Then the file and backup
+# tests again on an S3 store (an s3rver each run starts on a port of its own), on SQLite and on
+# PostgreSQL; the rest of the server does not touch the storage. Then the deployment tests: the
+# Dockerfile built with podman on a local base and run (scripts/container-check.sh); its steps
+# without a container (scripts/deploy-check.sh); deploy/nginx.conf in front of two servers on
+# this PostgreSQL cluster (docs/scaling.md#several-servers-on-one-postgresql); deploy/compose.yaml
+# and nginx.conf through their own tools (docs/deploy.md#compose). Every run goes on after one
+# fails, so one failure does not hide another.
+server_runs() {
+  local status=0 node22
+  node22=$(npm exec --yes --package=node@22.23.3 -- sh -c 'command -v node')
+  timed "server tests on Node.js 24 on SQLite" within 20m npm run --silent test:server || status=1
+  timed "server tests on Node.js 22 on SQLite" within 20m "$node22" --conditions=source --import tsx \
+    --import ./testing/no-leaks.ts --import ./testing/property-seed.ts --test --experimental-test-isolation=none \
+    --test-reporter=spec server/test/*.test.ts || status=1
+  TEST_POSTGRES_URL=$pg_url timed "server tests on PostgreSQL" within 20m npm run --silent test:server || status=1
+  TEST_STORAGE=s3 timed "file tests on S3, on SQLite" within 5m npm run --silent test:files || status=1
+  TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url timed "file tests on S3, on PostgreSQL" within 5m npm run --silent test:files || status=1
+  TEST_POSTGRES_URL=$pg_url timed "deployment tests: the container image, the production install, two servers behind nginx, deploy/ files" \
+    within 30m npm run --silent test:deploy || status=1
+  return "$status"
+}
+
+step "browser tests beside the server, file and deployment tests"
+# A browser test file keeps about one core busy, and so does a run of the server tests: the two go
+# side by side (docs/testing.md#the-whole-suite). The container image's first build on a machine
+# makes the base and installs every package inside: a few minutes, mostly waiting on Debian's
+# mirror and the npm registry.
+pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
+pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx testing/free-port.ts)")
+side_by_side \
+  "browser tests in Chromium" 'timed "browser tests in Chromium" within 45m npm run --silent test:e2e' \
+  "server tests on SQLite (Node.js 24 and 22) and PostgreSQL, file tests on S3, deployment tests" "server_runs"
 
 step "Lighthouse audit (fails under 95 in any category)"
 # Three runs each (docs/performance.md#the-lighthouse-audit). Once the mobile preset's CPU
