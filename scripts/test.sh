@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite, as `npm test` and CI run it: build, types, lint, the contract and web unit tests,
-# every server test twice (on a real SQLite file and on a throwaway PostgreSQL cluster set up
-# here), the file tests again on an S3 store, the deployment tests, then the browser tests in
-# Debian's Chromium against the real server.
+# The whole test suite, as `npm test` and CI run it: build, types, lint, the unit tests, the
+# first-load budget; then side by side the browser tests in Debian's Chromium against the real
+# server, every server test three times (SQLite on Node.js 24 and 22, a throwaway PostgreSQL
+# cluster set up here) with the file tests again on an S3 store, and the deployment tests; then the
+# Lighthouse audit, alone. The run ends with the time each step took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -110,17 +111,13 @@ side_by_side \
 step "first-load budget of the landing page"
 within 5m npm run --silent budget
 
-# The server's tests, one run after another, each run printing the time it took. Every server test
-# runs three times: on SQLite with the Node.js 24 that package.json pins and with Node.js 22, the
-# oldest supported (fetched from the npm registry the same way: docs/deploy.md#nodejs), then on
-# the throwaway PostgreSQL cluster started below. Each run loads every file into one process
+# The server's tests, one run after another, each printing the time it took. Every server test runs
+# three times: on SQLite with the Node.js 24 that package.json pins and with Node.js 22, the oldest
+# supported (fetched from the npm registry the same way: docs/deploy.md#nodejs), then on the
+# throwaway PostgreSQL cluster started below. Each run loads every file into one process
 # (--test-isolation=none; Node.js 22 names the flag as experimental). Then the file and backup
 # tests again on an S3 store (an s3rver each run starts on a port of its own), on SQLite and on
-# PostgreSQL; the rest of the server does not touch the storage. Then the deployment tests: the
-# Dockerfile built with podman on a local base and run (scripts/container-check.sh); its steps
-# without a container (scripts/deploy-check.sh); deploy/nginx.conf in front of two servers on
-# this PostgreSQL cluster (docs/scaling.md#several-servers-on-one-postgresql); deploy/compose.yaml
-# and nginx.conf through their own tools (docs/deploy.md#compose). Every run goes on after one
+# PostgreSQL; the rest of the server does not touch the storage. Every run goes on after one
 # fails, so one failure does not hide another.
 server_runs() {
   local status=0 node22
@@ -132,21 +129,24 @@ server_runs() {
   TEST_POSTGRES_URL=$pg_url timed "server tests on PostgreSQL" within 20m npm run --silent test:server || status=1
   TEST_STORAGE=s3 timed "file tests on S3, on SQLite" within 5m npm run --silent test:files || status=1
   TEST_STORAGE=s3 TEST_POSTGRES_URL=$pg_url timed "file tests on S3, on PostgreSQL" within 5m npm run --silent test:files || status=1
-  TEST_POSTGRES_URL=$pg_url timed "deployment tests: the container image, the production install, two servers behind nginx, deploy/ files" \
-    within 30m npm run --silent test:deploy || status=1
   return "$status"
 }
 
-step "browser tests beside the server, file and deployment tests"
-# A browser test file keeps about one core busy, and so does a run of the server tests: the two go
-# side by side (docs/testing.md#the-whole-suite). The container image's first build on a machine
-# makes the base and installs every package inside: a few minutes, mostly waiting on Debian's
-# mirror and the npm registry.
+step "browser tests, server tests and deployment tests, side by side"
+# Three parts at once (docs/testing.md#the-whole-suite): the browser tests, one file at a time;
+# the server's runs above, one after another; the deployment tests: the Dockerfile built with
+# podman on a local base and run (scripts/container-check.sh), mostly a wait on Debian's mirror and
+# the npm registry the first time on a machine; its steps without a container
+# (scripts/deploy-check.sh); deploy/nginx.conf in front of two servers on this PostgreSQL cluster
+# (docs/scaling.md#several-servers-on-one-postgresql); deploy/compose.yaml and nginx.conf through
+# their own tools (docs/deploy.md#compose).
 pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
 pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx testing/free-port.ts)")
 side_by_side \
   "browser tests in Chromium" 'timed "browser tests in Chromium" within 45m npm run --silent test:e2e' \
-  "server tests on SQLite (Node.js 24 and 22) and PostgreSQL, file tests on S3, deployment tests" "server_runs"
+  "server tests on SQLite (Node.js 24 and 22) and PostgreSQL, file tests on S3" "server_runs" \
+  "deployment tests: the container image, the production install, two servers behind nginx, deploy/ files" \
+  'TEST_POSTGRES_URL=$pg_url timed "deployment tests" within 30m npm run --silent test:deploy'
 
 step "Lighthouse audit (fails under 95 in any category)"
 # Three runs each (docs/performance.md#the-lighthouse-audit). Once the mobile preset's CPU
