@@ -29,13 +29,16 @@ function browserCommandLine(): string[] {
   return browser;
 }
 
+/** Each `--disable-features=` list among `args`, as its features, in order. */
+function featureLists(args: string[]): string[][] {
+  const prefix = '--disable-features=';
+  return args.filter((arg) => arg.startsWith(prefix)).map((arg) => arg.slice(prefix.length).split(','));
+}
+
 test("the features turned off are Playwright's own and the address bar's popups", async (t) => {
   const browser = await launchBrowser();
   t.after(() => browser.close());
-  const args = browserCommandLine();
-  const lists = args
-    .filter((arg) => arg.startsWith('--disable-features='))
-    .map((arg) => arg.slice(arg.indexOf('=') + 1).split(','));
+  const lists = featureLists(browserCommandLine());
   assert.equal(lists.length, 2, 'Playwright passes its list, then the tests pass theirs');
   const [playwrights, ours] = lists as [string[], string[]];
   assert.deepEqual(ours, disabledFeatures, 'the last one is the one Chromium keeps');
@@ -62,14 +65,10 @@ test("a new page brings no renderer for the browser's own interface", async (t) 
 test("Lighthouse's browser keeps chrome-launcher's features off and has no address bar popup", async (t) => {
   const chrome = await launchForLighthouse();
   t.after(() => chrome.kill());
-  const args = readFileSync(`/proc/${chrome.pid}/cmdline`, 'utf8').split('\0');
-  const lists = args.filter((arg) => arg.startsWith('--disable-features='));
+  const lists = featureLists(readFileSync(`/proc/${chrome.pid}/cmdline`, 'utf8').split('\0'));
   assert.equal(lists.length, 1, 'one list, so none is lost');
-  const features = lists[0]?.slice('--disable-features='.length).split(',') ?? [];
-  const launchers = Launcher.defaultFlags()
-    .find((flag) => flag.startsWith('--disable-features='))
-    ?.slice('--disable-features='.length)
-    .split(',');
+  const features = lists[0] ?? [];
+  const [launchers] = featureLists(Launcher.defaultFlags());
   assert.ok(launchers !== undefined && launchers.length > 0, 'chrome-launcher still turns features off');
   assert.deepEqual(features, [...launchers, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']);
   assert.ok(!features.includes('PaintHolding'), 'paint holding stays as Lighthouse measures it');
