@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
-export const shotsWanted = process.env.E2E_SHOTS === '1';
+const shotsWanted = process.env.E2E_SHOTS === '1';
 
 export async function shootBothThemes(page: Page, dir: string, name: string): Promise<void> {
   if (!shotsWanted) return;
