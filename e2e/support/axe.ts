@@ -13,6 +13,16 @@ interface AxeViolation {
 
 /** axe-core's violations on the page as it is now, one line and its elements each. */
 export async function axeViolations(page: Page): Promise<string[]> {
+  // Colours that are still easing (a button just disabled, a theme just switched) are measured
+  // once they settle; an endless animation (a spinner) is left running.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   await page.evaluate(axeSource);
   const violations = (await page.evaluate(`axe
     .run(document, { resultTypes: ['violations'] })
