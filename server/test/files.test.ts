@@ -371,8 +371,12 @@ describe(`over real connections (${storageKind} storage)`, () => {
     socket.resume(); // read the server's answer, if any, so that its close comes through
     await new Promise<void>((resolve) => socket.write(body, () => resolve()));
     if (end === 'cut') {
-      await whileSending();
-      socket.destroy();
+      // Cut even when the check fails, so that a failure does not leave the upload hanging.
+      try {
+        await whileSending();
+      } finally {
+        socket.destroy();
+      }
     }
     await closed;
   }
