@@ -41,12 +41,19 @@ timed() {
   return "$status"
 }
 
+# Node.js keeps the code it compiles here, so that the thousand-odd Node.js processes of the run
+# (test files, servers, the admin command) compile Playwright, tsx and the server once each, not
+# each time (docs/testing.md#the-whole-suite).
+NODE_COMPILE_CACHE=$(mktemp -d /tmp/chat-site-compile-cache.XXXXXX)
+export NODE_COMPILE_CACHE
+
 # However the run ends: stop the PostgreSQL cluster, then fail the run if any process that a test
 # started is still running, naming it (docs/testing.md#how-tests-start-and-stop-processes).
 pg_dir=""
 finish() {
   local status=$?
   [ -z "$pg_dir" ] || bash scripts/pg-cluster.sh stop "$pg_dir"
+  rm -rf "$NODE_COMPILE_CACHE"
   step "no process started by the tests is left"
   node --import tsx testing/leftover-processes.ts $$ || status=1
   step_times
