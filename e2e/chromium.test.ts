@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { descendants } from '../testing/process-group.js';
 import { Launcher } from 'chrome-launcher';
 import { chromium } from 'playwright-core';
-import { disabledFeatures, launchBrowser, launchForLighthouse } from './support/browser.js';
+import { disabledFeatures, featureLists, launchBrowser, launchForLighthouse } from './support/browser.js';
 
 /** The command line of the browser this process started, as the system has it: the one process
  * below this one that Playwright drives by pipe and that is not one of its renderers or helpers. */
@@ -27,12 +27,6 @@ function browserCommandLine(): string[] {
   const [browser, ...others] = browsers;
   assert.ok(browser !== undefined && others.length === 0, 'one browser started by this process');
   return browser;
-}
-
-/** Each `--disable-features=` list among `args`, as its features, in order. */
-function featureLists(args: string[]): string[][] {
-  const prefix = '--disable-features=';
-  return args.filter((arg) => arg.startsWith(prefix)).map((arg) => arg.slice(prefix.length).split(','));
 }
 
 test("the features turned off are Playwright's own and the address bar's popups", async (t) => {

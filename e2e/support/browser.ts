@@ -74,6 +74,15 @@ export function contextOptions(
   };
 }
 
+const disableFeatures = '--disable-features=';
+
+/** Each `--disable-features=` list on a command line, as its features, in order. */
+export function featureLists(args: readonly string[]): string[][] {
+  return args
+    .filter((arg) => arg.startsWith(disableFeatures))
+    .map((arg) => arg.slice(disableFeatures.length).split(','));
+}
+
 /**
  * Chromium for Lighthouse (scripts/audit.ts, the calibration's test), started by chrome-launcher
  * with its own flags and this machine's. The address bar's popups are turned off there too: their
@@ -83,19 +92,14 @@ export function contextOptions(
  */
 export function launchForLighthouse(extraArgs: string[] = []): Promise<LaunchedChrome> {
   const defaults = Launcher.defaultFlags();
-  const prefix = '--disable-features=';
-  const theirs =
-    defaults
-      .find((flag) => flag.startsWith(prefix))
-      ?.slice(prefix.length)
-      .split(',') ?? [];
+  const [theirs = []] = featureLists(defaults);
   return launch({
     chromePath: chromiumPath,
     ignoreDefaultFlags: true,
     chromeFlags: [
-      ...defaults.filter((flag) => !flag.startsWith(prefix)),
+      ...defaults.filter((flag) => !flag.startsWith(disableFeatures)),
       ...chromiumFlags,
-      `${prefix}${[...theirs, ...addressBarPopups].join(',')}`,
+      `${disableFeatures}${[...theirs, ...addressBarPopups].join(',')}`,
       ...extraArgs,
     ],
   });
