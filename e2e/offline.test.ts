@@ -252,7 +252,7 @@ describe('service worker', () => {
 
   test('the worker is registered once the visit is under way, or at once when the tab is hidden', async (t) => {
     const server = await startServer();
-    const context = await browser.newContext(contextOptions('phone'));
+    const context = await browser.newContext(contextOptions('phone', { serviceWorkers: 'allow' }));
     await recordRegistration(context);
     const registered = (page: Page) =>
       page.evaluate(async () => (await navigator.serviceWorker.getRegistration()) !== undefined);
@@ -304,7 +304,7 @@ describe('service worker', () => {
     const dir = copyBuild();
     dirs.push(dir);
     const server = await startServer({ WEB_ROOT: dir });
-    const context: BrowserContext = await browser.newContext(contextOptions('desktop'));
+    const context: BrowserContext = await browser.newContext(contextOptions('desktop', { serviceWorkers: 'allow' }));
     t.after(async () => {
       await context.close();
       await server.stop();
@@ -362,7 +362,7 @@ describe('service worker', () => {
 
     let server = await startServer({ WEB_ROOT: first });
     const port = String(server.port);
-    const context = await browser.newContext(contextOptions('phone'));
+    const context = await browser.newContext(contextOptions('phone', { serviceWorkers: 'allow' }));
     t.after(async () => {
       await context.close();
       await server.stop();

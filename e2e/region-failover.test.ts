@@ -88,8 +88,8 @@ interface Visit extends OpenPage {
   errors: string[];
 }
 
-async function visit(viewport: 'phone' | 'desktop'): Promise<Visit> {
-  const open = await openPage(browser, viewport);
+async function visit(viewport: 'phone' | 'desktop', serviceWorkers?: 'allow'): Promise<Visit> {
+  const open = await openPage(browser, viewport, serviceWorkers === undefined ? {} : { serviceWorkers });
   const errors: string[] = [];
   open.page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
@@ -191,7 +191,7 @@ describe('every configured API address refuses; the region document names an add
   });
 
   test('desktop: once the service worker controls the page, a reload still reaches the new address', async (t) => {
-    const v = await visit('desktop');
+    const v = await visit('desktop', 'allow');
     t.after(() => v.close());
     await v.page.goto(`${server.url}/#/announcements`);
     await assertFakeList(v);

@@ -60,6 +60,13 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
   });
 }
 
+/**
+ * A context as most tests want it. Its pages cannot register the service worker: the site asks
+ * for it a few seconds after the load event (web/src/lib/service-worker.ts), and its install then
+ * fetches and stores every built file, about 0.6 s of processor time for each context that stays
+ * open that long, in the middle of whatever the test is doing (docs/testing.md#the-whole-suite).
+ * The tests of the worker and of pages it controls pass `serviceWorkers: 'allow'`.
+ */
 export function contextOptions(
   viewport: keyof typeof viewports,
   extra: BrowserContextOptions = {},
@@ -70,6 +77,7 @@ export function contextOptions(
     isMobile: viewport === 'phone',
     hasTouch: viewport === 'phone',
     locale: 'zh-CN',
+    serviceWorkers: 'block',
     ...extra,
   };
 }

@@ -30,10 +30,19 @@ export function scriptHasTakenOver(page: Page): Promise<unknown> {
 export async function openPage(
   browser: Browser,
   viewport: keyof typeof viewports,
-  init?: { localStorage?: Record<string, string>; prerendered?: boolean; userAgent?: string },
+  init?: {
+    localStorage?: Record<string, string>;
+    prerendered?: boolean;
+    userAgent?: string;
+    /** 'allow' for a test of the service worker, which contextOptions blocks. */
+    serviceWorkers?: 'allow';
+  },
 ): Promise<OpenPage> {
   const context = await browser.newContext(
-    contextOptions(viewport, init?.userAgent === undefined ? {} : { userAgent: init.userAgent }),
+    contextOptions(viewport, {
+      ...(init?.userAgent === undefined ? {} : { userAgent: init.userAgent }),
+      ...(init?.serviceWorkers === undefined ? {} : { serviceWorkers: init.serviceWorkers }),
+    }),
   );
   if (init?.localStorage !== undefined) {
     await context.addInitScript((entries) => {
