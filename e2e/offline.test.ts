@@ -85,8 +85,8 @@ describe('saved copies when no API address answers', () => {
     await server?.stop();
   });
 
-  const newContext = (viewport: 'phone' | 'desktop') =>
-    browser.newContext(contextOptions(viewport, { serviceWorkers: 'block' }));
+  // No service worker (contextOptions blocks it): these copies are the page's own, not the worker's.
+  const newContext = (viewport: 'phone' | 'desktop') => browser.newContext(contextOptions(viewport));
 
   test('desktop: list, detail and packages come back from the saved copy, with the note', async (t) => {
     const context = await newContext('desktop');

@@ -89,7 +89,7 @@ interface Visit extends OpenPage {
 }
 
 async function visit(viewport: 'phone' | 'desktop', serviceWorkers?: 'allow'): Promise<Visit> {
-  const open = await openPage(browser, viewport, serviceWorkers === undefined ? {} : { serviceWorkers });
+  const open = await openPage(browser, viewport, { serviceWorkers });
   const errors: string[] = [];
   open.page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);

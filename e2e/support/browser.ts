@@ -53,10 +53,12 @@ export const disabledFeatures = [
   ...addressBarPopups,
 ];
 
+const disableFeatures = '--disable-features=';
+
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
-    args: [...chromiumFlags, `--disable-features=${disabledFeatures.join(',')}`, ...extraArgs],
+    args: [...chromiumFlags, `${disableFeatures}${disabledFeatures.join(',')}`, ...extraArgs],
   });
 }
 
@@ -81,8 +83,6 @@ export function contextOptions(
     ...extra,
   };
 }
-
-const disableFeatures = '--disable-features=';
 
 /** Each `--disable-features=` list on a command line, as its features, in order. */
 export function featureLists(args: readonly string[]): string[][] {
