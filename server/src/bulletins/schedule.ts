@@ -117,13 +117,17 @@ async function nextDueMs(db: Kysely<Database>, now: string): Promise<number> {
   return Math.min(...times.map((at) => Date.parse(at)));
 }
 
+/** Deletes the expired trash and writes each deletion to the audit log in one transaction: no
+ * announcement goes without its entry, and nobody reads the one before the other. */
 async function emptyTrash(db: Kysely<Database>, nowMs: number): Promise<void> {
-  for (const row of await purgeExpired(db, trashCutoff(nowMs))) {
-    await recordAudit(db, {
-      actor: 'schedule',
-      action: 'bulletin.purge',
-      target: String(row.id),
-      before: { id: row.id, title: row.title, deleted_at: row.deleted_at },
-    });
-  }
+  await db.transaction().execute(async (trx) => {
+    for (const row of await purgeExpired(trx, trashCutoff(nowMs))) {
+      await recordAudit(trx, {
+        actor: 'schedule',
+        action: 'bulletin.purge',
+        target: String(row.id),
+        before: { id: row.id, title: row.title, deleted_at: row.deleted_at },
+      });
+    }
+  });
 }
