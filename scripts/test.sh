@@ -28,9 +28,17 @@ step_times() {
     cat "$part_times"
   fi
   rm -f "$part_times"
+  if [ -s "$failures" ]; then
+    printf '\n=== what failed (the whole output of each part is above)\n'
+    cat "$failures"
+  fi
+  rm -f "$failures"
 }
 # Runs a command as a part of a step, printing and noting how long it took, for the table above.
 part_times=$(mktemp /tmp/chat-site-times.XXXXXX)
+# The failed parts and their failed tests, repeated at the very end: CI may show only the last
+# lines of a run this long.
+failures=$(mktemp /tmp/chat-site-failures.XXXXXX)
 timed() {
   local name=$1 part_started=$SECONDS status=0
   shift
@@ -94,7 +102,14 @@ side_by_side() {
     part=$(cat "$dir/$i.status" 2>/dev/null || echo 1)
     printf '\n--- %s: %s (at %d s)\n' "${names[i]}" "$([ "$part" -eq 0 ] && echo passed || echo "FAILED ($part)")" $((SECONDS - started))
     cat "$dir/$i.log"
-    [ "$part" -eq 0 ] || status=1
+    if [ "$part" -ne 0 ]; then
+      status=1
+      # The reporters mark a failed test (and each suite holding one) with ✖; the timeouts above
+      # print !!!.
+      { printf -- '--- %s: FAILED (%s)\n' "${names[i]}" "$part"
+        grep -E '✖|^!!! ' "$dir/$i.log" | grep -v 'failing tests:' | sort -u | head -n 40
+      } >>"$failures"
+    fi
   done
   rm -rf "$dir"
   return "$status"
