@@ -13,18 +13,17 @@
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553
 
 FROM ${NODE_IMAGE} AS build
-# node-gyp configures better-sqlite3 on install (its Node-API binary is prebuilt: nothing
-# compiles), with the headers the base image ships rather than a download.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
-    && rm -rf /var/lib/apt/lists/*
-ENV npm_config_nodedir=/usr/local
 WORKDIR /src
 COPY package.json package-lock.json ./
 COPY packages/contract/package.json packages/contract/
 COPY server/package.json server/
 COPY web/package.json web/
 COPY console/package.json console/
-RUN npm ci --engine-strict --no-audit --no-fund
+# Without install scripts: the build runs none of them. They would fetch the Node.js the checkout
+# pins (the `node` package; the image has its own) and check esbuild's binary, which its optional
+# platform package already holds. better-sqlite3's binary is prebuilt, and only the runtime stage
+# below keeps it.
+RUN npm ci --ignore-scripts --engine-strict --no-audit --no-fund
 COPY . .
 # The commit built, for backups' manifests (scripts/release-info.mjs): .git is not copied in.
 ARG SOURCE_COMMIT
