@@ -99,9 +99,11 @@ describe('the editor', () => {
     const saved = await adminApi<{ publish_at: string; title: string }>(server, 'GET', `/bulletins/${id}`);
     assert.equal(saved.title, '秒不动（改）');
     assert.equal(saved.publish_at, publishAt, 'the publish time untouched');
-    // Moved by hand, it is the minute typed.
+    // Moved by hand, it is the minute typed: another minute of the same hour, for typing the
+    // minute shown changes nothing.
     const field = page.getByLabel('发布时间');
-    const moved = `${publishAt.slice(0, 11).replace(' ', 'T')}${publishAt.slice(11, 13)}:00`;
+    const minute = publishAt.slice(14, 16) === '07' ? '08' : '07';
+    const moved = `${publishAt.slice(0, 13).replace(' ', 'T')}:${minute}`;
     await field.fill(moved);
     await page.getByRole('button', { name: '保存修改' }).click();
     await page.getByText('修改已保存', { exact: true }).nth(1).waitFor();
