@@ -39,6 +39,22 @@ part_times=$(mktemp /tmp/chat-site-times.XXXXXX)
 # The failed parts and their failed tests, repeated at the very end: CI may show only the last
 # lines of a run this long.
 failures=$(mktemp /tmp/chat-site-failures.XXXXXX)
+# A failed part's tests as its spec reporter sums them up after `✖ failing tests:`: where each
+# is, its name, and the first lines of its error, up to the stack; the timeouts `within` prints
+# (!!!) too; a part that is not a test run, its last lines. A todo that fails is left out: Node.js 22 lists it there too, its reason after `) # `.
+failed_tests() {
+  awk '
+    /^!!! / { print; next }
+    /failing tests:$/ { listing = 1; next }
+    /^(--- |▶ |ℹ )/ { listing = 0 }
+    !listing { next }
+    /^test at / { where = $0; next }
+    /✖/ { todo = index($0, ") # ") > 0; if (!todo) { print where; print; keep = 6 } next }
+    todo || keep <= 0 || /^ +at / || /^ *$/ { if (/^ +at /) keep = 0; next }
+    { print; keep-- }
+  ' "$1" >"$1.failed"
+  if [ -s "$1.failed" ]; then head -n 60 "$1.failed"; else tail -n 15 "$1"; fi
+}
 timed() {
   local name=$1 part_started=$SECONDS status=0
   shift
@@ -104,10 +120,8 @@ side_by_side() {
     cat "$dir/$i.log"
     if [ "$part" -ne 0 ]; then
       status=1
-      # The reporters mark a failed test (and each suite holding one) with ✖, and Node.js 22 a
-      # todo that fails too, its reason after `) # `; the timeouts above print !!!.
       { printf -- '--- %s: FAILED (%s)\n' "${names[i]}" "$part"
-        grep -E '✖|^!!! ' "$dir/$i.log" | grep -v -e 'failing tests:' -e ') # ' | sort -u | head -n 40
+        failed_tests "$dir/$i.log"
       } >>"$failures"
     fi
   done
