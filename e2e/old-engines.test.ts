@@ -74,14 +74,42 @@ const readability = `(() => {
   });
 })()`;
 
+/** What the page has come to, for an error when it does not get where a test waits for. */
+const state = `(() => {
+  var html = document.documentElement;
+  return {
+    url: location.href,
+    readyState: document.readyState,
+    visibility: document.visibilityState,
+    html: Array.prototype.map.call(html.attributes, function (a) { return a.name + '=' + a.value; }).join(' '),
+    scripts: Array.prototype.map.call(document.scripts, function (s) { return s.src || 'inline'; }),
+    text: document.body ? document.body.innerText.slice(0, 200) : ''
+  };
+})()`;
+
+/** What each build's page printed and which of its requests failed, kept for that error. */
+const heard = new Map<Page, string[]>();
+
+/** Waits until `predicate` (code as text) is true, polling on a timer rather than on frames; on
+ * a timeout, says what the page had come to and what it printed. */
+async function until(page: Page, predicate: string, timeout: number): Promise<void> {
+  try {
+    await page.waitForFunction(predicate, { polling: 100, timeout });
+  } catch (error) {
+    const seen = await page.evaluate(state).catch((reason: unknown) => String(reason));
+    throw new Error(
+      `${String(error)}\nwaiting for ${predicate}\npage: ${JSON.stringify(seen)}\nheard: ${JSON.stringify(heard.get(page))}`,
+      { cause: error },
+    );
+  }
+}
+
 /** Opens `path` afresh (a new document, not a hash change) and waits for the site's script to
  * have rendered it, then reads it. */
 async function visit(page: Page, path: string, ready = 'true'): Promise<Seen> {
   await page.goto('about:blank');
   await page.goto(server.url + path, { waitUntil: 'load' });
-  await page.waitForFunction(`document.documentElement.hasAttribute('data-rendered') && (${ready})`, {
-    timeout: 20_000,
-  });
+  await until(page, `document.documentElement.hasAttribute('data-rendered') && (${ready})`, 20_000);
   return (await page.evaluate(probe)) as Seen;
 }
 
@@ -95,15 +123,26 @@ for (const build of oldChromiums) {
       browser = await launchOldChromium(build);
       page = await browser.newPage();
       page.on('pageerror', (error) => errors.push(String(error)));
+      const log: string[] = [];
+      heard.set(page, log);
+      page.on('console', (message) => {
+        log.push(`${message.type()}: ${message.text()}`);
+        // React reports an error its boundary caught here, not as an uncaught one.
+        if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+      });
+      page.on('requestfailed', (request) => log.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
       await page.setViewport(phone);
       const agent = await browser.version();
       assert.match(agent, new RegExp(`/${build.version}\\.`), 'the package carries the build it names');
     });
 
     test('the landing page is styled and the script runs', async () => {
-      const seen = await visit(page, '/');
+      // The pinned strip's announcements are the last part the script draws.
+      const seen = await visit(page, '/', `document.querySelector(${rowLinks})`);
       assert.equal(seen.running, true);
       assert.notEqual(seen.heading, '');
+      assert.ok(seen.rows > 0, `the pinned strip, in: ${seen.text}`);
+      assert.deepEqual(errors, []);
       // size-7: an unstyled page draws the logo as wide as the screen.
       assert.deepEqual(seen.logo, [28, 28]);
     });
@@ -147,13 +186,13 @@ for (const build of oldChromiums) {
     test('the tutorial is whole', async () => {
       await page.goto('about:blank');
       await page.goto(`${server.url}/#/downloadHelp`, { waitUntil: 'load' });
-      await page.waitForFunction(`document.body.innerText.indexOf('TestFlight') >= 0`, { timeout: 20_000 });
+      await until(page, `document.body.innerText.indexOf('TestFlight') >= 0`, 20_000);
     });
 
     test('the language picker switches the language', async () => {
       await visit(page, '/');
       await page.select('header select', 'zh-TW');
-      await page.waitForFunction(`document.documentElement.lang === 'zh-TW'`, { timeout: 10_000 });
+      await until(page, `document.documentElement.lang === 'zh-TW'`, 10_000);
     });
 
     test('no script error on any screen', () => {

@@ -14,6 +14,17 @@ export const reducedMotion = '(prefers-reduced-motion: reduce)';
 /** The whole strip around the carousel: where the pointer and focus pause the autoplay. */
 const stripOf = (emblaRoot: HTMLElement): HTMLElement => emblaRoot.closest('section') ?? emblaRoot;
 
+/** Whether focus inside `root` is the kind the browser shows, a keyboard's. Engines before
+ * :focus-visible (Chromium 86) reject the selector: there any focus counts
+ * (docs/site.md#the-oldest-browsers-served). */
+function shownFocusWithin(root: HTMLElement): boolean {
+  try {
+    return root.querySelector(':focus-visible') !== null;
+  } catch {
+    return root.querySelector(':focus') !== null;
+  }
+}
+
 /**
  * Vertical, looping, every 3 s when there is more than one; swiping does not stop it. It pauses
  * while the pointer is over the strip or focus is inside it, and resumes when they leave.
@@ -51,7 +62,7 @@ export default function PinnedCarousel({ items }: { items: Bulletin[] }) {
     const root = stripOf(carousel.rootNode());
     // Nothing until the carousel is first active: embla has no plugins before.
     const autoplay = () => (carousel.plugins() as ReturnType<typeof carousel.plugins> | undefined)?.autoplay;
-    const visitorOn = () => root.matches(':hover') || root.querySelector(':focus-visible') !== null;
+    const visitorOn = () => root.matches(':hover') || shownFocusWithin(root);
     const start = () => void (visitorOn() || autoplay()?.play());
     // The autoplay pauses for focus only when the focus lands within 10 ms of the Tab key
     // press, which a busy phone can miss; a focus the browser shows as the keyboard's pauses it
