@@ -1,4 +1,4 @@
-import { parse } from 'acorn';
+import { parse, tokTypes } from 'acorn';
 
 /**
  * The newest syntax every baseline engine parses (docs/site.md#the-oldest-browsers-served):
@@ -11,14 +11,31 @@ const baselineEcmaVersion = 2019;
 const moduleSyntax = (code: string) =>
   code.replace(/\bimport\s*\(/g, '__import(').replace(/\bimport\.meta\b/g, '__meta');
 
+/** A lookbehind, `(?<=` or `(?<!`: ES2018, which acorn's ES2019 accepts, but Safari parses it
+ * only from 16.4, and refuses the whole script before. */
+const lookbehind = /\(\?<[=!]/;
+
 /** Fails the build when `code`, compiled for the baseline, still holds syntax past it: an old
  * engine would refuse the whole script. */
 export function assertBaselineSyntax(code: string, name: string, sourceType: 'script' | 'module'): void {
+  const source = sourceType === 'module' ? moduleSyntax(code) : code;
+  const patterns: string[] = [];
   try {
-    parse(sourceType === 'module' ? moduleSyntax(code) : code, { ecmaVersion: baselineEcmaVersion, sourceType });
+    parse(source, {
+      ecmaVersion: baselineEcmaVersion,
+      sourceType,
+      onToken: (token) => {
+        if (token.type === tokTypes.regexp) patterns.push(source.slice(token.start, token.end));
+      },
+    });
   } catch (error) {
     throw new Error(`${name} has syntax the oldest browsers served cannot parse: ${String(error)}`, {
       cause: error,
     });
   }
+  const behind = patterns.find((pattern) => lookbehind.test(pattern));
+  if (behind !== undefined)
+    throw new Error(
+      `${name} has a regular expression with a lookbehind, which Safari before 16.4 cannot parse: ${behind}`,
+    );
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
+import { assertBaselineSyntax } from './baseline-syntax.js';
 import { legacyDir } from './legacy-dir.js';
 
 /**
@@ -88,7 +89,7 @@ async function page(request) {
 }
 
 async function asset(request) {
-  return (await fromCache(request)) ?? fetch(request);
+  return (await fromCache(request)) || fetch(request);
 }
 
 self.addEventListener('fetch', (event) => {
@@ -116,7 +117,10 @@ export function writeServiceWorker(outDir: string): string {
     hash.update(readFileSync(join(outDir, path)));
   }
   const version = hash.digest('hex').slice(0, 16);
-  writeFileSync(join(outDir, 'sw.js'), workerSource(version, ['/', ...files.map((path) => `/${path}`)]));
+  const source = workerSource(version, ['/', ...files.map((path) => `/${path}`)]);
+  // Every engine that registers it runs it, the oldest served too.
+  assertBaselineSyntax(source, 'sw.js', 'script');
+  writeFileSync(join(outDir, 'sw.js'), source);
   // Compressed copies of an older worker would be served in its place; the build compresses anew.
   for (const twin of ['sw.js.br', 'sw.js.gz']) rmSync(join(outDir, twin), { force: true });
   return cachePrefix + version;
