@@ -138,7 +138,9 @@ async function draw(early: EarlyAnswers): Promise<void> {
   // way (boot-route.ts started it) and renders that.
   const left = routePath() !== paths.download || root.classList.contains(prerenderOffClass);
   if (drawn.includes(null) || !shown || left || root.hasAttribute(runningAttribute)) return;
-  shown.replaceChildren(...(drawn as Element[]));
+  // Not replaceChildren (Chromium 86, Safari 14): this runs before any added built-in.
+  shown.textContent = '';
+  shown.append(...(drawn as Element[]));
   root.setAttribute(earlyListAttribute, paths.download);
   // boot-route.ts starts the script once the browser reports this title painted; below the fold
   // it is not painted, and the script starts at once.

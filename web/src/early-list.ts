@@ -63,7 +63,12 @@ async function draw(early: EarlyAnswers): Promise<void> {
   });
   // boot-route.ts starts the script once the browser reports this title painted.
   field(made[0] as Element, 'title')?.setAttribute('elementtiming', earlyListTiming);
-  first.parentNode?.replaceChildren(...made);
+  // Not replaceChildren (Chromium 86, Safari 14): this runs before any added built-in.
+  const list = first.parentNode;
+  if (list) {
+    list.textContent = '';
+    list.append(...made);
+  }
   loading.replaceWith(view);
   root.setAttribute(earlyListAttribute, paths.announcements);
 }

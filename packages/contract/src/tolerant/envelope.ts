@@ -33,5 +33,5 @@ export function unwrapEnvelope(body: unknown): unknown {
   if (isFailureCode(body.code) || isFailureCode(body.errCode) || body.success === false) {
     throw new ApiFailure(failureMessage(body));
   }
-  return Object.hasOwn(body, 'data') ? body.data : body;
+  return Object.prototype.hasOwnProperty.call(body, 'data') ? body.data : body;
 }

@@ -42,7 +42,7 @@ export const httpUrlPattern = /^https?:\/\/[^\s/?#]+\S*$/i;
  */
 export function listItems(value: unknown): unknown[] | undefined {
   if (Array.isArray(value)) return value;
-  if (!isRecord(value) || !Object.hasOwn(value, 'list')) return undefined;
+  if (!isRecord(value) || !Object.prototype.hasOwnProperty.call(value, 'list')) return undefined;
   const list = value.list;
   if (list === null) return [];
   return Array.isArray(list) ? list : undefined;
