@@ -85,6 +85,12 @@ describe('readTimestamp', () => {
     assert.equal(readTimestamp('2024-04-30T16:00:00Z'), '2024-05-01 00:00:00');
   });
 
+  test('an afternoon reads on the 24-hour clock, noon and the last second of the day too', () => {
+    assert.equal(readTimestamp('2024-05-01T07:30:05Z'), '2024-05-01 15:30:05');
+    assert.equal(readTimestamp('2024-05-01T04:00:00Z'), '2024-05-01 12:00:00');
+    assert.equal(readTimestamp('2024-05-01T15:59:59Z'), '2024-05-01 23:59:59');
+  });
+
   test('a date-only string becomes midnight', () => {
     assert.equal(readTimestamp('2024-05-01'), '2024-05-01 00:00:00');
   });

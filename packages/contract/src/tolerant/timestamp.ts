@@ -22,7 +22,9 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
-      hourCycle: 'h23',
+      // Not hourCycle: 'h23', which Safari before 13 ignores, writing afternoons as 01-12.
+      // hour12: false is 0-23 or, in older engines, 1-24 (midnight as 24, below).
+      hour12: false,
       year: 'numeric',
       month: '2-digit',
       day: '2-digit',
