@@ -31,14 +31,31 @@ export interface TestDatabase extends Pick<Database, 'url' | 'drop'> {
   storageEnv?: Record<string, string>;
 }
 
+/** Each test database made and not dropped yet, with where it was made. */
+const undropped = new Map<string, string>();
+// A run that leaves one behind fails, naming it: a database, and its files, would pile up in the
+// temporary folder with every run (docs/testing.md#how-tests-start-and-stop-processes).
+process.on('exit', () => {
+  if (undropped.size === 0) return;
+  const left = [...undropped].map(([url, where]) => `  ${url}, made ${where}`);
+  process.stderr.write(`test databases never dropped:\n${left.join('\n')}\n`);
+  process.exitCode = 1;
+});
+
 /** A fresh database (testing/test-database.ts), with a fresh file storage beside it. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const database = await createDatabase();
   const storageEnv = await createTestStorage();
+  const where = (new Error().stack ?? '')
+    .split('\n')
+    .slice(2, 4)
+    .map((line) => line.trim());
+  undropped.set(database.url, where.join(', '));
   return {
     ...database,
     storageEnv: storageEnv.env,
     drop: async () => {
+      undropped.delete(database.url);
       await database.drop();
       storageEnv.drop();
     },
@@ -93,19 +110,29 @@ export async function startTestApp(
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = loadConfig(testEnv(database, options.env));
-  const db = connect(config.database);
-  const storage = storageFor(config.storage);
-  await migrate(db, storage);
-  if (options.demo === true) await loadDemoContent(db.kysely, storage);
-  const app = await buildApp({
-    config,
-    db,
-    onRoute: options.onRoute,
-    logStream: options.logStream,
-    clock: options.clock,
-  });
-  await app.ready();
+  let db: Db | undefined;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let config: ServerConfig;
+  try {
+    config = loadConfig(testEnv(database, options.env));
+    db = connect(config.database);
+    const storage = storageFor(config.storage);
+    await migrate(db, storage);
+    if (options.demo === true) await loadDemoContent(db.kysely, storage);
+    app = await buildApp({
+      config,
+      db,
+      onRoute: options.onRoute,
+      logStream: options.logStream,
+      clock: options.clock,
+    });
+    await app.ready();
+  } catch (error) {
+    // A start that fails (as some tests mean it to) leaves no database behind.
+    await db?.close().catch(() => undefined);
+    await database.drop();
+    throw error;
+  }
   return {
     app,
     db,
