@@ -41,7 +41,8 @@ part_times=$(mktemp /tmp/chat-site-times.XXXXXX)
 failures=$(mktemp /tmp/chat-site-failures.XXXXXX)
 # A failed part's tests as its spec reporter sums them up after `✖ failing tests:`: where each
 # is, its name, and the first lines of its error, up to the stack; the timeouts `within` prints
-# (!!!) too; a part that is not a test run, its last lines. A todo that fails is left out: Node.js 22 lists it there too, its reason after `) # `.
+# (!!!) too; a part that is not a test run, its last lines. A todo that fails is left out:
+# Node.js 22 lists it there too, its reason after `) # `.
 failed_tests() {
   awk '
     /^!!! / { print; next }
