@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 
 const http = createRequire(import.meta.url)('node:http') as typeof Http;
 
-export const { STATUS_CODES, ServerResponse, maxHeaderSize, request } = http;
-/** The answer's class as a type too, as `import { ServerResponse } from 'node:http'` gives it. */
+export const { IncomingMessage, STATUS_CODES, ServerResponse, maxHeaderSize, request } = http;
+/** The classes as types too, as `import { ServerResponse } from 'node:http'` gives them. */
+export type IncomingMessage = Http.IncomingMessage;
 export type ServerResponse = Http.ServerResponse;

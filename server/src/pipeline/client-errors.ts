@@ -7,9 +7,8 @@
  * That made the answers a matter of timing, and not the same with the socket's reader in front
  * (pipeline/replay-connections.ts), which answers its requests before Node reads the rest.
  */
-import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { STATUS_CODES, ServerResponse } from '../lib/node-http.js';
+import { IncomingMessage, STATUS_CODES, ServerResponse } from '../lib/node-http.js';
 
 /** What Node keeps on a connection and its answers, read here (lib/_http_server.js, _http_outgoing.js). */
 type Connection = Socket & { _httpMessage?: ServerResponse | null; parser?: { incoming?: IncomingMessage | null } };
@@ -20,7 +19,19 @@ const saysClose = (answer: Answer): boolean =>
   !answer.shouldKeepAlive || /\r\nconnection:[\t ]*close\r\n/i.test(answer._header ?? '');
 
 const answerOf = Symbol('answer');
-type Request = IncomingMessage & { [answerOf]?: ServerResponse };
+const bodyBegun = Symbol('body begun');
+type Request = IncomingMessage & { [answerOf]?: ServerResponse; [bodyBegun]?: true };
+
+/**
+ * Node's request, knowing whether a piece of its body has been read: reading the socket itself,
+ * Node's parser runs the promise queue after each piece of a body it hands over, not after a head.
+ */
+export class RequestFromClient extends IncomingMessage {
+  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    if (chunk !== null) (this as Request)[bodyBegun] = true;
+    return super.push(chunk, encoding);
+  }
+}
 
 /** Node's answer, known from its request too: the server's `ServerResponse` (server-options.ts). */
 export class AnswerToRequest extends ServerResponse {
@@ -34,6 +45,30 @@ export class AnswerToRequest extends ServerResponse {
 /** Connections whose error answer is decided: Node's parser reports each later read again. */
 const answered = new WeakSet<Socket>();
 
+/** Connections whose bytes the socket's reader is giving Node's parser at this moment. */
+const handingOver = new WeakSet<Socket>();
+
+/**
+ * Runs `feed`, which gives Node's parser bytes the socket's reader has read
+ * (pipeline/replay-connections.ts). Reading the socket itself, the parser calls each request's
+ * route from the event loop, which runs the route's promises before the parser reads on; called
+ * from JavaScript, they wait until `feed` returns. So an error found in those bytes is answered
+ * only once the routes they started have run what they run at once, as they had with Node alone.
+ */
+export function handOverBytes(socket: Socket, feed: () => void): void {
+  handingOver.add(socket);
+  try {
+    feed();
+  } finally {
+    handingOver.delete(socket);
+  }
+}
+
+/** Whether the connection's error answer is decided, and so is what ends it. */
+export function answeringError(socket: Socket): boolean {
+  return answered.has(socket);
+}
+
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (answered.has(socket)) return;
   answered.add(socket);
@@ -41,17 +76,51 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     socket.destroy();
     return;
   }
+  // The request the bad bytes are part of (Node clears it as soon as the connection closes).
+  const bad: Request | null | undefined = (socket as Connection).parser?.incoming;
+  // Node alone would have run the promise queue only if a piece of this body came before the bad
+  // bytes: then a route that answers at once has answered.
+  if (!handingOver.has(socket) || bad?.[bodyBegun] !== true) {
+    answer(error, socket, bad);
+    return;
+  }
+  // Node alone would have answered, and closed, before it read the client's end: so an end heard
+  // meanwhile is left to the answer, which ends the connection.
+  const emit = socket.emit;
+  socket.emit = function (this: Socket, event: string | symbol, ...rest: unknown[]) {
+    return event !== 'end' && (Reflect.apply(emit, this, [event, ...rest]) as boolean);
+  } as typeof emit;
+  // Node's promise and tick queues, run as they would have been between the parser's callbacks:
+  // until the bad request's route has answered, or for as many turns as an answer made at once
+  // takes (a route that waits on anything else answers too late for Node alone too).
+  let turns = 0;
+  const turn = () => {
+    if (madeBefore(bad) === undefined && ++turns < queueTurns) {
+      process.nextTick(() => queueMicrotask(turn));
+      return;
+    }
+    socket.emit = emit;
+    answer(error, socket, bad);
+  };
+  turn();
+}
+
+/** Rounds of the tick and promise queues a route's answer may take to be made (Fastify's take a few). */
+const queueTurns = 16;
+
+/** The bad request's answer, if its route made it before the bad bytes were found. */
+const madeBefore = (bad: Request | null | undefined): ServerResponse | undefined =>
+  bad?.complete === false && bad[answerOf]?.writableEnded === true ? bad[answerOf] : undefined;
+
+function answer(error: NodeJS.ErrnoException, socket: Socket, bad: Request | null | undefined): void {
   const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   const body = JSON.stringify({ status, msg: STATUS_CODES[status] ?? 'Bad Request' });
   const bytes =
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-  // The request the bad bytes are part of: its answer goes out only if it was made before they
-  // were found (a route may answer before the body is read), as it was then written at once when
-  // its turn had come.
-  const bad: Request | null | undefined = (socket as Connection).parser?.incoming;
-  const made = bad?.complete === false && bad[answerOf]?.writableEnded === true ? bad[answerOf] : undefined;
-  afterAnswers(socket as Connection, made, () => {
+  // The bad request's answer goes out only if it was made before they were found (a route may
+  // answer before the body is read), as it was then written at once when its turn had come.
+  afterAnswers(socket as Connection, madeBefore(bad), () => {
     if (socket.writable && !socket.destroyed) socket.write(bytes);
     socket.destroy();
   });

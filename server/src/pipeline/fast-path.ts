@@ -14,6 +14,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ContentChanges } from '../db/changes.js';
+import { answeringError } from './client-errors.js';
 import { answeredFromCache, choose, type Answer, type Encoding, type ReadCache } from './read-cache.js';
 import { replayOnSockets, replyHead, type ReplaySource, type RequestHead } from './replay-connections.js';
 
@@ -181,6 +182,9 @@ export class FastPath {
     const { key, answer, replay, body } = found;
     const started = this.#observe === undefined ? 0 : performance.now();
     this.#changes.afterReads(() => {
+      // Its body held bytes Node cannot read, found since: the error's answer, which ends the
+      // connection, is the one it gets, as when that answer went out before this turn came.
+      if (!req.complete && answeringError(req.socket)) return;
       if (!this.#current(key, answer)) {
         this.#toFastify(req, res);
         return;

@@ -21,6 +21,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { STATUS_CODES, maxHeaderSize } from '../lib/node-http.js';
+import { answeringError, handOverBytes } from './client-errors.js';
 
 /** What the fast path reads of a request, from Node's parser or this one. */
 export type RequestHead = Pick<IncomingMessage, 'method' | 'url' | 'headers' | 'socket'>;
@@ -290,13 +291,14 @@ class ReplayConnection {
     this.#toHttp(socket);
     if (!this.#ended) {
       // Flowing, with Node's listener on: the bytes reach its parser now, before any that follow.
-      if (bytes !== undefined && bytes.length > 0) socket.unshift(bytes);
+      if (bytes !== undefined && bytes.length > 0) handOverBytes(socket, () => socket.unshift(bytes));
       return;
     }
     // The client has ended its side, and the socket has said so to this reader only: Node's
     // listeners hear the rest of its bytes and the end from here (a stream takes no unshift then).
-    if (bytes !== undefined && bytes.length > 0) socket.emit('data', bytes);
-    socket.emit('end');
+    // Bytes Node cannot read are answered with an error, which then ends the connection itself.
+    if (bytes !== undefined && bytes.length > 0) handOverBytes(socket, () => socket.emit('data', bytes));
+    if (!answeringError(socket)) socket.emit('end');
   }
 }
 

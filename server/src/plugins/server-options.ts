@@ -8,7 +8,7 @@ import Fastify, { LogController, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { ServerConfig } from '../config.js';
 import { answerInOrder } from '../pipeline/answer-order.js';
-import { AnswerToRequest, answerClientError } from '../pipeline/client-errors.js';
+import { AnswerToRequest, RequestFromClient, answerClientError } from '../pipeline/client-errors.js';
 import type { ServerResponse } from '../lib/node-http.js';
 import { logDestination, trustedProxies } from '../pipeline/request-log.js';
 import { schemaController } from '../lib/validation.js';
@@ -38,6 +38,7 @@ export function createFastify(config: ServerConfig, { logStream, genReqId }: Ins
       requestTimeout: config.requestTimeoutMs,
       headersTimeout: config.headersTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 4)),
+      IncomingMessage: RequestFromClient,
       ServerResponse: AnswerToRequest as typeof ServerResponse,
     },
     // Errors Node finds before Fastify has a request (timeouts, malformed HTTP, headers too
