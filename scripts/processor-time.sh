@@ -3,7 +3,7 @@
 # meanwhile (user and system, from /proc/stat), on standard error after the command's own output.
 # On a quiet machine that is the command's cost with every process it started, including the
 # ones it does not wait for (Chromium's renderers): docs/testing.md#the-whole-suite.
-#   bash scripts/processor-time.sh npm run test:e2e -- e2e/site.test.ts
+#   E2E_FILES=e2e/site.test.ts bash scripts/processor-time.sh npm run test:e2e
 set -uo pipefail
 [ "$#" -gt 0 ] || { echo "usage: processor-time.sh COMMAND [ARGS...]" >&2; exit 2; }
 
