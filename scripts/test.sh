@@ -176,26 +176,14 @@ step "browser tests, server tests and deployment tests, side by side"
 # the npm registry the first time on a machine; its steps without a container
 # (scripts/deploy-check.sh); deploy/nginx.conf in front of two servers on this PostgreSQL cluster
 # (docs/scaling.md#several-servers-on-one-postgresql); deploy/compose.yaml and nginx.conf through
-# their own tools (docs/deploy.md#compose). The deployment tests end within minutes; then the
-# browser test files that mostly wait (on a timer in the page, or a timeout of the product's: under
-# 0.85 of a core taken alone, `E2E_FILES=... bash scripts/processor-time.sh npm run test:e2e`) run
-# in their part, beside the other browser tests, on the core those leave.
-waiting_browser_tests="e2e/pinned-strip.test.ts e2e/console-editor-save.test.ts e2e/offline.test.ts
-  e2e/in-app-guide.test.ts e2e/failure.test.ts"
-other_browser_tests=""
-for file in e2e/*.test.ts; do
-  [[ " ${waiting_browser_tests//$'\n'/ } " == *" $file "* ]] || other_browser_tests+="$file "
-done
+# their own tools (docs/deploy.md#compose).
 pg_dir=$(mktemp -d /tmp/chat-site-pg.XXXXXX)
 pg_url=$(bash scripts/pg-cluster.sh start "$pg_dir" "$(node --import tsx testing/free-port.ts)")
 side_by_side \
-  "browser tests in Chromium" \
-  'E2E_FILES=$other_browser_tests timed "browser tests in Chromium" within 45m npm run --silent test:e2e' \
+  "browser tests in Chromium" 'timed "browser tests in Chromium" within 45m npm run --silent test:e2e' \
   "server tests on SQLite (Node.js 24 and 22) and PostgreSQL, file tests on S3" "server_runs" \
-  "deployment tests (the container image, the production install, nginx, deploy/), then the waiting browser tests" \
-  'TEST_POSTGRES_URL=$pg_url timed "deployment tests" within 30m npm run --silent test:deploy; status=$?
-   E2E_FILES=$waiting_browser_tests timed "browser tests that mostly wait" within 20m npm run --silent test:e2e ||
-   status=1; [ "$status" -eq 0 ]'
+  "deployment tests: the container image, the production install, two servers behind nginx, deploy/ files" \
+  'TEST_POSTGRES_URL=$pg_url timed "deployment tests" within 30m npm run --silent test:deploy'
 
 step "Lighthouse audit (fails under 95 in any category)"
 # Three runs each (docs/performance.md#the-lighthouse-audit). Once the mobile preset's CPU
