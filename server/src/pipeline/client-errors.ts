@@ -50,10 +50,11 @@ const handingOver = new WeakSet<Socket>();
 
 /**
  * Runs `feed`, which gives Node's parser bytes the socket's reader has read
- * (pipeline/replay-connections.ts). Reading the socket itself, the parser calls each request's
- * route from the event loop, which runs the route's promises before the parser reads on; called
- * from JavaScript, they wait until `feed` returns. So an error found in those bytes is answered
- * only once the routes they started have run what they run at once, as they had with Node alone.
+ * (pipeline/replay-connections.ts). Reading the socket itself, the parser hands each piece of a
+ * body to JavaScript from the event loop, and the promise queue runs before it reads on; called
+ * from JavaScript, the queue waits until `feed` returns. So an error found in those bytes after a
+ * piece of its request's body is answered only once that request's route has run what it runs at
+ * once, as it had with Node alone (answerClientError).
  */
 export function handOverBytes(socket: Socket, feed: () => void): void {
   handingOver.add(socket);
