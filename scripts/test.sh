@@ -186,8 +186,8 @@ side_by_side \
   'TEST_POSTGRES_URL=$pg_url timed "deployment tests" within 30m npm run --silent test:deploy'
 
 step "Lighthouse audit (fails under 95 in any category)"
-# Three runs each (docs/performance.md#the-lighthouse-audit). Once the mobile preset's CPU
-# slowdown is calibrated on this machine with a blank page (docs/performance.md#cpu-calibration),
-# a run scores 99-100 and the median of three stays far from the gate; five runs made CI three
-# minutes longer for nothing.
+# The median of three runs each, of which the third is made only when the first two disagree
+# (docs/performance.md#the-lighthouse-audit). Once the mobile preset's CPU slowdown is calibrated
+# on this machine with a blank page (docs/performance.md#cpu-calibration), a run scores 99-100 and
+# the median of three stays far from the gate; five runs made CI three minutes longer for nothing.
 within 15m npm run --silent audit
