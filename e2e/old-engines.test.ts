@@ -188,6 +188,12 @@ for (const build of oldChromiums) {
       assert.deepEqual(errors, []);
       // size-7: an unstyled page draws the logo as wide as the screen.
       assert.deepEqual(seen.logo, [28, 28]);
+      // Its label's pill is a tint of the brand colour under brand text, as in modern engines:
+      // without color-mix() it was the full colour, the text nearly lost on it.
+      const pill = await page.evaluate(
+        `getComputedStyle(document.querySelector(${rowLinks}).closest('section').querySelector('span')).backgroundColor`,
+      );
+      assert.match(String(pill), /^rgba\(\d+, \d+, \d+, 0\.15\)$/);
     });
 
     test('the download screen shows the four downloads, side by side when wide', async () => {

@@ -90,6 +90,50 @@ function gradientFallbacks(root: Root): void {
   }
 }
 
+/** Tailwind's colour at an opacity (`bg-brand/15`): `color-mix(in oklab, var(--brand) 15%,
+ * transparent)`, the variable's colour with that alpha. */
+const tint = /^color-mix\(in [a-z]+,\s*var\((--[\w-]+)\)\s+(\d+(?:\.\d+)?)%,\s*transparent\)$/i;
+
+/** A `#rgb` or `#rrggbb` colour as `r,g,b`, for rgba(); undefined for any other value. */
+function rgbChannels(value: string): string | undefined {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value.trim())?.[1];
+  if (hex === undefined) return undefined;
+  const full = hex.length === 3 ? [...hex].map((digit) => digit + digit).join('') : hex;
+  return [0, 2, 4].map((at) => parseInt(full.slice(at, at + 2), 16)).join(',');
+}
+
+/**
+ * Tints for the engines without color-mix() (Chromium 111, Safari 16.2). Tailwind writes a colour
+ * at an opacity as color-mix() behind @supports, after a fallback of the full colour: the pinned
+ * strip's pale pill came out solid brand blue under its blue text. Before each such block goes
+ * the same rule as rgba() of the colour's channels, `--brand-rgb` written beside each `--brand`
+ * it mixes; engines with color-mix() still take the block after it. A colour variable that is not
+ * a plain hex leaves its rgba() invalid, and the property falls back to its initial value
+ * (no background) rather than the full colour. Gradient stops are gradientFallbacks' concern.
+ */
+function tintFallbacks(root: Root): void {
+  const mixed = new Set<string>();
+  root.walkAtRules('supports', (supports) => {
+    if (!/color-mix\(/i.test(supports.params)) return;
+    supports.each((node) => {
+      if (node.type !== 'rule') return;
+      const fallback = node.clone();
+      fallback.removeAll();
+      node.walkDecls((declaration) => {
+        const [, name, percent] = tint.exec(declaration.value) ?? [];
+        if (name === undefined || percent === undefined || declaration.prop.startsWith('--tw-gradient-')) return;
+        mixed.add(name);
+        fallback.append({ prop: declaration.prop, value: `rgba(var(${name}-rgb),${Number(percent) / 100})` });
+      });
+      if (fallback.nodes.length > 0) supports.before(fallback);
+    });
+  });
+  root.walkDecls((declaration) => {
+    const channels = mixed.has(declaration.prop) ? rgbChannels(declaration.value) : undefined;
+    if (channels !== undefined) declaration.cloneAfter({ prop: `${declaration.prop}-rgb`, value: channels });
+  });
+}
+
 /**
  * Rewrites for the oldest engines served what Lightning CSS leaves
  * (docs/site.md#the-oldest-browsers-served): :is() and :where() written out, 100dvh as
@@ -97,11 +141,15 @@ function gradientFallbacks(root: Root): void {
  * as physical sides. And it leaves out what has no equivalent there
  * and only refines the design: rules behind :has() (the language picker's focus ring) and
  * container queries (a package hash in two even lines, which runs on as one wrapped line).
- * Gradients get a plain colour beneath (gradientFallbacks).
+ * Gradients get a plain colour beneath (gradientFallbacks), and colours at an opacity an rgba()
+ * (tintFallbacks).
  */
 export const legacyRules: PostcssPlugin = {
   postcssPlugin: 'legacy-rules',
-  OnceExit: gradientFallbacks,
+  OnceExit: (root) => {
+    tintFallbacks(root);
+    gradientFallbacks(root);
+  },
   AtRule: {
     container: (rule) => {
       rule.remove();
