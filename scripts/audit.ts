@@ -213,7 +213,7 @@ try {
 
 const pad = (text: string | number, width: number) => String(text).padStart(width);
 console.log(
-  `\nLighthouse medians of ${values['all-runs'] ? runs : `up to ${runs}`} run(s) (perf, a11y, best practices, SEO; LCP, TBT, CLS); mobile at ${mobileCpuSlowdown}× CPU slowdown`,
+  `\nLighthouse medians of ${values['all-runs'] ? runs : `up to ${runs}`} run(s) (perf, a11y, best practices, SEO; LCP, TBT, CLS)${values.preset === 'desktop' ? '' : `; mobile at ${mobileCpuSlowdown}× CPU slowdown`}`,
 );
 console.log(`${'page'.padEnd(20)}${'preset'.padEnd(9)} perf a11y   bp  seo     LCP     TBT    CLS`);
 for (const { page, preset, median: m } of report) {

@@ -108,8 +108,8 @@ function rgbChannels(value: string): string | undefined {
  * strip's pale pill came out solid brand blue under its blue text. Before each such block goes
  * the same rule as rgba() of the colour's channels, `--brand-rgb` written beside each `--brand`
  * it mixes; engines with color-mix() still take the block after it. A colour variable that is not
- * a plain hex leaves its rgba() invalid, and the property falls back to its initial value
- * (no background) rather than the full colour. Gradient stops are gradientFallbacks' concern.
+ * a plain hex leaves its rgba() invalid, and the property is then unset (no background, the
+ * parent's text colour) rather than the full colour. Gradient stops are gradientFallbacks' concern.
  */
 function tintFallbacks(root: Root): void {
   const mixed = new Set<string>();
